@@ -1,0 +1,420 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// ErrBusy is returned when a run is asked to start while one is active.
+var ErrBusy = errors.New("the agent is already running; steer or queue a follow-up instead")
+
+// ErrCannotContinue is returned by Continue when the transcript is empty or
+// already ends with an assistant message. (seed)
+var ErrCannotContinue = errors.New("nothing to continue: the transcript is empty or ends with an assistant message")
+
+// Config is what an Agent starts with. Stream is required.
+type Config struct {
+	Model        Model
+	Stream       StreamFn
+	SystemPrompt string
+	Tools        *ToolSet
+	Thinking     ThinkingLevel
+	// SteeringMode and FollowUpMode default to QueueOneAtATime.
+	SteeringMode QueueMode
+	FollowUpMode QueueMode
+	// Messages is the transcript to start from.
+	Messages []Message
+	// Now stamps messages and queue items; it defaults to time.Now.
+	Now func() time.Time
+	// NewItemID names queue items; it defaults to NewQueueItemID.
+	NewItemID func() string
+	// ToolAbortGrace defaults to DefaultToolAbortGrace.
+	ToolAbortGrace time.Duration
+}
+
+// Subscriber receives every event of the agent, in order, on one goroutine at
+// a time. The agent waits for it to return before going on, so it must be
+// quick; it must not call the Agent's methods that change queues (Steer,
+// FollowUp, Enqueue, Dequeue, ClearQueues), which emit themselves.
+type Subscriber func(Event)
+
+// State is a read-only snapshot of an Agent.
+type State struct {
+	Messages     []Message
+	Streaming    *Message // the assistant message being streamed, if any
+	Running      bool
+	Model        Model
+	Thinking     ThinkingLevel
+	SteeringMode QueueMode
+	FollowUpMode QueueMode
+	Queue        []QueueItem // steering items first, then follow-ups
+}
+
+// Agent owns a transcript, its two pending queues, the active run and the
+// subscribers. Its methods are safe for concurrent use.
+type Agent struct {
+	mu        sync.Mutex
+	cfg       Config
+	messages  []Message
+	streaming *Message
+	steering  pendingQueue
+	followUps pendingQueue
+	running   bool
+	cancel    context.CancelFunc
+	idle      chan struct{} // closed while no run is active
+
+	emitMu  sync.Mutex // serialises subscriber calls
+	subs    []subscription
+	nextSub int
+}
+
+type subscription struct {
+	id int
+	fn Subscriber
+}
+
+// New returns an idle agent.
+func New(cfg Config) *Agent {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.NewItemID == nil {
+		cfg.NewItemID = NewQueueItemID
+	}
+	if cfg.SteeringMode == "" {
+		cfg.SteeringMode = QueueOneAtATime
+	}
+	if cfg.FollowUpMode == "" {
+		cfg.FollowUpMode = QueueOneAtATime
+	}
+	idle := make(chan struct{})
+	close(idle)
+	a := &Agent{
+		cfg:       cfg,
+		messages:  append([]Message(nil), cfg.Messages...),
+		steering:  pendingQueue{mode: cfg.SteeringMode},
+		followUps: pendingQueue{mode: cfg.FollowUpMode},
+		idle:      idle,
+	}
+	return a
+}
+
+// Prompt starts a run with a user message of text (and images). It returns at
+// once; events report the run. It fails with ErrBusy while a run is active.
+func (a *Agent) Prompt(text string, images ...Content) error {
+	msg := UserMessage(text, a.cfg.Now())
+	msg.Content = append(msg.Content, images...)
+	return a.PromptMessages(msg)
+}
+
+// PromptMessages starts a run with the given messages.
+func (a *Agent) PromptMessages(msgs ...Message) error { return a.start(msgs, false) }
+
+// Continue starts a run from the transcript as it is: it needs a non-empty
+// transcript that does not end with an assistant message. (seed)
+func (a *Agent) Continue() error { return a.start(nil, true) }
+
+func (a *Agent) start(prompts []Message, continuing bool) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running {
+		return ErrBusy
+	}
+	if continuing {
+		n := len(a.messages)
+		if n == 0 || a.messages[n-1].Role == RoleAssistant {
+			return ErrCannotContinue
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.running, a.cancel, a.idle = true, cancel, make(chan struct{})
+	go a.run(ctx, a.loopConfigLocked(), append([]Message(nil), a.messages...), prompts)
+	return nil
+}
+
+func (a *Agent) loopConfigLocked() LoopConfig {
+	return LoopConfig{
+		Model:          a.cfg.Model,
+		Stream:         a.cfg.Stream,
+		SystemPrompt:   a.cfg.SystemPrompt,
+		Tools:          a.cfg.Tools,
+		Options:        StreamOptions{Thinking: a.cfg.Thinking},
+		PollSteering:   func() []Message { return a.drain(&a.steering) },
+		PollFollowUps:  func() []Message { return a.drain(&a.followUps) },
+		Now:            a.cfg.Now,
+		ToolAbortGrace: a.cfg.ToolAbortGrace,
+	}
+}
+
+// run drives runs until no pending input is left: an input queued after the
+// last drain point of a run, as that run ended, starts the next one rather than
+// waiting unseen.
+func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Message) {
+	for {
+		stream := Loop(ctx, history, prompts, cfg)
+		for ev := range stream.Events() {
+			a.dispatch(ev)
+		}
+		a.mu.Lock()
+		if ctx.Err() == nil {
+			if prompts = a.drainLocked(&a.steering); len(prompts) == 0 {
+				prompts = a.drainLocked(&a.followUps)
+			}
+			if len(prompts) > 0 {
+				history = append([]Message(nil), a.messages...)
+				a.mu.Unlock()
+				continue
+			}
+		}
+		a.running, a.streaming = false, nil
+		a.cancel()
+		close(a.idle)
+		a.mu.Unlock()
+		return
+	}
+}
+
+// drain takes what a drain point of q takes, as user messages.
+func (a *Agent) drain(q *pendingQueue) []Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.drainLocked(q)
+}
+
+func (a *Agent) drainLocked(q *pendingQueue) []Message {
+	items := q.drain()
+	msgs := make([]Message, len(items))
+	for i, it := range items {
+		msgs[i] = it.message(a.cfg.Now())
+	}
+	return msgs
+}
+
+// dispatch folds ev into the state, then hands it to every subscriber. An
+// injected queue item leaves the queue display as its message starts.
+func (a *Agent) dispatch(ev Event) {
+	a.emitMu.Lock()
+	defer a.emitMu.Unlock()
+	a.mu.Lock()
+	a.fold(ev)
+	subs := append([]subscription(nil), a.subs...)
+	var queue *QueueUpdate
+	if ms, ok := ev.(MessageStart); ok && ms.Message.QueueItemID != "" {
+		queue = &QueueUpdate{Items: a.queueLocked()}
+	}
+	a.mu.Unlock()
+	if queue != nil {
+		for _, s := range subs {
+			s.fn(*queue)
+		}
+	}
+	for _, s := range subs {
+		s.fn(ev)
+	}
+}
+
+func (a *Agent) fold(ev Event) {
+	switch e := ev.(type) {
+	case MessageStart:
+		if e.Message.Role == RoleAssistant {
+			m := e.Message
+			a.streaming = &m
+		}
+	case MessageUpdate:
+		m := e.Message
+		a.streaming = &m
+	case MessageEnd:
+		if e.Message.Role == RoleAssistant {
+			a.streaming = nil
+		}
+		a.messages = append(a.messages, e.Message)
+	}
+}
+
+// Steer queues text to be injected at the next turn boundary.
+func (a *Agent) Steer(text string, images ...Content) QueueItem {
+	return a.Enqueue(QueueItem{Kind: QueueSteer, Text: text, Images: images})
+}
+
+// FollowUp queues text to be delivered when the agent would otherwise stop.
+func (a *Agent) FollowUp(text string, images ...Content) QueueItem {
+	return a.Enqueue(QueueItem{Kind: QueueFollowUp, Text: text, Images: images})
+}
+
+// Enqueue adds an item to the queue its Kind names, filling in a missing ID
+// and creation time (restored items keep theirs), and emits a QueueUpdate.
+func (a *Agent) Enqueue(it QueueItem) QueueItem {
+	a.mu.Lock()
+	if it.ID == "" {
+		it.ID = a.cfg.NewItemID()
+	}
+	if it.Created.IsZero() {
+		it.Created = a.cfg.Now()
+	}
+	if it.Kind == QueueFollowUp {
+		a.followUps.items = append(a.followUps.items, it)
+	} else {
+		it.Kind = QueueSteer
+		a.steering.items = append(a.steering.items, it)
+	}
+	a.mu.Unlock()
+	a.emitQueue()
+	return it
+}
+
+// Dequeue takes the item with id back out of its queue.
+func (a *Agent) Dequeue(id string) (QueueItem, bool) {
+	a.mu.Lock()
+	it, ok := a.steering.remove(id)
+	if !ok {
+		it, ok = a.followUps.remove(id)
+	}
+	a.mu.Unlock()
+	if ok {
+		a.emitQueue()
+	}
+	return it, ok
+}
+
+// ClearQueues empties both queues and returns what they held, steering first.
+func (a *Agent) ClearQueues() []QueueItem {
+	a.mu.Lock()
+	items := a.queueLocked()
+	a.steering.items, a.followUps.items = nil, nil
+	a.mu.Unlock()
+	if len(items) > 0 {
+		a.emitQueue()
+	}
+	return items
+}
+
+func (a *Agent) emitQueue() {
+	a.emitMu.Lock()
+	defer a.emitMu.Unlock()
+	a.mu.Lock()
+	ev := QueueUpdate{Items: a.queueLocked()}
+	subs := append([]subscription(nil), a.subs...)
+	a.mu.Unlock()
+	for _, s := range subs {
+		s.fn(ev)
+	}
+}
+
+func (a *Agent) queueLocked() []QueueItem {
+	items := make([]QueueItem, 0, len(a.steering.items)+len(a.followUps.items))
+	items = append(items, a.steering.items...)
+	return append(items, a.followUps.items...)
+}
+
+// Queue returns the pending items, steering first, each queue oldest first.
+func (a *Agent) Queue() []QueueItem {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.queueLocked()
+}
+
+// Abort cancels the active run: the stream and the tools are cancelled and the
+// run ends with the aborted marker. Queued items are kept.
+func (a *Agent) Abort() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running {
+		a.cancel()
+	}
+}
+
+// WaitForIdle returns once no run is active and every subscriber has seen the
+// last run's agent_end, or with ctx's error.
+func (a *Agent) WaitForIdle(ctx context.Context) error {
+	a.mu.Lock()
+	idle := a.idle
+	a.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Subscribe adds fn; the returned func removes it.
+func (a *Agent) Subscribe(fn Subscriber) (unsubscribe func()) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.nextSub++
+	id := a.nextSub
+	a.subs = append(a.subs, subscription{id: id, fn: fn})
+	return func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		for i, s := range a.subs {
+			if s.id == id {
+				a.subs = append(a.subs[:i:i], a.subs[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// State returns a snapshot of the agent.
+func (a *Agent) State() State {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := State{
+		Messages:     append([]Message(nil), a.messages...),
+		Running:      a.running,
+		Model:        a.cfg.Model,
+		Thinking:     a.cfg.Thinking,
+		SteeringMode: a.steering.mode,
+		FollowUpMode: a.followUps.mode,
+		Queue:        a.queueLocked(),
+	}
+	if a.streaming != nil {
+		m := *a.streaming
+		s.Streaming = &m
+	}
+	return s
+}
+
+// SetModel switches the model (and the function that streams it) from the
+// next request on.
+func (a *Agent) SetModel(m Model, stream StreamFn) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.Model, a.cfg.Stream = m, stream
+}
+
+// SetThinking sets the thinking level from the next run on.
+func (a *Agent) SetThinking(l ThinkingLevel) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.Thinking = l
+}
+
+// SetSteeringMode sets how many steering items a drain point takes.
+func (a *Agent) SetSteeringMode(m QueueMode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.steering.mode = m
+}
+
+// SetFollowUpMode sets how many follow-ups a drain point takes.
+func (a *Agent) SetFollowUpMode(m QueueMode) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.followUps.mode = m
+}
+
+// ReplaceMessages swaps the transcript, e.g. for a new or another session. It
+// fails with ErrBusy while a run is active.
+func (a *Agent) ReplaceMessages(msgs []Message) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running {
+		return ErrBusy
+	}
+	a.messages = append([]Message(nil), msgs...)
+	return nil
+}

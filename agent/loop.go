@@ -1,0 +1,296 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+)
+
+// AbortedMessage is the errorMessage of the assistant message that marks an
+// aborted run.
+const AbortedMessage = "aborted by the user"
+
+// DefaultToolAbortGrace is how long an aborted batch waits for its tools to
+// return before it gives up on them and records them as aborted.
+const DefaultToolAbortGrace = 3 * time.Second
+
+// LoopConfig is what one run of the loop needs. Only Stream is required.
+type LoopConfig struct {
+	Model        Model
+	Stream       StreamFn
+	SystemPrompt string
+	Tools        *ToolSet
+	Options      StreamOptions
+
+	// PollSteering and PollFollowUps return the pending messages to inject at a
+	// drain point, or none. They are called on the loop's goroutine.
+	PollSteering  func() []Message
+	PollFollowUps func() []Message
+
+	// Now stamps messages; it defaults to time.Now.
+	Now func() time.Time
+	// ToolAbortGrace defaults to DefaultToolAbortGrace.
+	ToolAbortGrace time.Duration
+}
+
+// AgentStream is what Loop returns: the run's events, completing on agent_end
+// with the messages the run added.
+type AgentStream = EventStream[Event, []Message]
+
+// NewAgentStream returns a stream that completes on agent_end.
+func NewAgentStream() *AgentStream {
+	return NewEventStream(
+		func(e Event) bool { _, ok := e.(AgentEnd); return ok },
+		func(e Event) []Message { return e.(AgentEnd).Messages },
+	)
+}
+
+// Loop runs one agent run on its own goroutine. history is the transcript so
+// far (not modified); prompts are the new messages, none to continue. The
+// caller must drain the returned stream until it is closed, or Close it.
+// Cancelling ctx aborts the run; the stream still ends with agent_end.
+func Loop(ctx context.Context, history, prompts []Message, cfg LoopConfig) *AgentStream {
+	stream := NewAgentStream()
+	go func() {
+		defer stream.End(nil)
+		emit := func(e Event) { stream.Push(context.Background(), e) }
+		run(ctx, history, prompts, cfg, emit)
+	}()
+	return stream
+}
+
+// loop is the state of one run. All of its methods run on the run's goroutine,
+// which is the only one that emits.
+type loop struct {
+	ctx     context.Context
+	cfg     LoopConfig
+	emit    func(Event)
+	context []Message // what the next request sends
+	added   []Message // what this run added, for agent_end
+
+	turnOpen    bool
+	messageOpen bool
+}
+
+func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit func(Event)) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.ToolAbortGrace == 0 {
+		cfg.ToolAbortGrace = DefaultToolAbortGrace
+	}
+	l := &loop{ctx: ctx, cfg: cfg, emit: emit, context: append([]Message(nil), history...)}
+	defer func() {
+		if r := recover(); r != nil {
+			l.fail(fmt.Sprintf("internal error: %v", r), debug.Stack())
+		}
+	}()
+	l.emit(AgentStart{})
+	l.startTurn()
+	for _, p := range prompts {
+		l.appendMessage(p)
+	}
+	l.runTurns()
+}
+
+// runTurns is the two-level loop of SPEC §2.4.
+func (l *loop) runTurns() {
+	pending := l.poll(l.cfg.PollSteering)
+	for {
+		moreTools := true
+		for moreTools || len(pending) > 0 {
+			if l.aborted() {
+				return
+			}
+			l.startTurn()
+			for _, m := range pending {
+				l.appendMessage(m)
+			}
+			pending = nil
+			if l.aborted() {
+				return
+			}
+			msg := l.streamResponse()
+			if msg.StopReason == StopReasonError || msg.StopReason == StopReasonAborted {
+				l.endTurn(msg, nil)
+				l.emit(AgentEnd{Messages: l.added})
+				return
+			}
+			calls := msg.ToolCalls()
+			moreTools = len(calls) > 0
+			var results []Message
+			if moreTools {
+				results = l.executeTools(calls)
+			}
+			l.endTurn(msg, results)
+			if l.aborted() {
+				return
+			}
+			pending = l.poll(l.cfg.PollSteering)
+		}
+		if l.aborted() {
+			return
+		}
+		pending = l.poll(l.cfg.PollFollowUps)
+		if len(pending) == 0 {
+			break
+		}
+	}
+	l.emit(AgentEnd{Messages: l.added})
+}
+
+func (l *loop) poll(f func() []Message) []Message {
+	if f == nil {
+		return nil
+	}
+	return f()
+}
+
+// aborted reports whether the run was cancelled and, if so, closes it with the
+// aborted marker so that nothing resumes from a dangling tool call. (seed)
+func (l *loop) aborted() bool {
+	if l.ctx.Err() == nil {
+		return false
+	}
+	l.startTurn()
+	marker := l.marker()
+	l.appendMessage(marker)
+	l.endTurn(marker, nil)
+	l.emit(AgentEnd{Messages: l.added})
+	return true
+}
+
+// marker is the empty assistant message that records an abort.
+func (l *loop) marker() Message {
+	return Message{
+		Role: RoleAssistant, API: l.cfg.Model.API, Provider: l.cfg.Model.Provider,
+		Model: l.cfg.Model.ID, StopReason: StopReasonAborted, ErrorMessage: AbortedMessage,
+		Timestamp: l.cfg.Now(), Content: []Content{},
+	}
+}
+
+// fail emits the lifecycle tail for a loop that broke, so that consumers have
+// one rendering path. (seed)
+func (l *loop) fail(reason string, stack []byte) {
+	msg := Message{
+		Role: RoleAssistant, API: l.cfg.Model.API, Provider: l.cfg.Model.Provider,
+		Model: l.cfg.Model.ID, StopReason: StopReasonError, ErrorMessage: reason,
+		Timestamp: l.cfg.Now(), Content: []Content{},
+		Details: string(stack),
+	}
+	l.startTurn()
+	if !l.messageOpen {
+		l.emit(MessageStart{Message: msg})
+	}
+	l.messageOpen = false
+	l.context = append(l.context, msg)
+	l.added = append(l.added, msg)
+	l.emit(MessageEnd{Message: msg})
+	l.endTurn(msg, nil)
+	l.emit(AgentEnd{Messages: l.added})
+}
+
+func (l *loop) startTurn() {
+	if !l.turnOpen {
+		l.turnOpen = true
+		l.emit(TurnStart{})
+	}
+}
+
+func (l *loop) endTurn(msg Message, results []Message) {
+	l.turnOpen = false
+	l.emit(TurnEnd{Message: msg, ToolResults: results})
+}
+
+// appendMessage records a complete message (user, tool result, marker).
+func (l *loop) appendMessage(m Message) {
+	l.emit(MessageStart{Message: m})
+	l.context = append(l.context, m)
+	l.added = append(l.added, m)
+	l.emit(MessageEnd{Message: m})
+}
+
+// streamResponse streams one assistant response and returns it finalised.
+func (l *loop) streamResponse() Message {
+	llm := LLMContext{
+		SystemPrompt: l.cfg.SystemPrompt,
+		Messages:     append([]Message(nil), l.context...),
+		Tools:        l.cfg.Tools.Specs(),
+	}
+	stream := l.cfg.Stream(l.ctx, l.cfg.Model, llm, l.cfg.Options)
+	if stream == nil {
+		panic("the provider returned no stream")
+	}
+	var last Message
+	ended := true
+	for done := false; !done; {
+		select {
+		case ev, ok := <-stream.Events():
+			if !ok {
+				done = true
+				break
+			}
+			last = ev.Partial
+			if !l.messageOpen {
+				l.messageOpen = true
+				l.emit(MessageStart{Message: ev.Partial})
+			}
+			if ev.Type != EventStart && ev.Type != EventDone && ev.Type != EventError {
+				l.emit(MessageUpdate{Message: ev.Partial, Event: ev})
+			}
+		case <-l.ctx.Done():
+			ended = l.drainAfterAbort(stream, &last)
+			done = true
+		}
+	}
+	final := last
+	if ended {
+		if r, err := stream.Result(context.Background()); err == nil && r.Role == RoleAssistant {
+			final = r
+		}
+	}
+	if final.Role != RoleAssistant {
+		if l.ctx.Err() == nil {
+			panic("the provider ended without a message")
+		}
+		final = l.marker()
+	}
+	if l.ctx.Err() != nil && final.StopReason != StopReasonAborted {
+		final.StopReason = StopReasonAborted
+		final.ErrorMessage = AbortedMessage
+	}
+	if final.StopReason != StopReasonToolUse {
+		final = final.withoutToolCalls() // half calls are never run nor kept (seed)
+	}
+	if !l.messageOpen {
+		l.emit(MessageStart{Message: final})
+	}
+	l.messageOpen = false
+	l.context = append(l.context, final)
+	l.added = append(l.added, final)
+	l.emit(MessageEnd{Message: final})
+	return final
+}
+
+// drainAfterAbort gives an aborted provider the grace period to end its
+// stream, keeping the partial message current; a provider that overstays is
+// abandoned. It reports whether the stream ended by itself.
+func (l *loop) drainAfterAbort(stream *AssistantStream, last *Message) bool {
+	timer := time.NewTimer(l.cfg.ToolAbortGrace)
+	defer timer.Stop()
+	for {
+		select {
+		case ev, ok := <-stream.Events():
+			if !ok {
+				return true
+			}
+			if ev.Partial.Role == RoleAssistant {
+				*last = ev.Partial
+			}
+		case <-timer.C:
+			stream.Close()
+			return false
+		}
+	}
+}

@@ -1,0 +1,231 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// StreamWriter assembles an assistant message from a provider's pieces and
+// pushes the matching events, each with an immutable snapshot of the message so
+// far. Providers call it from their one producing goroutine; it is not safe for
+// concurrent use. Blocks open implicitly (a text delta after a tool call opens a
+// new text block) and close when another kind starts or the message ends.
+type StreamWriter struct {
+	ctx    context.Context
+	stream *AssistantStream
+	msg    Message
+	blocks []*blockBuilder
+	open   *blockBuilder
+	ended  bool
+}
+
+type blockBuilder struct {
+	index   int
+	kind    ContentType
+	text    strings.Builder // text, thinking, or raw tool-call arguments
+	content Content         // the non-text fields
+}
+
+// NewStreamWriter starts a message for model at time at, pushing to stream.
+func NewStreamWriter(ctx context.Context, stream *AssistantStream, model Model, at time.Time) *StreamWriter {
+	return &StreamWriter{
+		ctx:    ctx,
+		stream: stream,
+		msg: Message{
+			Role: RoleAssistant, API: model.API, Provider: model.Provider,
+			Model: model.ID, Timestamp: at,
+		},
+	}
+}
+
+// Start pushes the start event.
+func (w *StreamWriter) Start() { w.push(AssistantEvent{Type: EventStart}) }
+
+// TextDelta appends text, opening a text block if needed.
+func (w *StreamWriter) TextDelta(s string) {
+	b := w.ensure(ContentText)
+	b.text.WriteString(s)
+	w.push(AssistantEvent{Type: EventTextDelta, ContentIndex: b.index, Delta: s})
+}
+
+// ThinkingDelta appends thinking, opening a thinking block if needed.
+func (w *StreamWriter) ThinkingDelta(s string) {
+	b := w.ensure(ContentThinking)
+	b.text.WriteString(s)
+	w.push(AssistantEvent{Type: EventThinkingDelta, ContentIndex: b.index, Delta: s})
+}
+
+// ThinkingSignature sets the signature of the open (or a new) thinking block.
+func (w *StreamWriter) ThinkingSignature(sig string) {
+	b := w.ensure(ContentThinking)
+	b.content.Signature += sig
+}
+
+// RedactedThinking adds a closed, redacted thinking block whose payload is data.
+func (w *StreamWriter) RedactedThinking(data string) {
+	w.EndBlock()
+	b := w.ensure(ContentThinking)
+	b.content.Redacted = true
+	b.content.Signature = data
+	w.EndBlock()
+}
+
+// ToolCallStart opens a tool-call block.
+func (w *StreamWriter) ToolCallStart(id, name string) {
+	w.EndBlock()
+	b := w.openBlock(ContentToolCall)
+	b.content.ID, b.content.Name = id, name
+	b.content.Arguments = map[string]any{}
+	w.push(AssistantEvent{Type: EventToolCallStart, ContentIndex: b.index})
+}
+
+// ToolCallDelta appends a piece of the open tool call's argument JSON.
+func (w *StreamWriter) ToolCallDelta(s string) {
+	b := w.open
+	if b == nil || b.kind != ContentToolCall {
+		b = w.openBlock(ContentToolCall)
+		b.content.Arguments = map[string]any{}
+		w.push(AssistantEvent{Type: EventToolCallStart, ContentIndex: b.index})
+	}
+	b.text.WriteString(s)
+	b.content.Arguments = ParsePartialJSON(b.text.String())
+	w.push(AssistantEvent{Type: EventToolCallDelta, ContentIndex: b.index, Delta: s})
+}
+
+// SetToolCallID fills in an id or name that arrived after the call started.
+func (w *StreamWriter) SetToolCallID(id, name string) {
+	if b := w.open; b != nil && b.kind == ContentToolCall {
+		if id != "" {
+			b.content.ID = id
+		}
+		if name != "" {
+			b.content.Name = name
+		}
+	}
+}
+
+// EndBlock closes the open block, pushing its *_end event.
+func (w *StreamWriter) EndBlock() {
+	b := w.open
+	if b == nil {
+		return
+	}
+	w.open = nil
+	switch b.kind {
+	case ContentText:
+		w.push(AssistantEvent{Type: EventTextEnd, ContentIndex: b.index, Content: b.text.String()})
+	case ContentThinking:
+		w.push(AssistantEvent{Type: EventThinkingEnd, ContentIndex: b.index, Content: b.text.String()})
+	case ContentToolCall:
+		var args map[string]any
+		if json.Unmarshal([]byte(b.text.String()), &args) != nil || args == nil {
+			args = ParsePartialJSON(b.text.String())
+		}
+		b.content.Arguments = args
+		call := b.snapshot()
+		w.push(AssistantEvent{Type: EventToolCallEnd, ContentIndex: b.index, ToolCall: &call})
+	}
+}
+
+// SetUsage records the token counts seen so far.
+func (w *StreamWriter) SetUsage(u Usage) { w.msg.Usage = u }
+
+// Usage returns the token counts recorded so far.
+func (w *StreamWriter) Usage() Usage { return w.msg.Usage }
+
+// Finish closes the open block and pushes done with reason, then ends the
+// stream. A finished writer ignores further calls.
+func (w *StreamWriter) Finish(reason StopReason) {
+	if w.ended {
+		return
+	}
+	w.EndBlock()
+	w.msg.StopReason = reason
+	w.push(AssistantEvent{Type: EventDone, Reason: reason})
+	w.end()
+}
+
+// Fail ends the message with an error event: stopReason aborted when the
+// writer's context was cancelled, else error carrying perr. The content
+// received so far is kept.
+func (w *StreamWriter) Fail(perr *ProviderError) {
+	if w.ended {
+		return
+	}
+	w.EndBlock()
+	if w.ctx.Err() != nil {
+		w.msg.StopReason = StopReasonAborted
+		w.msg.ErrorMessage = AbortedMessage
+	} else {
+		w.msg.StopReason = StopReasonError
+		w.msg.Error = perr
+		w.msg.ErrorMessage = perr.Error()
+	}
+	// Deliver the final event even though the caller's ctx may be done: the
+	// consumer is still reading until it sees it or closes the stream.
+	ev := AssistantEvent{Type: EventError, Reason: w.msg.StopReason, Partial: w.snapshot()}
+	w.stream.Push(context.Background(), ev)
+	w.end()
+}
+
+// Message returns a snapshot of the message so far.
+func (w *StreamWriter) Message() Message { return w.snapshot() }
+
+func (w *StreamWriter) end() {
+	w.ended = true
+	w.stream.End(w.snapshot())
+}
+
+func (w *StreamWriter) ensure(kind ContentType) *blockBuilder {
+	if w.open != nil && w.open.kind == kind {
+		return w.open
+	}
+	w.EndBlock()
+	b := w.openBlock(kind)
+	if kind == ContentText {
+		w.push(AssistantEvent{Type: EventTextStart, ContentIndex: b.index})
+	} else {
+		w.push(AssistantEvent{Type: EventThinkingStart, ContentIndex: b.index})
+	}
+	return b
+}
+
+func (w *StreamWriter) openBlock(kind ContentType) *blockBuilder {
+	b := &blockBuilder{index: len(w.blocks), kind: kind}
+	b.content.Type = kind
+	w.blocks = append(w.blocks, b)
+	w.open = b
+	return b
+}
+
+func (w *StreamWriter) push(ev AssistantEvent) {
+	if w.ended {
+		return
+	}
+	ev.Partial = w.snapshot()
+	w.stream.Push(w.ctx, ev)
+}
+
+// snapshot copies the message; strings.Builder never rewrites bytes it has
+// handed out, so the strings it shares stay immutable.
+func (w *StreamWriter) snapshot() Message {
+	m := w.msg
+	m.Content = make([]Content, len(w.blocks))
+	for i, b := range w.blocks {
+		m.Content[i] = b.snapshot()
+	}
+	return m
+}
+
+func (b *blockBuilder) snapshot() Content {
+	c := b.content
+	switch b.kind {
+	case ContentText:
+		c.Text = b.text.String()
+	case ContentThinking:
+		c.Thinking = b.text.String()
+	}
+	return c
+}

@@ -1,0 +1,136 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// ToolResult is what a tool returns: content for the model, details for the UI.
+type ToolResult struct {
+	Content []Content
+	Details any
+	IsError bool
+}
+
+// TextResult returns a result holding one text block.
+func TextResult(text string) ToolResult { return ToolResult{Content: []Content{Text(text)}} }
+
+// ErrorResult returns an error result the model can read.
+func ErrorResult(text string) ToolResult {
+	return ToolResult{Content: []Content{Text(text)}, IsError: true}
+}
+
+// ToolUpdate reports the output of a running tool so far (not a delta). It may
+// be called from any goroutine until Execute returns.
+type ToolUpdate func(partial ToolResult)
+
+// Tool is something the model can call.
+//
+// Execute runs on its own goroutine, possibly beside other tools of the same
+// batch. Its arguments were validated against Spec().Parameters. It must return
+// soon after ctx is cancelled (abort), ending any process it started. A returned
+// error becomes an error result with the error's text; a panic is recovered
+// into one.
+type Tool interface {
+	Spec() ToolSpec
+	Execute(ctx context.Context, callID string, args map[string]any, update ToolUpdate) (ToolResult, error)
+}
+
+// ToolSet is a run's tools with their compiled argument schemas.
+type ToolSet struct {
+	tools   []Tool
+	byName  map[string]Tool
+	schemas map[string]*jsonschema.Schema
+}
+
+// NewToolSet compiles the tools' schemas; it fails on a duplicate name or a
+// schema that does not compile.
+func NewToolSet(tools ...Tool) (*ToolSet, error) {
+	s := &ToolSet{byName: map[string]Tool{}, schemas: map[string]*jsonschema.Schema{}}
+	for _, t := range tools {
+		spec := t.Spec()
+		if _, dup := s.byName[spec.Name]; dup {
+			return nil, fmt.Errorf("tool %q is defined twice", spec.Name)
+		}
+		schema, err := compileSchema(spec)
+		if err != nil {
+			return nil, err
+		}
+		s.tools = append(s.tools, t)
+		s.byName[spec.Name] = t
+		s.schemas[spec.Name] = schema
+	}
+	return s, nil
+}
+
+func compileSchema(spec ToolSpec) (*jsonschema.Schema, error) {
+	raw := spec.Parameters
+	if len(raw) == 0 {
+		raw = json.RawMessage(`{"type":"object"}`)
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: schema is not JSON: %w", spec.Name, err)
+	}
+	url := "tool:" + spec.Name
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
+	}
+	schema, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: schema does not compile: %w", spec.Name, err)
+	}
+	return schema, nil
+}
+
+// Specs lists what the model is told about the tools, in order.
+func (s *ToolSet) Specs() []ToolSpec {
+	if s == nil {
+		return nil
+	}
+	specs := make([]ToolSpec, len(s.tools))
+	for i, t := range s.tools {
+		specs[i] = t.Spec()
+	}
+	return specs
+}
+
+// Lookup returns the tool named name.
+func (s *ToolSet) Lookup(name string) (Tool, bool) {
+	if s == nil {
+		return nil, false
+	}
+	t, ok := s.byName[name]
+	return t, ok
+}
+
+// Validate checks args against the named tool's schema and returns a message
+// the model can act on when they do not fit.
+func (s *ToolSet) Validate(name string, args map[string]any) error {
+	schema, ok := s.schemas[name]
+	if !ok {
+		return fmt.Errorf("tool %q not found", name)
+	}
+	// Round-trip through JSON so that the validator sees plain JSON values.
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Errorf("arguments are not JSON: %w", err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		return fmt.Errorf("arguments are not JSON: %w", err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		return fmt.Errorf("invalid arguments for %s: %s", name, oneLine(err.Error()))
+	}
+	return nil
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
+}
