@@ -58,15 +58,15 @@ type Agent struct {
 	mu        sync.Mutex
 	cfg       Config
 	messages  []Message
-	streaming *Message
+	streaming Message // the assistant message being streamed; Role is empty when none
 	steering  pendingQueue
 	followUps pendingQueue
 	running   bool
 	cancel    context.CancelFunc
 	idle      chan struct{} // closed while no run is active
 
-	emitMu  sync.Mutex // serialises subscriber calls
-	subs    []subscription
+	emitMu  sync.Mutex     // serialises subscriber calls
+	subs    []subscription // replaced, never modified, so readers need no copy
 	nextSub int
 }
 
@@ -128,10 +128,14 @@ func (a *Agent) start(prompts []Message, continuing bool) error {
 			return ErrCannotContinue
 		}
 	}
+	a.startLocked(prompts)
+	return nil
+}
+
+func (a *Agent) startLocked(prompts []Message) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.running, a.cancel, a.idle = true, cancel, make(chan struct{})
 	go a.run(ctx, a.loopConfigLocked(), append([]Message(nil), a.messages...), prompts)
-	return nil
 }
 
 func (a *Agent) loopConfigLocked() LoopConfig {
@@ -168,7 +172,7 @@ func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Mess
 				continue
 			}
 		}
-		a.running, a.streaming = false, nil
+		a.running, a.streaming = false, Message{}
 		a.cancel()
 		close(a.idle)
 		a.mu.Unlock()
@@ -199,7 +203,7 @@ func (a *Agent) dispatch(ev Event) {
 	defer a.emitMu.Unlock()
 	a.mu.Lock()
 	a.fold(ev)
-	subs := append([]subscription(nil), a.subs...)
+	subs := a.subs
 	var queue *QueueUpdate
 	if ms, ok := ev.(MessageStart); ok && ms.Message.QueueItemID != "" {
 		queue = &QueueUpdate{Items: a.queueLocked()}
@@ -219,15 +223,13 @@ func (a *Agent) fold(ev Event) {
 	switch e := ev.(type) {
 	case MessageStart:
 		if e.Message.Role == RoleAssistant {
-			m := e.Message
-			a.streaming = &m
+			a.streaming = e.Message
 		}
 	case MessageUpdate:
-		m := e.Message
-		a.streaming = &m
+		a.streaming = e.Message
 	case MessageEnd:
 		if e.Message.Role == RoleAssistant {
-			a.streaming = nil
+			a.streaming = Message{}
 		}
 		a.messages = append(a.messages, e.Message)
 	}
@@ -295,7 +297,7 @@ func (a *Agent) emitQueue() {
 	defer a.emitMu.Unlock()
 	a.mu.Lock()
 	ev := QueueUpdate{Items: a.queueLocked()}
-	subs := append([]subscription(nil), a.subs...)
+	subs := a.subs
 	a.mu.Unlock()
 	for _, s := range subs {
 		s.fn(ev)
@@ -345,13 +347,13 @@ func (a *Agent) Subscribe(fn Subscriber) (unsubscribe func()) {
 	defer a.mu.Unlock()
 	a.nextSub++
 	id := a.nextSub
-	a.subs = append(a.subs, subscription{id: id, fn: fn})
+	a.subs = append(a.subs[:len(a.subs):len(a.subs)], subscription{id: id, fn: fn})
 	return func() {
 		a.mu.Lock()
 		defer a.mu.Unlock()
 		for i, s := range a.subs {
 			if s.id == id {
-				a.subs = append(a.subs[:i:i], a.subs[i+1:]...)
+				a.subs = append(a.subs[:i:i], a.subs[i+1:]...) // a new array: [:i:i] forces the copy
 				return
 			}
 		}
@@ -371,8 +373,8 @@ func (a *Agent) State() State {
 		FollowUpMode: a.followUps.mode,
 		Queue:        a.queueLocked(),
 	}
-	if a.streaming != nil {
-		m := *a.streaming
+	if a.streaming.Role != "" {
+		m := a.streaming
 		s.Streaming = &m
 	}
 	return s
@@ -417,4 +419,24 @@ func (a *Agent) ReplaceMessages(msgs []Message) error {
 	}
 	a.messages = append([]Message(nil), msgs...)
 	return nil
+}
+
+// Deliver hands an input to the agent in one step: while a run is active it is
+// queued under its Kind (queued is true); otherwise it starts a run as the
+// prompt. Callers that cannot know whether a run is about to end use it so
+// that nothing is queued behind a run that already stopped polling.
+func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
+	a.mu.Lock()
+	if !a.running {
+		if it.Created.IsZero() {
+			it.Created = a.cfg.Now()
+		}
+		msg := it.message(a.cfg.Now())
+		msg.QueueItemID = ""
+		a.startLocked([]Message{msg})
+		a.mu.Unlock()
+		return it, false
+	}
+	a.mu.Unlock()
+	return a.Enqueue(it), true
 }

@@ -1,0 +1,113 @@
+package agent_test
+
+import (
+	"testing"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+)
+
+func TestAbortDuringStreaming(t *testing.T) {
+	f := newFixture(t, agenttest.NewScript(agenttest.Reply().Text("thinking about it").Hang()))
+	streaming := waitForEvent(f.agent, "message_update text_delta")
+	if err := f.agent.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, streaming, "streaming to start")
+	f.agent.Steer("kept")
+	f.agent.Abort()
+	f.wait(t)
+	msgs := f.agent.State().Messages
+	last := msgs[len(msgs)-1]
+	if last.Role != agent.RoleAssistant || last.StopReason != agent.StopReasonAborted {
+		t.Fatalf("last message = %+v, want the aborted marker", last)
+	}
+	if last.TextContent() != "thinking about it" {
+		t.Errorf("aborted message text = %q, want the partial text", last.TextContent())
+	}
+	traces := f.rec.Traces(false)
+	if traces[len(traces)-1] != "agent_end messages=2" || traces[len(traces)-2] != "turn_end aborted results=0" {
+		t.Fatalf("tail = %v", traces[len(traces)-3:])
+	}
+	if q := f.agent.Queue(); len(q) != 1 || q[0].Text != "kept" {
+		t.Fatalf("queue after abort = %+v, want the steering item kept", q)
+	}
+}
+
+func TestAbortDuringTool(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	cancelled := false
+	f := newFixture(t, agenttest.NewScript(
+		agenttest.Reply().ToolCall("c1", "work", `{}`).Stop(agent.StopReasonToolUse),
+	), blockingTool(started, release, &cancelled))
+	if err := f.agent.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, started, "the tool to start")
+	f.agent.Abort()
+	f.wait(t)
+	if !cancelled {
+		t.Fatal("the tool's context was not cancelled")
+	}
+	want := []string{
+		"agent_start", "turn_start",
+		"message_start user go", "message_end user go",
+		"message_start assistant ", "message_end assistant toolUse",
+		"tool_execution_start work", "tool_execution_end work error=true",
+		"message_start toolResult work error=true", "message_end toolResult work error=true",
+		"turn_end toolUse results=1",
+		"turn_start",
+		"message_start assistant aborted", "message_end assistant aborted",
+		"turn_end aborted results=0",
+		"agent_end messages=4",
+	}
+	equalTraces(t, f.rec.Traces(false), want)
+	assertNoDanglingToolCall(t, f.agent.State().Messages)
+}
+
+func TestAbortBeforeTheFirstRequest(t *testing.T) {
+	release := make(chan struct{})
+	f := newFixture(t, agenttest.NewScript(agenttest.Reply().Wait(release).Stop(agent.StopReasonStop)))
+	block := make(chan struct{})
+	// Hold the run at its first event so that the abort lands before the request.
+	f.agent.Subscribe(func(ev agent.Event) {
+		if _, ok := ev.(agent.AgentStart); ok {
+			<-block
+		}
+	})
+	if err := f.agent.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	f.agent.Abort()
+	close(block)
+	close(release)
+	f.wait(t)
+	msgs := f.agent.State().Messages
+	if last := msgs[len(msgs)-1]; last.StopReason != agent.StopReasonAborted {
+		t.Fatalf("last = %+v, want aborted", last)
+	}
+	if n := len(f.script.Requests()); n != 0 {
+		t.Errorf("%d requests were sent after the abort", n)
+	}
+}
+
+func assertNoDanglingToolCall(t *testing.T, msgs []agent.Message) {
+	t.Helper()
+	answered := map[string]bool{}
+	for _, m := range msgs {
+		if m.Role == agent.RoleToolResult {
+			answered[m.ToolCallID] = true
+		}
+	}
+	for _, m := range msgs {
+		for _, c := range m.ToolCalls() {
+			if !answered[c.ID] {
+				t.Errorf("tool call %s has no result", c.ID)
+			}
+		}
+	}
+	if last := msgs[len(msgs)-1]; last.Role != agent.RoleAssistant || last.StopReason != agent.StopReasonAborted {
+		t.Errorf("transcript ends with %+v, want the aborted marker", last)
+	}
+}
