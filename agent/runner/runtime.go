@@ -37,10 +37,10 @@ type State struct {
 
 // Runtime is one session's runtime: the facade over its Agent.
 type Runtime struct {
-	opts      Options
-	tools     *agent.ToolSet
-	agent     *agent.Agent
-	log       *slog.Logger
+	opts  Options
+	tools *agent.ToolSet
+	agent *agent.Agent
+	log   *slog.Logger
 
 	mu        sync.Mutex
 	sessionID string
