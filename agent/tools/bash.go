@@ -1,0 +1,207 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+const (
+	// killGrace is how long a stopped command's process group has between
+	// SIGTERM and SIGKILL. It also bounds how long Execute waits for the
+	// output pipe after the shell has exited, when a background process
+	// still holds it open.
+	killGrace = 500 * time.Millisecond
+	// updateInterval is the shortest time between two live output updates.
+	updateInterval = 100 * time.Millisecond
+	// groupPoll is how often a stopped group is checked for survivors during
+	// the grace period.
+	groupPoll = 20 * time.Millisecond
+)
+
+// BashDetails describes how a bash call ended, for the UI.
+type BashDetails struct {
+	// ExitCode is the shell's exit status; 128+n when signal n killed it.
+	ExitCode int `json:"exitCode"`
+	// DurationMs is the wall time of the command.
+	DurationMs int64 `json:"durationMs"`
+	// Truncated is set when only the tail of the output is shown.
+	Truncated bool `json:"truncated"`
+	// TimedOut and Aborted say why a command was stopped, if it was.
+	TimedOut bool `json:"timedOut"`
+	Aborted  bool `json:"aborted"`
+}
+
+type bashTool struct{ workspace string }
+
+// Bash returns the bash tool, which runs a command with bash -c in the
+// workspace, streaming its combined output and keeping only its tail.
+func Bash(workspace string) agent.Tool { return bashTool{workspace: workspace} }
+
+var bashSchema = json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"command": {"type": "string", "description": "Shell command, run with bash -c in the workspace."},
+		"timeout": {"type": "number", "exclusiveMinimum": 0, "description": "Seconds after which the command is killed (default: no timeout)."}
+	},
+	"required": ["command"],
+	"additionalProperties": false
+}`)
+
+func (bashTool) Spec() agent.ToolSpec {
+	return agent.ToolSpec{
+		Name: "bash",
+		Description: fmt.Sprintf("Run a bash command in the workspace. stdin is empty; stdout and stderr "+
+			"are merged. Only the last %d lines or %d KB of output are returned. "+
+			"Set timeout (seconds) to stop a command that may hang. "+
+			"A non-zero exit status makes the result an error.", maxLines, maxBytes/1024),
+		Parameters: bashSchema,
+	}
+}
+
+// Execute runs the command in its own process group. When ctx is cancelled
+// or the timeout passes, the whole group gets SIGTERM and, after killGrace,
+// SIGKILL; Execute returns within about killGrace of that even when a
+// background process keeps the output pipe open.
+func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
+	timeout := time.Duration(numberArg(args, "timeout", 0) * float64(time.Second))
+	var runCtx context.Context
+	var cancel context.CancelFunc
+	if timeout > 0 {
+		runCtx, cancel = context.WithTimeout(ctx, timeout)
+	} else {
+		runCtx, cancel = context.WithCancel(ctx)
+	}
+	defer cancel()
+
+	out := newTailBuffer()
+	cmd := exec.CommandContext(runCtx, "bash", "-c", stringArg(args, "command"))
+	cmd.Dir = t.workspace
+	cmd.Stdout, cmd.Stderr = out, out // one pipe, so the streams keep their order
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stopped := make(chan time.Time, 1)
+	cmd.Cancel = func() error {
+		stopped <- time.Now()
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	}
+	cmd.WaitDelay = killGrace
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return bashResult(out.snapshot(), BashDetails{Aborted: true}, "[aborted]"), nil
+		case runCtx.Err() != nil:
+			return bashResult(out.snapshot(), BashDetails{TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
+		}
+		return agent.ErrorResult(fmt.Sprintf("cannot run bash: %v", err)), nil
+	}
+	stopUpdates := streamUpdates(out, update)
+	waitErr := cmd.Wait()
+	stopUpdates()
+
+	details := BashDetails{DurationMs: time.Since(start).Milliseconds()}
+	select {
+	case at := <-stopped:
+		killGroup(cmd.Process.Pid, at.Add(killGrace))
+		if ctx.Err() != nil {
+			details.Aborted = true
+			return bashResult(out.snapshot(), details, "[aborted]"), nil
+		}
+		details.TimedOut = true
+		return bashResult(out.snapshot(), details, fmt.Sprintf("[timed out after %s]", timeout)), nil
+	default:
+	}
+
+	if cmd.ProcessState == nil {
+		return agent.ErrorResult(fmt.Sprintf("bash did not report its exit: %v", waitErr)), nil
+	}
+	var note string
+	switch status, _ := cmd.ProcessState.Sys().(syscall.WaitStatus); {
+	case status.Signaled():
+		details.ExitCode = 128 + int(status.Signal())
+		note = fmt.Sprintf("[killed by signal %d (%s)]", int(status.Signal()), status.Signal())
+	case cmd.ProcessState.ExitCode() != 0:
+		details.ExitCode = cmd.ProcessState.ExitCode()
+		note = fmt.Sprintf("[exit code %d]", details.ExitCode)
+	case waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay):
+		// The shell succeeded but its output could not be read.
+		note = fmt.Sprintf("[error reading output: %v]", waitErr)
+	}
+	return bashResult(out.snapshot(), details, note), nil
+}
+
+// bashResult is the result of a finished command; a result with an ending
+// note (exit code, abort, timeout) is an error.
+func bashResult(t tail, details BashDetails, ending string) agent.ToolResult {
+	details.Truncated = t.truncated
+	return agent.ToolResult{
+		Content: []agent.Content{agent.Text(renderTail(t, ending))},
+		Details: details,
+		IsError: ending != "",
+	}
+}
+
+// renderTail is the output tail followed by its truncation note and the note
+// on how the command ended.
+func renderTail(t tail, ending string) string {
+	notes := strings.TrimSpace(t.note() + "\n" + ending)
+	switch {
+	case t.text == "" && notes == "":
+		return "(no output)"
+	case t.text == "":
+		return notes
+	case notes == "":
+		return t.text
+	default:
+		return t.text + "\n\n" + notes
+	}
+}
+
+// streamUpdates sends the output so far to update as it arrives: at once for
+// the first output, then at most every updateInterval. The returned func
+// stops the stream and returns once update will not be called again.
+func streamUpdates(out *tailBuffer, update agent.ToolUpdate) (stop func()) {
+	if update == nil {
+		return func() {}
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-out.changed:
+			}
+			update(agent.TextResult(renderTail(out.snapshot(), "")))
+			throttle := time.NewTimer(updateInterval)
+			select {
+			case <-done:
+				throttle.Stop()
+				return
+			case <-throttle.C:
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+// killGroup waits until the process group pgid has exited or deadline has
+// passed, then sends SIGKILL to whatever is left of it.
+func killGroup(pgid int, deadline time.Time) {
+	for syscall.Kill(-pgid, 0) == nil && time.Now().Before(deadline) {
+		time.Sleep(groupPoll)
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+}

@@ -1,0 +1,59 @@
+package tools
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// The output caps shared by the tools: what one call may return to the model.
+const (
+	// maxLines is the most lines one result holds.
+	maxLines = 2000
+	// maxBytes is the most bytes of text one result holds.
+	maxBytes = 50 * 1024
+	// maxLineRunes is the longest line read shows before cutting it.
+	maxLineRunes = 2000
+)
+
+// lineCutMarker ends a line that read cut at maxLineRunes.
+const lineCutMarker = " … [line truncated]"
+
+// cutLine shortens s to maxLineRunes runes and reports whether it did.
+func cutLine(s string) (string, bool) {
+	if len(s) <= maxLineRunes {
+		return s, false // fewer bytes than the limit means fewer runes too
+	}
+	n := 0
+	for i := range s {
+		if n == maxLineRunes {
+			return s[:i], true
+		}
+		n++
+	}
+	return s, false
+}
+
+// formatSize prints a byte count for people: "512 B", "1.5 KB", "3.2 MB".
+func formatSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// trimPartialRune drops leading UTF-8 continuation bytes, left behind when a
+// byte cut landed inside a rune.
+func trimPartialRune(b []byte) []byte {
+	for i := 0; i < len(b) && i < utf8.UTFMax; i++ {
+		if utf8.RuneStart(b[i]) {
+			return b[i:]
+		}
+	}
+	return b
+}

@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestRead(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "five.txt", numberedLines(5))
+	writeFile(t, ws, "no-newline.txt", "a\nb")
+	writeFile(t, ws, "long.txt", numberedLines(5321))
+	writeFile(t, ws, "wide.txt", strings.Repeat(strings.Repeat("x", 1000)+"\n", 100))
+	writeFile(t, ws, "one-long-line.txt", strings.Repeat("é", 3000)+"\nafter\n")
+	writeFile(t, ws, "latin1.txt", "caf\xe9 au lait, a long line of ordinary text\n")
+	writeFile(t, ws, "empty.txt", "")
+	writeFile(t, ws, "sub/nested.txt", "nested\n")
+	abs := writeFile(t, ws, "abs.txt", "absolute\n")
+
+	tests := []struct {
+		name    string
+		args    map[string]any
+		want    string // the whole text, unless prefix/suffix are set
+		prefix  string
+		suffix  string
+		details ReadDetails
+		isError bool
+	}{
+		{name: "whole file", args: map[string]any{"path": "five.txt"},
+			want:    "line 1\nline 2\nline 3\nline 4\nline 5",
+			details: ReadDetails{TotalLines: 5, StartLine: 1, EndLine: 5}},
+		{name: "offset and limit", args: map[string]any{"path": "five.txt", "offset": 2.0, "limit": 2.0},
+			want:    "line 2\nline 3\n\n[showing lines 2-3 of 5; use offset=4 to continue]",
+			details: ReadDetails{TotalLines: 5, StartLine: 2, EndLine: 3}},
+		{name: "offset to the end", args: map[string]any{"path": "five.txt", "offset": 4.0},
+			want:    "line 4\nline 5",
+			details: ReadDetails{TotalLines: 5, StartLine: 4, EndLine: 5}},
+		{name: "offset past the end", args: map[string]any{"path": "five.txt", "offset": 9.0},
+			prefix: "offset 9 is past the end", details: ReadDetails{TotalLines: 5}, isError: true},
+		{name: "last line without newline", args: map[string]any{"path": "no-newline.txt"},
+			want: "a\nb", details: ReadDetails{TotalLines: 2, StartLine: 1, EndLine: 2}},
+		{name: "line cap", args: map[string]any{"path": "long.txt"},
+			prefix:  "line 1\nline 2\n",
+			suffix:  "line 2000\n\n[showing lines 1-2000 of 5321; use offset=2001 to continue]",
+			details: ReadDetails{TotalLines: 5321, StartLine: 1, EndLine: 2000, Truncated: true}},
+		{name: "limit above the cap", args: map[string]any{"path": "long.txt", "offset": 4001.0, "limit": 5000.0},
+			suffix:  "line 5321",
+			details: ReadDetails{TotalLines: 5321, StartLine: 4001, EndLine: 5321}},
+		{name: "byte cap", args: map[string]any{"path": "wide.txt"},
+			suffix:  "[showing lines 1-51 of 100; use offset=52 to continue]",
+			details: ReadDetails{TotalLines: 100, StartLine: 1, EndLine: 51, Truncated: true}},
+		{name: "long line cut", args: map[string]any{"path": "one-long-line.txt"},
+			want:    strings.Repeat("é", maxLineRunes) + lineCutMarker + "\nafter",
+			details: ReadDetails{TotalLines: 2, StartLine: 1, EndLine: 2}},
+		{name: "a few invalid bytes are replaced", args: map[string]any{"path": "latin1.txt"},
+			want:    "caf\uFFFD au lait, a long line of ordinary text",
+			details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
+		{name: "empty file", args: map[string]any{"path": "empty.txt"},
+			want: "(empty file)", details: ReadDetails{}},
+		{name: "nested relative path", args: map[string]any{"path": "sub/nested.txt"},
+			want: "nested", details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
+		{name: "absolute path", args: map[string]any{"path": abs},
+			want: "absolute", details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := execute(t, Read(ws), tt.args)
+			got := text(r)
+			switch {
+			case tt.want != "" && got != tt.want:
+				t.Errorf("text = %q, want %q", got, tt.want)
+			case !strings.HasPrefix(got, tt.prefix):
+				t.Errorf("text = %.200q…, want prefix %q", got, tt.prefix)
+			case !strings.HasSuffix(got, tt.suffix):
+				t.Errorf("text = …%q, want suffix %q", got[max(len(got)-200, 0):], tt.suffix)
+			}
+			if r.IsError != tt.isError {
+				t.Errorf("IsError = %v, want %v", r.IsError, tt.isError)
+			}
+			d, _ := r.Details.(ReadDetails)
+			d.Path = ""
+			if d != tt.details {
+				t.Errorf("details = %+v, want %+v", d, tt.details)
+			}
+			if n := len(got); n > maxBytes+200 {
+				t.Errorf("text is %d bytes, above the cap", n)
+			}
+		})
+	}
+}
+
+func TestReadRefuses(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "nul.bin", "ELF\x00\x01\x02"+strings.Repeat("x", 2000))
+	writeFile(t, ws, "noise.bin", strings.Repeat("\xff\xfe\x80abc", 500))
+	writeFile(t, ws, "dir/file.txt", "x")
+
+	tests := []struct {
+		name string
+		path string
+		want []string
+	}{
+		{name: "NUL byte", path: "nul.bin", want: []string{"binary", "2.0 KB"}},
+		{name: "mostly invalid UTF-8", path: "noise.bin", want: []string{"binary", "2.9 KB"}},
+		{name: "missing file", path: "nope.txt", want: []string{"not found", "nope.txt"}},
+		{name: "directory", path: "dir", want: []string{"is a directory", "ls"}},
+		{name: "device", path: os.DevNull, want: []string{"not a regular file"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := execute(t, Read(ws), map[string]any{"path": tt.path})
+			if !r.IsError {
+				t.Errorf("IsError = false, want true")
+			}
+			got := text(r)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("text = %q, want it to mention %q", got, w)
+				}
+			}
+			if len(got) > 200 {
+				t.Errorf("text is %d bytes; a refusal holds no content", len(got))
+			}
+		})
+	}
+}
