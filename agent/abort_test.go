@@ -53,7 +53,7 @@ func TestAbortDuringTool(t *testing.T) {
 	want := []string{
 		"agent_start", "turn_start",
 		"message_start user go", "message_end user go",
-		"message_start assistant ", "message_end assistant toolUse",
+		"message_start assistant stop", "message_end assistant toolUse",
 		"tool_execution_start work", "tool_execution_end work error=true",
 		"message_start toolResult work error=true", "message_end toolResult work error=true",
 		"turn_end toolUse results=1",

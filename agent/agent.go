@@ -409,16 +409,35 @@ func (a *Agent) SetFollowUpMode(m QueueMode) {
 	a.followUps.mode = m
 }
 
-// ReplaceMessages swaps the transcript, e.g. for a new or another session. It
-// fails with ErrBusy while a run is active.
+// ReplaceMessages swaps the transcript, keeping the queues. It fails with
+// ErrBusy while a run is active.
 func (a *Agent) ReplaceMessages(msgs []Message) error {
+	_, err := a.replace(msgs, false)
+	return err
+}
+
+// Reset swaps the transcript and empties both queues in one step, e.g. for a
+// new or another session, and returns the items it dropped so that a UI can
+// offer them back. It fails with ErrBusy while a run is active.
+func (a *Agent) Reset(msgs []Message) ([]QueueItem, error) { return a.replace(msgs, true) }
+
+func (a *Agent) replace(msgs []Message, clearQueues bool) ([]QueueItem, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.running {
-		return ErrBusy
+		a.mu.Unlock()
+		return nil, ErrBusy
 	}
 	a.messages = append([]Message(nil), msgs...)
-	return nil
+	var dropped []QueueItem
+	if clearQueues {
+		dropped = a.queueLocked()
+		a.steering.items, a.followUps.items = nil, nil
+	}
+	a.mu.Unlock()
+	if len(dropped) > 0 {
+		a.emitQueue()
+	}
+	return dropped, nil
 }
 
 // Deliver hands an input to the agent in one step: while a run is active it is

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 	"time"
 )
 
@@ -83,7 +82,7 @@ func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit f
 	l := &loop{ctx: ctx, cfg: cfg, emit: emit, context: append([]Message(nil), history...)}
 	defer func() {
 		if r := recover(); r != nil {
-			l.fail(fmt.Sprintf("internal error: %v", r), debug.Stack())
+			l.fail(fmt.Sprintf("internal error: %v", r))
 		}
 	}()
 	l.emit(AgentStart{})
@@ -172,12 +171,11 @@ func (l *loop) marker() Message {
 
 // fail emits the lifecycle tail for a loop that broke, so that consumers have
 // one rendering path. (seed)
-func (l *loop) fail(reason string, stack []byte) {
+func (l *loop) fail(reason string) {
 	msg := Message{
 		Role: RoleAssistant, API: l.cfg.Model.API, Provider: l.cfg.Model.Provider,
 		Model: l.cfg.Model.ID, StopReason: StopReasonError, ErrorMessage: reason,
 		Timestamp: l.cfg.Now(), Content: []Content{},
-		Details: string(stack),
 	}
 	l.startTurn()
 	if !l.messageOpen {

@@ -50,14 +50,14 @@ func TestSteeringWaitsForTheToolBatch(t *testing.T) {
 	want := []string{
 		"agent_start", "turn_start",
 		"message_start user do work", "message_end user do work",
-		"message_start assistant ", "message_end assistant toolUse",
+		"message_start assistant stop", "message_end assistant toolUse",
 		"tool_execution_start work",
 		"tool_execution_end work error=false",
 		"message_start toolResult work error=false", "message_end toolResult work error=false",
 		"turn_end toolUse results=1",
 		"turn_start",
 		"message_start user focus on tests", "message_end user focus on tests",
-		"message_start assistant ", "message_end assistant stop",
+		"message_start assistant stop", "message_end assistant stop",
 		"turn_end stop results=0",
 		"agent_end messages=5",
 	}
@@ -90,11 +90,11 @@ func TestFollowUpRevivesTheRun(t *testing.T) {
 	want := []string{
 		"agent_start", "turn_start",
 		"message_start user start", "message_end user start",
-		"message_start assistant ", "message_end assistant stop",
+		"message_start assistant stop", "message_end assistant stop",
 		"turn_end stop results=0",
 		"turn_start",
 		"message_start user and then this", "message_end user and then this",
-		"message_start assistant ", "message_end assistant stop",
+		"message_start assistant stop", "message_end assistant stop",
 		"turn_end stop results=0",
 		"agent_end messages=4",
 	}
@@ -243,7 +243,7 @@ func TestDeliver(t *testing.T) {
 		agenttest.Reply().Wait(release).Text("first").Stop(agent.StopReasonStop),
 		agenttest.Reply().Text("second").Stop(agent.StopReasonStop),
 	))
-	requested := waitForEvent(f.agent, "message_start assistant ")
+	requested := waitForEvent(f.agent, "message_start assistant stop")
 	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueSteer, Text: "idle"}); queued {
 		t.Fatal("Deliver while idle queued instead of starting a run")
 	}

@@ -33,9 +33,10 @@ func NewStreamWriter(ctx context.Context, stream *AssistantStream, model Model, 
 	return &StreamWriter{
 		ctx:    ctx,
 		stream: stream,
+		// A streaming message reads as stopped until told otherwise, as pi's do.
 		msg: Message{
 			Role: RoleAssistant, API: model.API, Provider: model.Provider,
-			Model: model.ID, Timestamp: at,
+			Model: model.ID, Timestamp: at, StopReason: StopReasonStop,
 		},
 	}
 }

@@ -185,11 +185,11 @@ func (r *Runtime) SetSteeringMode(m agent.QueueMode) { r.agent.SetSteeringMode(m
 func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m) }
 
 // NewSession starts an empty session; it fails while a run is active.
+// Queued items do not follow into the new session.
 func (r *Runtime) NewSession() error {
-	if err := r.agent.ReplaceMessages(nil); err != nil {
+	if _, err := r.agent.Reset(nil); err != nil {
 		return err
 	}
-	r.agent.ClearQueues()
 	r.mu.Lock()
 	r.sessionID = newSessionID()
 	r.mu.Unlock()

@@ -1,0 +1,290 @@
+package scripted
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// The answers below are Markdown, written so that streaming them shows the
+// chat view's rendering: headings, lists, code fences.
+
+// maxShownLines bounds the tool output quoted in an answer.
+const maxShownLines = 20
+
+// steeringLead acknowledges each steering text on its own line, then a blank
+// line; it is empty without steering.
+func steeringLead(steering []string) string {
+	var b strings.Builder
+	for _, s := range steering {
+		fmt.Fprintf(&b, "Steering received: %s\n", oneLine(s, 200))
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// generalAnswer answers a prompt that is not a command.
+func generalAnswer(prompt string, tools []agent.ToolSpec) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "You said: %s\n\n", oneLine(prompt, 200))
+	b.WriteString("I am steer's **scripted** model: I run offline, without a key or a network, " +
+		"and stream canned answers so that you can try the interface. I cannot really reason " +
+		"about your request, but I can use the workspace tools for you.\n\n")
+	b.WriteString("## What I understand\n\n")
+	b.WriteString("- `list files` lists the workspace with the `ls` tool\n")
+	b.WriteString("- `read <path>` shows a file with the `read` tool\n")
+	b.WriteString("- `run <command>` runs a shell command with the `bash` tool\n")
+	b.WriteString("- `search <pattern>` searches the files with the `grep` tool\n\n")
+	if names := toolNames(tools); names != "" {
+		fmt.Fprintf(&b, "Tools in this session: %s.\n\n", names)
+	} else {
+		b.WriteString("This session has no tools, so I can only talk.\n\n")
+	}
+	b.WriteString("While I work you can type to steer me: your message reaches me after the " +
+		"current tool finishes, and I acknowledge it at the start of my next answer.\n\n")
+	b.WriteString("## Using a real model\n\n")
+	b.WriteString("Put an API key in the environment and pick a model, for example:\n\n")
+	b.WriteString("```sh\nexport ANTHROPIC_API_KEY=sk-ant-...\nsteer --model anthropic/claude-sonnet-4-5\n```\n\n")
+	b.WriteString("To rehearse failures instead, start steer with `--scenario rate-limit` or another " +
+		"built-in scenario.")
+	return b.String()
+}
+
+// unavailableAnswer says that the tool a command needs is missing.
+func unavailableAnswer(cmd command, tools []agent.ToolSpec) string {
+	s := fmt.Sprintf("I would use the `%s` tool for that, but it is not available in this session, "+
+		"so I cannot do it.", cmd.tool)
+	if names := toolNames(tools); names != "" {
+		s += fmt.Sprintf(" Tools I can use: %s.", names)
+	}
+	return s
+}
+
+// resultsAnswer reports the tool results of the last turn, in call order.
+func resultsAnswer(results []outcome) string {
+	parts := make([]string, 0, len(results)+1)
+	for _, o := range results {
+		parts = append(parts, resultAnswer(o))
+	}
+	if len(results) > 1 {
+		parts = append([]string{fmt.Sprintf("All %d tools have finished.", len(results))}, parts...)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func resultAnswer(o outcome) string {
+	if o.isError {
+		return errorAnswer(o)
+	}
+	switch o.name {
+	case "bash":
+		return bashAnswer(o)
+	case "read":
+		return readAnswer(o)
+	case "ls":
+		return lsAnswer(o)
+	case "grep":
+		return grepAnswer(o)
+	}
+	return fmt.Sprintf("The `%s` tool returned:\n\n%s", o.name, fence(tail(o.text), ""))
+}
+
+func bashAnswer(o outcome) string {
+	code, ok := exitCode(o)
+	if !ok {
+		code = 0
+	}
+	s := fmt.Sprintf("The command `%s` finished (exit code %d).", oneLine(argString(o.args, "command"), 80), code)
+	if strings.TrimSpace(o.text) == "" {
+		return s + " It printed nothing."
+	}
+	return s + shownLines(o.text) + " Output:\n\n" + fence(tail(o.text), "")
+}
+
+func readAnswer(o outcome) string {
+	file := argString(o.args, "path")
+	lines := splitLines(o.text)
+	s := fmt.Sprintf("`%s` has %s", file, plural(len(lines), "line"))
+	if kind := fileKind(file); kind != "" {
+		s += " of " + kind
+	}
+	shown := min(len(lines), 10)
+	if shown == len(lines) {
+		s += ":\n\n"
+	} else {
+		s += fmt.Sprintf(". Here are the first %d:\n\n", shown)
+	}
+	return s + fence(strings.Join(lines[:shown], "\n"), lang(file))
+}
+
+func lsAnswer(o outcome) string {
+	entries := splitLines(o.text)
+	if len(entries) == 0 {
+		return "The directory is empty."
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The workspace has %s:\n\n", plural(len(entries), "entry"))
+	for i, e := range entries {
+		if i == 2*maxShownLines {
+			fmt.Fprintf(&b, "- … and %d more\n", len(entries)-i)
+			break
+		}
+		fmt.Fprintf(&b, "- `%s`\n", strings.TrimSpace(e))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func grepAnswer(o outcome) string {
+	matches := splitLines(o.text)
+	pattern := oneLine(argString(o.args, "pattern"), 80)
+	if len(matches) == 0 {
+		return fmt.Sprintf("Nothing in the workspace matches `%s`.", pattern)
+	}
+	return fmt.Sprintf("Found %s matching `%s`%s:\n\n%s", plural(len(matches), "line"), pattern,
+		shownLines(o.text), fence(tail(o.text), ""))
+}
+
+func errorAnswer(o outcome) string {
+	s := fmt.Sprintf("The `%s` tool failed", o.name)
+	if cmd := argString(o.args, "command"); cmd != "" {
+		s += fmt.Sprintf(" running `%s`", oneLine(cmd, 80))
+	}
+	if code, ok := exitCode(o); ok {
+		s += fmt.Sprintf(" (exit code %d)", code)
+	}
+	lines := splitLines(tail(o.text))
+	if len(lines) == 0 {
+		return s + ", without saying why."
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimRight("> "+l, " ")
+	}
+	return s + ":\n\n" + strings.Join(lines, "\n")
+}
+
+var exitCodeText = regexp.MustCompile(`(?i)exit (?:code|status)\D{0,3}(-?\d+)`)
+
+// exitCode finds a command's exit code in the result's details or text.
+func exitCode(o outcome) (int, bool) {
+	for k, v := range detailsJSON(o.details) {
+		switch strings.ToLower(strings.ReplaceAll(k, "_", "")) {
+		case "exitcode", "exitstatus", "code":
+			if f, ok := v.(float64); ok {
+				return int(f), true
+			}
+		}
+	}
+	if m := exitCodeText.FindStringSubmatch(o.text); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// detailsJSON flattens a tool result's details into a map, for the fields
+// the answers look for; details of any other shape give nil.
+func detailsJSON(details any) map[string]any {
+	if details == nil {
+		return nil
+	}
+	b, err := json.Marshal(details)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+func argString(args map[string]any, key string) string {
+	s, _ := args[key].(string)
+	return s
+}
+
+func toolNames(tools []agent.ToolSpec) string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = "`" + t.Name + "`"
+	}
+	return strings.Join(names, ", ")
+}
+
+// splitLines splits text into lines, dropping a final newline and blank
+// trailing lines.
+func splitLines(text string) []string {
+	text = strings.TrimRight(text, "\n\r\t ")
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+}
+
+// tail keeps the last maxShownLines lines of text.
+func tail(text string) string {
+	lines := splitLines(text)
+	return strings.Join(lines[max(0, len(lines)-maxShownLines):], "\n")
+}
+
+// shownLines notes when tail dropped lines.
+func shownLines(text string) string {
+	if n := len(splitLines(text)); n > maxShownLines {
+		return fmt.Sprintf(" (last %d of %d lines)", maxShownLines, n)
+	}
+	return ""
+}
+
+// fence wraps text in a code fence longer than any backtick run inside it.
+func fence(text, lang string) string {
+	longest, run := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + lang + "\n" + text + "\n" + f
+}
+
+// plural counts n of a noun: "1 line", "3 lines", "2 entries".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if stem, ok := strings.CutSuffix(noun, "y"); ok {
+		return fmt.Sprintf("%d %sies", n, stem)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// oneLine flattens s to one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+var languages = map[string][2]string{ // extension → fence tag, description
+	".go": {"go", "Go"}, ".md": {"markdown", "Markdown"}, ".json": {"json", "JSON"},
+	".py": {"python", "Python"}, ".js": {"javascript", "JavaScript"}, ".ts": {"typescript", "TypeScript"},
+	".sh": {"sh", "shell script"}, ".yaml": {"yaml", "YAML"}, ".yml": {"yaml", "YAML"},
+	".toml": {"toml", "TOML"}, ".rs": {"rust", "Rust"}, ".c": {"c", "C"}, ".html": {"html", "HTML"},
+	".css": {"css", "CSS"}, ".sql": {"sql", "SQL"}, ".txt": {"", "text"},
+}
+
+func lang(file string) string     { return languages[strings.ToLower(path.Ext(file))][0] }
+func fileKind(file string) string { return languages[strings.ToLower(path.Ext(file))][1] }

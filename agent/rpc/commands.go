@@ -1,0 +1,293 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// handler answers one command with its response data (nil for none) or the
+// error the response reports.
+type handler func(s *Server, ctx context.Context, c command) (any, error)
+
+// handlers maps each implemented command to its handler.
+var handlers = map[string]handler{
+	"prompt":                  (*Server).prompt,
+	"steer":                   (*Server).steer,
+	"follow_up":               (*Server).followUp,
+	"abort":                   (*Server).abort,
+	"new_session":             (*Server).newSession,
+	"get_state":               (*Server).getState,
+	"get_messages":            (*Server).getMessages,
+	"set_model":               (*Server).setModel,
+	"get_available_models":    (*Server).getAvailableModels,
+	"set_thinking_level":      (*Server).setThinkingLevel,
+	"set_steering_mode":       (*Server).setSteeringMode,
+	"set_follow_up_mode":      (*Server).setFollowUpMode,
+	"get_last_assistant_text": (*Server).getLastAssistantText,
+	"dequeue":                 (*Server).dequeue,
+	"quit":                    (*Server).quit,
+}
+
+// notSupported lists the commands of pi's protocol and of steer's that are
+// known but not implemented yet; they fail with a clear error rather than
+// "unknown command".
+var notSupported = map[string]bool{
+	// pi
+	"compact": true, "set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true,
+	"cycle_model": true, "cycle_thinking_level": true, "get_available_thinking_levels": true,
+	"bash": true, "abort_bash": true, "get_session_stats": true, "export_html": true,
+	"switch_session": true, "fork": true, "clone": true, "get_fork_messages": true,
+	"get_entries": true, "get_tree": true, "navigate_tree": true, "set_session_name": true,
+	"get_commands": true,
+	// steer
+	"approve": true, "inspect": true, "clear_quarantine": true,
+}
+
+// errStreaming is the answer to a prompt that names no streaming behaviour
+// while a run is active.
+var errStreaming = errors.New("agent is streaming; set streamingBehavior to steer or followUp")
+
+// handleLine answers one non-empty line; it reports whether it was a quit.
+func (s *Server) handleLine(ctx context.Context, line []byte) (quit bool) {
+	c, err := parseCommand(line)
+	if err != nil {
+		s.respond(response{ID: c.id, Command: "parse", Error: "Failed to parse command: " + err.Error()})
+		return false
+	}
+	s.settle(ctx)
+	data, err := s.dispatch(ctx, c)
+	r := response{ID: c.id, Command: c.typ, Success: err == nil, Data: data}
+	if err != nil {
+		r.Error, r.Data = err.Error(), nil
+	}
+	s.respond(r)
+	return c.typ == "quit" && err == nil
+}
+
+func (s *Server) dispatch(ctx context.Context, c command) (any, error) {
+	if h, ok := handlers[c.typ]; ok {
+		return h(s, ctx, c)
+	}
+	if notSupported[c.typ] {
+		return nil, fmt.Errorf("%s is not supported yet", c.typ)
+	}
+	return nil, fmt.Errorf("unknown command: %s", c.typ)
+}
+
+// respond writes a response; a write error is noticed by the command loop.
+func (s *Server) respond(r response) {
+	r.Type = "response"
+	if err := s.out.Encode(r); err != nil && s.out.Err() == nil {
+		// The data could not be encoded: the command still gets its one answer.
+		r.Success, r.Error, r.Data = false, "cannot encode the response: "+err.Error(), nil
+		_ = s.out.Encode(r)
+	}
+}
+
+// deliveredOut answers an input that was queued (with the item's id, which
+// dequeue takes) or started a run.
+type deliveredOut struct {
+	ItemID string `json:"itemId,omitempty"`
+	Queued bool   `json:"queued"`
+}
+
+func delivered(it agent.QueueItem, queued bool) (any, error) {
+	if !queued {
+		return deliveredOut{}, nil
+	}
+	return deliveredOut{ItemID: it.ID, Queued: true}, nil
+}
+
+// prompt starts a run; while one is active, streamingBehavior says whether the
+// input steers it or follows it up. The decision is the runtime's, taken
+// atomically, so a run that ends meanwhile never strands the input.
+func (s *Server) prompt(_ context.Context, c command) (any, error) {
+	text, images, err := c.userInput()
+	if err != nil {
+		return nil, err
+	}
+	behaviour, err := c.optString("streamingBehavior")
+	if err != nil {
+		return nil, err
+	}
+	switch behaviour {
+	case "":
+		if err := s.rt.Prompt(text, images...); err != nil {
+			if errors.Is(err, agent.ErrBusy) {
+				return nil, errStreaming
+			}
+			return nil, err
+		}
+		return nil, nil
+	case "steer":
+		return delivered(s.rt.Steer(text, images...))
+	case "followUp":
+		return delivered(s.rt.FollowUp(text, images...))
+	default:
+		return nil, fmt.Errorf("invalid streamingBehavior %q; want steer or followUp", behaviour)
+	}
+}
+
+func (s *Server) steer(_ context.Context, c command) (any, error) {
+	text, images, err := c.userInput()
+	if err != nil {
+		return nil, err
+	}
+	return delivered(s.rt.Steer(text, images...))
+}
+
+func (s *Server) followUp(_ context.Context, c command) (any, error) {
+	text, images, err := c.userInput()
+	if err != nil {
+		return nil, err
+	}
+	return delivered(s.rt.FollowUp(text, images...))
+}
+
+// abort answers once the run has ended, as pi does, so that a client may
+// prompt again right away.
+func (s *Server) abort(ctx context.Context, _ command) (any, error) {
+	s.rt.Abort()
+	return nil, s.rt.WaitForIdle(ctx)
+}
+
+func (s *Server) quit(ctx context.Context, c command) (any, error) {
+	return s.abort(ctx, c)
+}
+
+func (s *Server) newSession(context.Context, command) (any, error) {
+	if err := s.rt.NewSession(); err != nil {
+		if errors.Is(err, agent.ErrBusy) {
+			return nil, errors.New("cannot start a new session while a run is active; abort it first")
+		}
+		return nil, err
+	}
+	return struct {
+		Cancelled bool `json:"cancelled"`
+	}{}, nil
+}
+
+func (s *Server) getState(context.Context, command) (any, error) {
+	return stateOut(s.rt.State()), nil
+}
+
+func (s *Server) getMessages(context.Context, command) (any, error) {
+	return struct {
+		Messages []any `json:"messages"`
+	}{messagesOut(s.rt.State().Messages)}, nil
+}
+
+func (s *Server) setModel(_ context.Context, c command) (any, error) {
+	provider, err := c.requiredString("provider")
+	if err != nil {
+		return nil, err
+	}
+	id, err := c.requiredString("modelId")
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.rt.SetModel(provider + "/" + id)
+	if err != nil {
+		return nil, err
+	}
+	return modelOut(m), nil
+}
+
+func (s *Server) getAvailableModels(context.Context, command) (any, error) {
+	models := s.rt.Models()
+	out := make([]modelJSON, len(models))
+	for i, m := range models {
+		out[i] = modelOut(m)
+	}
+	return struct {
+		Models []modelJSON `json:"models"`
+	}{out}, nil
+}
+
+func (s *Server) setThinkingLevel(_ context.Context, c command) (any, error) {
+	name, err := c.requiredString("level")
+	if err != nil {
+		return nil, err
+	}
+	level, ok := agent.ParseThinkingLevel(name)
+	if !ok {
+		return nil, fmt.Errorf("invalid thinking level %q; want off, minimal, low, medium, high or xhigh", name)
+	}
+	s.rt.SetThinking(level)
+	return nil, nil
+}
+
+func (s *Server) setSteeringMode(_ context.Context, c command) (any, error) {
+	mode, err := queueMode(c)
+	if err != nil {
+		return nil, err
+	}
+	s.rt.SetSteeringMode(mode)
+	return nil, nil
+}
+
+func (s *Server) setFollowUpMode(_ context.Context, c command) (any, error) {
+	mode, err := queueMode(c)
+	if err != nil {
+		return nil, err
+	}
+	s.rt.SetFollowUpMode(mode)
+	return nil, nil
+}
+
+func queueMode(c command) (agent.QueueMode, error) {
+	name, err := c.requiredString("mode")
+	if err != nil {
+		return "", err
+	}
+	mode, ok := agent.ParseQueueMode(name)
+	if !ok {
+		return "", fmt.Errorf("invalid mode %q; want %s or %s", name, agent.QueueOneAtATime, agent.QueueAll)
+	}
+	return mode, nil
+}
+
+// getLastAssistantText answers with the text of the last assistant message,
+// as pi does: an aborted message with no content is skipped, and a message
+// with no text gives null.
+func (s *Server) getLastAssistantText(context.Context, command) (any, error) {
+	var text *string
+	msgs := s.rt.State().Messages
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m.Role != agent.RoleAssistant || (m.StopReason == agent.StopReasonAborted && len(m.Content) == 0) {
+			continue
+		}
+		if t := strings.TrimSpace(m.TextContent()); t != "" {
+			text = &t
+		}
+		break
+	}
+	return struct {
+		Text *string `json:"text"`
+	}{text}, nil
+}
+
+// dequeue takes queued inputs back: the one itemId names, or all of them.
+func (s *Server) dequeue(_ context.Context, c command) (any, error) {
+	id, err := c.optString("itemId")
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.rt.Dequeue(id)
+	if err != nil {
+		return nil, err
+	}
+	texts := make([]string, len(items))
+	for i, it := range items {
+		texts[i] = it.Text
+	}
+	return struct {
+		Items []queueItemOut `json:"items"`
+		Texts []string       `json:"texts"`
+	}{queueItemsOut(items), texts}, nil
+}

@@ -1,0 +1,80 @@
+// Package rpc speaks pi's RPC protocol and JSON event shapes, for `steer rpc`
+// and `steer run --json`, so that clients written for pi (the npm package
+// @mariozechner/pi-coding-agent: its RpcClient, editor integrations) drive
+// steer unchanged. steer adds fields and commands of its own but never changes
+// the meaning of one of pi's.
+//
+// # Framing
+//
+// One JSON object per line, ended by LF; a CR before the LF is stripped on
+// input. Lines are never split on U+2028 or U+2029, which are legal inside JSON
+// strings; on output they are always escaped, so that no reader splits on them
+// either. Writer writes whole lines under one lock, so events and responses
+// never interleave.
+//
+// # Messages
+//
+// Timestamps are Unix milliseconds.
+//
+//	user        {"role":"user","content":"text" | [text|image blocks],"timestamp"}
+//	assistant   {"role":"assistant","content":[text|thinking|toolCall blocks],"api","provider",
+//	             "model","usage":{"input","output","cacheRead","cacheWrite","totalTokens",
+//	             "cost":{"input","output","cacheRead","cacheWrite","total"}},"stopReason",
+//	             "errorMessage"?,"timestamp"}
+//	toolResult  {"role":"toolResult","toolCallId","toolName","content":[blocks],"isError",
+//	             "details"?,"timestamp"}
+//
+//	text {"type":"text","text"}   thinking {"type":"thinking","thinking","thinkingSignature"?,"redacted"?}
+//	toolCall {"type":"toolCall","id","name","arguments":{…}}   image {"type":"image","data","mimeType"}
+//
+// A user message whose content is one text block is written as a string. steer
+// adds "providerError" {kind,status,type,code,message,body} to a failed
+// assistant message, "details" to an assistant message the loop failed on, and
+// "queueItemId" to a user message injected from a pending queue.
+// MarshalMessage and UnmarshalMessage convert one message both ways.
+//
+// # Events
+//
+// EncodeEvent renders each kernel event with pi's "type" and fields, plus
+// steer's "sessionId":
+//
+//	agent_start · agent_end {messages} · turn_start · turn_end {message, toolResults}
+//	message_start / message_end {message}
+//	message_update {message, assistantMessageEvent {type, contentIndex?, delta?, content?,
+//	               toolCall?, reason?, message? (done), error? (error)}}
+//	tool_execution_start {toolCallId, toolName, args}
+//	tool_execution_update {toolCallId, toolName, args, partialResult {content, details?}}
+//	tool_execution_end {toolCallId, toolName, result {content, details?}, isError}
+//	queue_update {steering [text], followUp [text], items [{id, kind, text}]}
+//
+// Unlike pi, assistantMessageEvent carries no "partial": the message_update's
+// "message" is that same message so far, and sending both would double the
+// stream. `steer run --json` opens with SessionHeader.
+//
+// # Commands
+//
+// Server reads commands {"type", "id"?, …} and answers each with exactly one
+// {"type":"response", "id"? (echoed as sent), "command", "success", "error"?,
+// "data"?}. A line that is not a JSON object is answered with command "parse";
+// an empty line is ignored.
+//
+//	prompt {message, images?, streamingBehavior?}   start a run; while one is
+//	        active, streamingBehavior "steer" or "followUp" queues the input and
+//	        its absence is an error
+//	steer / follow_up {message, images?}            queue (or start a run when idle);
+//	        data {itemId?, queued}
+//	abort                                           answered once the run has ended
+//	new_session                                     data {cancelled:false}; fails during a run
+//	get_state                                       pi's state plus steer's "queue" items
+//	get_messages · get_available_models · get_last_assistant_text
+//	set_model {provider, modelId} · set_thinking_level {level}
+//	set_steering_mode {mode} · set_follow_up_mode {mode}
+//	dequeue {itemId?}                               steer's: take queued items back
+//	        (all without itemId); data {items, texts}
+//	quit                                            steer's: abort, wait, answer, stop serving
+//
+// Images come as pi's {"type":"image","data","mimeType"} or as
+// {"type":"image","source":{"type":"base64","mediaType","data"}}. Commands of
+// pi's protocol and of steer's that are not implemented yet fail with
+// "<command> is not supported yet"; any other type with "unknown command".
+package rpc

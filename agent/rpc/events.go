@@ -1,0 +1,212 @@
+package rpc
+
+import (
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// EncodeEvent renders ev as one JSON object in pi's event shape (no trailing
+// newline), with steer's "sessionId" added. It fails only when a message's or
+// a tool result's Details holds a value JSON cannot represent.
+func EncodeEvent(ev agent.Event, sessionID string) ([]byte, error) {
+	return marshal(eventOut(ev, sessionID))
+}
+
+// sessionHeaderVersion is the version of pi's session header that steer's
+// header matches.
+const sessionHeaderVersion = 3
+
+// SessionHeader is the first line of `steer run --json`, shaped like pi's:
+// {"type":"session","version":3,"id":…,"timestamp":ISO-8601,"cwd":…}.
+func SessionHeader(id, cwd string, at time.Time) []byte {
+	line, _ := marshal(sessionHeaderOut{
+		Type: "session", Version: sessionHeaderVersion, ID: id,
+		Timestamp: at.UTC().Format(time.RFC3339Nano), Cwd: cwd,
+	})
+	return line // strings and an integer always encode
+}
+
+type sessionHeaderOut struct {
+	Type      string `json:"type"`
+	Version   int    `json:"version"`
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp"`
+	Cwd       string `json:"cwd"`
+}
+
+// header opens every event: pi's type and steer's sessionId.
+type header struct {
+	Type      string `json:"type"`
+	SessionID string `json:"sessionId"`
+}
+
+type agentEndOut struct {
+	header
+	Messages []any `json:"messages"`
+}
+
+type turnEndOut struct {
+	header
+	Message     any   `json:"message"`
+	ToolResults []any `json:"toolResults"`
+}
+
+type messageEventOut struct {
+	header
+	Message any `json:"message"`
+}
+
+type messageUpdateOut struct {
+	header
+	Message               any               `json:"message"`
+	AssistantMessageEvent assistantEventOut `json:"assistantMessageEvent"`
+}
+
+// assistantEventOut is pi's AssistantMessageEvent without its "partial": the
+// enclosing message_update already carries the message so far, and sending it
+// twice would double the stream.
+type assistantEventOut struct {
+	Type         string  `json:"type"`
+	ContentIndex *int    `json:"contentIndex,omitempty"`
+	Delta        *string `json:"delta,omitempty"`
+	Content      *string `json:"content,omitempty"`
+	ToolCall     any     `json:"toolCall,omitempty"`
+	Reason       string  `json:"reason,omitempty"`
+	Message      any     `json:"message,omitempty"` // done: the final message
+	Error        any     `json:"error,omitempty"`   // error: the final message
+}
+
+type toolStartOut struct {
+	header
+	ToolCallID string         `json:"toolCallId"`
+	ToolName   string         `json:"toolName"`
+	Args       map[string]any `json:"args"`
+}
+
+type toolUpdateOut struct {
+	header
+	ToolCallID    string             `json:"toolCallId"`
+	ToolName      string             `json:"toolName"`
+	Args          map[string]any     `json:"args"`
+	PartialResult agentToolResultOut `json:"partialResult"`
+}
+
+type toolEndOut struct {
+	header
+	ToolCallID string             `json:"toolCallId"`
+	ToolName   string             `json:"toolName"`
+	Result     agentToolResultOut `json:"result"`
+	IsError    bool               `json:"isError"`
+}
+
+// agentToolResultOut is pi's AgentToolResult: what a tool returned, before it
+// becomes a toolResult message.
+type agentToolResultOut struct {
+	Content []any `json:"content"`
+	Details any   `json:"details,omitempty"`
+}
+
+type queueUpdateOut struct {
+	header
+	Steering []string       `json:"steering"`
+	FollowUp []string       `json:"followUp"`
+	Items    []queueItemOut `json:"items"`
+}
+
+// queueItemOut is one pending input as steer's clients see it.
+type queueItemOut struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+func queueItemsOut(items []agent.QueueItem) []queueItemOut {
+	out := make([]queueItemOut, len(items))
+	for i, it := range items {
+		out[i] = queueItemOut{ID: it.ID, Kind: string(it.Kind), Text: it.Text}
+	}
+	return out
+}
+
+// eventOut returns the value whose JSON is ev in pi's shape. An event type
+// added to the kernel later still goes out with its type and session.
+func eventOut(ev agent.Event, sessionID string) any {
+	h := header{Type: ev.Type(), SessionID: sessionID}
+	switch e := ev.(type) {
+	case agent.AgentStart, agent.TurnStart:
+		return h
+	case agent.AgentEnd:
+		return agentEndOut{header: h, Messages: messagesOut(e.Messages)}
+	case agent.TurnEnd:
+		return turnEndOut{header: h, Message: messageOut(e.Message), ToolResults: messagesOut(e.ToolResults)}
+	case agent.MessageStart:
+		return messageEventOut{header: h, Message: messageOut(e.Message)}
+	case agent.MessageEnd:
+		return messageEventOut{header: h, Message: messageOut(e.Message)}
+	case agent.MessageUpdate:
+		return messageUpdateOut{header: h, Message: messageOut(e.Message), AssistantMessageEvent: assistantEvent(e.Event)}
+	case agent.ToolExecutionStart:
+		return toolStartOut{header: h, ToolCallID: e.ToolCallID, ToolName: e.ToolName, Args: argsOut(e.Args)}
+	case agent.ToolExecutionUpdate:
+		return toolUpdateOut{
+			header: h, ToolCallID: e.ToolCallID, ToolName: e.ToolName, Args: argsOut(e.Args),
+			PartialResult: agentToolResultOut{Content: blocksOut(e.Partial.Content), Details: e.Partial.Details},
+		}
+	case agent.ToolExecutionEnd:
+		return toolEndOut{
+			header: h, ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError,
+			Result: agentToolResultOut{Content: blocksOut(e.Result.Content), Details: e.Result.Details},
+		}
+	case agent.QueueUpdate:
+		out := queueUpdateOut{header: h, Steering: []string{}, FollowUp: []string{}, Items: queueItemsOut(e.Items)}
+		for _, it := range e.Items {
+			if it.Kind == agent.QueueFollowUp {
+				out.FollowUp = append(out.FollowUp, it.Text)
+			} else {
+				out.Steering = append(out.Steering, it.Text)
+			}
+		}
+		return out
+	default:
+		return h
+	}
+}
+
+// assistantEvent renders a provider streaming step with the fields pi's
+// clients read for its type.
+func assistantEvent(ev agent.AssistantEvent) assistantEventOut {
+	out := assistantEventOut{Type: string(ev.Type)}
+	switch ev.Type {
+	case agent.EventStart:
+	case agent.EventDone:
+		out.Reason = string(ev.Reason)
+		out.Message = messageOut(ev.Partial)
+	case agent.EventError:
+		out.Reason = string(ev.Reason)
+		out.Error = messageOut(ev.Partial)
+	default:
+		index := ev.ContentIndex
+		out.ContentIndex = &index
+	}
+	switch ev.Type {
+	case agent.EventTextDelta, agent.EventThinkingDelta, agent.EventToolCallDelta:
+		delta := ev.Delta
+		out.Delta = &delta
+	case agent.EventTextEnd, agent.EventThinkingEnd:
+		content := ev.Content
+		out.Content = &content
+	case agent.EventToolCallEnd:
+		if ev.ToolCall != nil {
+			out.ToolCall = blockOut(*ev.ToolCall)
+		}
+	}
+	return out
+}
+
+func argsOut(args map[string]any) map[string]any {
+	if args == nil {
+		return map[string]any{}
+	}
+	return args
+}

@@ -1,0 +1,365 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// MarshalMessage renders m in pi's message shape (see the package doc). It
+// fails only when Details holds a value JSON cannot represent.
+func MarshalMessage(m agent.Message) ([]byte, error) { return marshal(messageOut(m)) }
+
+// UnmarshalMessage parses a message in pi's shape, as MarshalMessage writes it
+// or a pi client sends it. Details and tool-call arguments come back as plain
+// JSON values (map[string]any, []any, float64, string, bool).
+func UnmarshalMessage(data []byte) (agent.Message, error) {
+	var in messageIn
+	if err := json.Unmarshal(data, &in); err != nil {
+		return agent.Message{}, fmt.Errorf("message: %w", err)
+	}
+	return in.message()
+}
+
+// marshal is json.Marshal without HTML escaping, so that code and tool output
+// stay readable; U+2028 and U+2029 are still escaped inside strings.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// millis is a message timestamp on the wire; the zero time is 0.
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMillis inverts millis, in UTC.
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// The wire shapes of the messages, one per role.
+
+type userOut struct {
+	Role        string `json:"role"`
+	Content     any    `json:"content"` // a string for a lone text block, else []any
+	Timestamp   int64  `json:"timestamp"`
+	QueueItemID string `json:"queueItemId,omitempty"`
+}
+
+type assistantOut struct {
+	Role          string            `json:"role"`
+	Content       []any             `json:"content"`
+	API           string            `json:"api"`
+	Provider      string            `json:"provider"`
+	Model         string            `json:"model"`
+	Usage         usageJSON         `json:"usage"`
+	StopReason    string            `json:"stopReason"`
+	ErrorMessage  string            `json:"errorMessage,omitempty"`
+	ProviderError *providerErrorOut `json:"providerError,omitempty"`
+	Details       any               `json:"details,omitempty"`
+	Timestamp     int64             `json:"timestamp"`
+}
+
+type toolResultOut struct {
+	Role       string `json:"role"`
+	ToolCallID string `json:"toolCallId"`
+	ToolName   string `json:"toolName"`
+	Content    []any  `json:"content"`
+	IsError    bool   `json:"isError"`
+	Details    any    `json:"details,omitempty"`
+	Timestamp  int64  `json:"timestamp"`
+}
+
+type usageJSON struct {
+	Input       int      `json:"input"`
+	Output      int      `json:"output"`
+	CacheRead   int      `json:"cacheRead"`
+	CacheWrite  int      `json:"cacheWrite"`
+	TotalTokens int      `json:"totalTokens"`
+	Cost        costJSON `json:"cost"`
+}
+
+type costJSON struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Total      float64 `json:"total"`
+}
+
+type providerErrorOut struct {
+	Kind    string `json:"kind"`
+	Status  int    `json:"status"`
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Body    string `json:"body"`
+}
+
+// messageOut returns the value whose JSON is m in pi's shape. A message of a
+// role pi does not know keeps the assistant shape, so that nothing is lost.
+func messageOut(m agent.Message) any {
+	switch m.Role {
+	case agent.RoleUser:
+		out := userOut{Role: string(m.Role), Timestamp: millis(m.Timestamp), QueueItemID: m.QueueItemID}
+		if len(m.Content) == 1 && m.Content[0].Type == agent.ContentText {
+			out.Content = m.Content[0].Text
+		} else {
+			out.Content = blocksOut(m.Content)
+		}
+		return out
+	case agent.RoleToolResult:
+		return toolResultOut{
+			Role: string(m.Role), ToolCallID: m.ToolCallID, ToolName: m.ToolName,
+			Content: blocksOut(m.Content), IsError: m.IsError, Details: m.Details,
+			Timestamp: millis(m.Timestamp),
+		}
+	default:
+		u := m.Usage
+		out := assistantOut{
+			Role: string(m.Role), Content: blocksOut(m.Content),
+			API: m.API, Provider: m.Provider, Model: m.Model,
+			Usage: usageJSON{
+				Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
+				TotalTokens: u.TotalTokens(),
+				Cost: costJSON{
+					Input: u.Cost.Input, Output: u.Cost.Output, CacheRead: u.Cost.CacheRead,
+					CacheWrite: u.Cost.CacheWrite, Total: u.Cost.Total,
+				},
+			},
+			StopReason: string(m.StopReason), ErrorMessage: m.ErrorMessage,
+			Details: m.Details, Timestamp: millis(m.Timestamp),
+		}
+		if e := m.Error; e != nil {
+			out.ProviderError = &providerErrorOut{
+				Kind: string(e.Kind), Status: e.Status, Type: e.Type, Code: e.Code,
+				Message: e.Message, Body: e.Body,
+			}
+		}
+		return out
+	}
+}
+
+// messagesOut renders a list of messages; it is never nil, so it encodes as [].
+func messagesOut(msgs []agent.Message) []any {
+	out := make([]any, len(msgs))
+	for i, m := range msgs {
+		out[i] = messageOut(m)
+	}
+	return out
+}
+
+// The wire shapes of the content blocks.
+
+type textOut struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type thinkingOut struct {
+	Type      string `json:"type"`
+	Thinking  string `json:"thinking"`
+	Signature string `json:"thinkingSignature,omitempty"`
+	Redacted  bool   `json:"redacted,omitempty"`
+}
+
+type toolCallOut struct {
+	Type      string         `json:"type"`
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+type imageOut struct {
+	Type     string `json:"type"`
+	Data     string `json:"data"`
+	MimeType string `json:"mimeType"`
+}
+
+// blockOut returns the value whose JSON is c in pi's shape.
+func blockOut(c agent.Content) any {
+	switch c.Type {
+	case agent.ContentThinking:
+		return thinkingOut{Type: string(c.Type), Thinking: c.Thinking, Signature: c.Signature, Redacted: c.Redacted}
+	case agent.ContentToolCall:
+		args := c.Arguments
+		if args == nil {
+			args = map[string]any{}
+		}
+		return toolCallOut{Type: string(c.Type), ID: c.ID, Name: c.Name, Arguments: args}
+	case agent.ContentImage:
+		return imageOut{Type: string(c.Type), Data: c.Data, MimeType: c.MimeType}
+	default:
+		return textOut{Type: string(c.Type), Text: c.Text}
+	}
+}
+
+// blocksOut renders content; it is never nil, so it encodes as [].
+func blocksOut(cs []agent.Content) []any {
+	out := make([]any, len(cs))
+	for i, c := range cs {
+		out[i] = blockOut(c)
+	}
+	return out
+}
+
+// messageIn is the union of the role shapes, for parsing.
+type messageIn struct {
+	Role          string            `json:"role"`
+	Content       json.RawMessage   `json:"content"`
+	Timestamp     float64           `json:"timestamp"`
+	QueueItemID   string            `json:"queueItemId"`
+	API           string            `json:"api"`
+	Provider      string            `json:"provider"`
+	Model         string            `json:"model"`
+	Usage         usageJSON         `json:"usage"`
+	StopReason    string            `json:"stopReason"`
+	ErrorMessage  string            `json:"errorMessage"`
+	ProviderError *providerErrorOut `json:"providerError"`
+	ToolCallID    string            `json:"toolCallId"`
+	ToolName      string            `json:"toolName"`
+	IsError       bool              `json:"isError"`
+	Details       json.RawMessage   `json:"details"`
+}
+
+func (in messageIn) message() (agent.Message, error) {
+	role := agent.Role(in.Role)
+	switch role {
+	case agent.RoleUser, agent.RoleAssistant, agent.RoleToolResult:
+	case "":
+		return agent.Message{}, errors.New("message: missing role")
+	default:
+		return agent.Message{}, fmt.Errorf("message: unsupported role %q", in.Role)
+	}
+	content, err := contentIn(in.Content)
+	if err != nil {
+		return agent.Message{}, fmt.Errorf("message content: %w", err)
+	}
+	m := agent.Message{Role: role, Content: content, Timestamp: fromMillis(int64(in.Timestamp))}
+	if len(in.Details) > 0 && !bytes.Equal(in.Details, []byte("null")) {
+		if err := json.Unmarshal(in.Details, &m.Details); err != nil {
+			return agent.Message{}, fmt.Errorf("message details: %w", err)
+		}
+	}
+	switch role {
+	case agent.RoleUser:
+		m.QueueItemID = in.QueueItemID
+	case agent.RoleAssistant:
+		u, c := in.Usage, in.Usage.Cost
+		m.API, m.Provider, m.Model = in.API, in.Provider, in.Model
+		m.Usage = agent.Usage{
+			Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
+			Cost: agent.Cost{Input: c.Input, Output: c.Output, CacheRead: c.CacheRead, CacheWrite: c.CacheWrite, Total: c.Total},
+		}
+		m.StopReason, m.ErrorMessage = agent.StopReason(in.StopReason), in.ErrorMessage
+		if e := in.ProviderError; e != nil {
+			m.Error = &agent.ProviderError{
+				Kind: agent.ErrorKind(e.Kind), Status: e.Status, Type: e.Type, Code: e.Code,
+				Message: e.Message, Body: e.Body,
+			}
+		}
+	case agent.RoleToolResult:
+		m.ToolCallID, m.ToolName, m.IsError = in.ToolCallID, in.ToolName, in.IsError
+	}
+	return m, nil
+}
+
+// contentIn parses message content: a string (one text block) or an array of
+// blocks. Absent content is no content.
+func contentIn(raw json.RawMessage) ([]agent.Content, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		return []agent.Content{agent.Text(s)}, nil
+	}
+	var blocks []blockIn
+	if err := json.Unmarshal(raw, &blocks); err != nil {
+		return nil, err
+	}
+	out := make([]agent.Content, len(blocks))
+	for i, b := range blocks {
+		c, err := b.content()
+		if err != nil {
+			return nil, fmt.Errorf("block %d: %w", i, err)
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// blockIn is the union of the block shapes, for parsing. Images also come in
+// the Anthropic-style form {"type":"image","source":{"type":"base64",...}}
+// that pi's documentation shows for the prompt command.
+type blockIn struct {
+	Type              string         `json:"type"`
+	Text              string         `json:"text"`
+	Thinking          string         `json:"thinking"`
+	ThinkingSignature string         `json:"thinkingSignature"`
+	Redacted          bool           `json:"redacted"`
+	ID                string         `json:"id"`
+	Name              string         `json:"name"`
+	Arguments         map[string]any `json:"arguments"`
+	Data              string         `json:"data"`
+	MimeType          string         `json:"mimeType"`
+	Source            *struct {
+		Type      string `json:"type"`
+		MediaType string `json:"mediaType"`
+		Data      string `json:"data"`
+	} `json:"source"`
+}
+
+func (b blockIn) content() (agent.Content, error) {
+	switch agent.ContentType(b.Type) {
+	case agent.ContentText:
+		return agent.Text(b.Text), nil
+	case agent.ContentThinking:
+		return agent.Content{Type: agent.ContentThinking, Thinking: b.Thinking, Signature: b.ThinkingSignature, Redacted: b.Redacted}, nil
+	case agent.ContentToolCall:
+		return agent.ToolCall(b.ID, b.Name, b.Arguments), nil
+	case agent.ContentImage:
+		return b.image()
+	case "":
+		return agent.Content{}, errors.New("missing type")
+	default:
+		return agent.Content{}, fmt.Errorf("unsupported block type %q", b.Type)
+	}
+}
+
+func (b blockIn) image() (agent.Content, error) {
+	data, mime := b.Data, b.MimeType
+	if s := b.Source; s != nil {
+		if s.Type != "" && s.Type != "base64" {
+			return agent.Content{}, fmt.Errorf("image source type %q is not supported; send base64 data", s.Type)
+		}
+		data, mime = s.Data, s.MediaType
+	}
+	if data == "" {
+		return agent.Content{}, errors.New("image has no data")
+	}
+	if mime == "" {
+		return agent.Content{}, errors.New("image has no mimeType")
+	}
+	return agent.Content{Type: agent.ContentImage, Data: data, MimeType: mime}, nil
+}

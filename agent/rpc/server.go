@@ -1,0 +1,222 @@
+package rpc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
+)
+
+// DefaultMaxLineBytes bounds one command line unless WithMaxLineBytes says
+// otherwise; a prompt carrying images can be large.
+const DefaultMaxLineBytes = 64 << 20
+
+// Server speaks pi's RPC protocol for one Runtime: commands come in as JSON
+// lines, responses and the runtime's events go out as JSON lines.
+type Server struct {
+	rt      *runner.Runtime
+	in      io.Reader
+	out     *Writer
+	maxLine int
+
+	// The run as the client has seen it: open from agent_start to agent_end.
+	mu      sync.Mutex
+	runOpen bool
+	started chan struct{} // closed by the next agent_start
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithMaxLineBytes bounds one command line; a longer line is answered with a
+// parse error and skipped. n <= 0 keeps DefaultMaxLineBytes.
+func WithMaxLineBytes(n int) Option {
+	return func(s *Server) {
+		if n > 0 {
+			s.maxLine = n
+		}
+	}
+}
+
+// NewServer returns a server that reads commands from in and writes to out.
+func NewServer(rt *runner.Runtime, in io.Reader, out io.Writer, opts ...Option) *Server {
+	s := &Server{rt: rt, in: in, out: NewWriter(out), maxLine: DefaultMaxLineBytes, started: make(chan struct{})}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// input is what the reading goroutine hands to the command loop: a line, a
+// line that was too long, the end of the input, or several at once.
+type input struct {
+	line    []byte
+	tooLong bool
+	err     error // io.EOF at the end
+}
+
+// Serve subscribes to the runtime, then answers commands until the input ends,
+// a quit command arrives or ctx is cancelled. It may be called once.
+//
+//   - At the end of the input it waits for the active run to become idle, so
+//     that a piped prompt prints its whole run, and returns nil (or the output's
+//     write error).
+//   - On quit it aborts the run, waits for idle, answers and returns nil.
+//   - When ctx is cancelled it aborts the run, waits for idle and returns
+//     ctx.Err(). A goroutine blocked reading in stays until in yields or is
+//     closed; close in to release it.
+//
+// Every event of a run Serve waited for reaches the output before it returns.
+func (s *Server) Serve(ctx context.Context) error {
+	s.mu.Lock()
+	s.runOpen = s.rt.State().Running // a run started before Serve is open
+	s.mu.Unlock()
+	unsubscribe := s.rt.Subscribe(s.onEvent)
+	defer unsubscribe()
+
+	inputs := make(chan input)
+	stop := make(chan struct{})
+	defer close(stop)
+	go s.read(inputs, stop)
+
+	for {
+		select {
+		case <-ctx.Done():
+			s.stopRun()
+			return ctx.Err()
+		case in := <-inputs:
+			if done, err := s.handleInput(ctx, in); done {
+				return err
+			}
+		}
+	}
+}
+
+// handleInput answers one input; done says Serve returns err.
+func (s *Server) handleInput(ctx context.Context, in input) (done bool, err error) {
+	if in.tooLong {
+		s.respond(response{Command: "parse", Error: fmt.Sprintf("Failed to parse command: line longer than %d bytes", s.maxLine)})
+	} else if len(bytes.TrimSpace(in.line)) > 0 {
+		if s.handleLine(ctx, in.line) {
+			s.stopRun()
+			return true, nil
+		}
+	}
+	if err := s.out.Err(); err != nil {
+		s.stopRun()
+		return true, fmt.Errorf("rpc: writing: %w", err)
+	}
+	switch {
+	case in.err == nil:
+		return false, nil
+	case errors.Is(in.err, io.EOF):
+		if err := s.rt.WaitForIdle(ctx); err != nil {
+			s.stopRun()
+			return true, err
+		}
+		if err := s.out.Err(); err != nil {
+			return true, fmt.Errorf("rpc: writing: %w", err)
+		}
+		return true, nil
+	default:
+		s.stopRun()
+		return true, fmt.Errorf("rpc: reading commands: %w", in.err)
+	}
+}
+
+// onEvent is the runtime subscriber: it writes the event and tracks the run
+// as the client sees it. The run is closed before agent_end is written and
+// opened after agent_start is, so that a command sent in reaction to either
+// line finds the state the line announced, and its response follows the line.
+func (s *Server) onEvent(ev agent.Event) {
+	if _, ok := ev.(agent.AgentEnd); ok {
+		s.mu.Lock()
+		s.runOpen = false
+		s.mu.Unlock()
+	}
+	_ = s.out.WriteEvent(ev, s.rt.SessionID())
+	if _, ok := ev.(agent.AgentStart); ok {
+		s.mu.Lock()
+		s.runOpen = true
+		close(s.started)
+		s.started = make(chan struct{})
+		s.mu.Unlock()
+	}
+}
+
+// settle runs before each command. agent_end means "no more events" and the
+// runtime turns idle just after it, so a client that prompts as soon as it
+// reads agent_end (as pi's clients do) could be told the agent is streaming.
+// When the client has seen the last run end, settle waits until the runtime
+// is idle too, or until a queued input has started the next run.
+func (s *Server) settle(ctx context.Context) {
+	s.mu.Lock()
+	open, started := s.runOpen, s.started
+	s.mu.Unlock()
+	if open {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	idle := make(chan struct{})
+	go func() {
+		_ = s.rt.WaitForIdle(ctx)
+		close(idle)
+	}()
+	select {
+	case <-idle:
+	case <-started:
+	}
+}
+
+// stopRun aborts the active run and waits until its last event is out.
+func (s *Server) stopRun() {
+	s.rt.Abort()
+	_ = s.rt.WaitForIdle(context.Background())
+}
+
+// read hands lines to the command loop until the input ends or stop closes.
+func (s *Server) read(inputs chan<- input, stop <-chan struct{}) {
+	br := bufio.NewReaderSize(s.in, 64<<10)
+	for {
+		in := readLine(br, s.maxLine)
+		select {
+		case inputs <- in:
+		case <-stop:
+			return
+		}
+		if in.err != nil {
+			return
+		}
+	}
+}
+
+// readLine reads up to LF (LF framing only: U+2028 and U+2029 are ordinary
+// characters inside JSON strings) and strips the LF and a CR before it. A line
+// over max bytes is skipped whole and reported as tooLong.
+func readLine(br *bufio.Reader, max int) input {
+	var in input
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !in.tooLong {
+			if len(in.line)+len(bytes.TrimSuffix(chunk, []byte("\n"))) > max {
+				in.tooLong, in.line = true, nil
+			} else {
+				in.line = append(in.line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		in.err = err
+		in.line = bytes.TrimSuffix(in.line, []byte("\n"))
+		in.line = bytes.TrimSuffix(in.line, []byte("\r"))
+		return in
+	}
+}
