@@ -161,10 +161,14 @@ func (l *loop) aborted() bool {
 }
 
 // marker is the empty assistant message that records an abort.
-func (l *loop) marker() Message {
+func (l *loop) marker() Message { return l.emptyAssistant(StopReasonAborted, AbortedMessage) }
+
+// emptyAssistant is an assistant message without content that closes a turn
+// the provider did not close.
+func (l *loop) emptyAssistant(reason StopReason, errorMessage string) Message {
 	return Message{
 		Role: RoleAssistant, API: l.cfg.Model.API, Provider: l.cfg.Model.Provider,
-		Model: l.cfg.Model.ID, StopReason: StopReasonAborted, ErrorMessage: AbortedMessage,
+		Model: l.cfg.Model.ID, StopReason: reason, ErrorMessage: errorMessage,
 		Timestamp: l.cfg.Now(), Content: []Content{},
 	}
 }
@@ -172,11 +176,7 @@ func (l *loop) marker() Message {
 // fail emits the lifecycle tail for a loop that broke, so that consumers have
 // one rendering path. (seed)
 func (l *loop) fail(reason string) {
-	msg := Message{
-		Role: RoleAssistant, API: l.cfg.Model.API, Provider: l.cfg.Model.Provider,
-		Model: l.cfg.Model.ID, StopReason: StopReasonError, ErrorMessage: reason,
-		Timestamp: l.cfg.Now(), Content: []Content{},
-	}
+	msg := l.emptyAssistant(StopReasonError, reason)
 	l.startTurn()
 	if !l.messageOpen {
 		l.emit(MessageStart{Message: msg})
