@@ -177,8 +177,8 @@ func (s *Server) getState(context.Context, command) (any, error) {
 
 func (s *Server) getMessages(context.Context, command) (any, error) {
 	return struct {
-		Messages []any `json:"messages"`
-	}{messagesOut(s.rt.State().Messages)}, nil
+		Messages []agent.Message `json:"messages"`
+	}{messageList(s.rt.State().Messages)}, nil
 }
 
 func (s *Server) setModel(_ context.Context, c command) (any, error) {

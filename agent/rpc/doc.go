@@ -31,7 +31,7 @@
 // adds "providerError" {kind,status,type,code,message,body} to a failed
 // assistant message, "details" to an assistant message the loop failed on, and
 // "queueItemId" to a user message injected from a pending queue.
-// MarshalMessage and UnmarshalMessage convert one message both ways.
+// Messages encode through agent.Message's own MarshalJSON (pi's shape).
 //
 // # Events
 //

@@ -1,6 +1,8 @@
 package rpc
 
 import (
+	"bytes"
+	"encoding/json"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -43,18 +45,18 @@ type header struct {
 
 type agentEndOut struct {
 	header
-	Messages []any `json:"messages"`
+	Messages []agent.Message `json:"messages"`
 }
 
 type turnEndOut struct {
 	header
-	Message     any   `json:"message"`
-	ToolResults []any `json:"toolResults"`
+	Message     agent.Message   `json:"message"`
+	ToolResults []agent.Message `json:"toolResults"`
 }
 
 type messageEventOut struct {
 	header
-	Message any `json:"message"`
+	Message agent.Message `json:"message"`
 }
 
 type messageUpdateOut struct {
@@ -103,8 +105,8 @@ type toolEndOut struct {
 // agentToolResultOut is pi's AgentToolResult: what a tool returned, before it
 // becomes a toolResult message.
 type agentToolResultOut struct {
-	Content []any `json:"content"`
-	Details any   `json:"details,omitempty"`
+	Content []agent.Content `json:"content"`
+	Details any             `json:"details,omitempty"`
 }
 
 type queueUpdateOut struct {
@@ -137,26 +139,26 @@ func eventOut(ev agent.Event, sessionID string) any {
 	case agent.AgentStart, agent.TurnStart:
 		return h
 	case agent.AgentEnd:
-		return agentEndOut{header: h, Messages: messagesOut(e.Messages)}
+		return agentEndOut{header: h, Messages: messageList(e.Messages)}
 	case agent.TurnEnd:
-		return turnEndOut{header: h, Message: messageOut(e.Message), ToolResults: messagesOut(e.ToolResults)}
+		return turnEndOut{header: h, Message: (e.Message), ToolResults: messageList(e.ToolResults)}
 	case agent.MessageStart:
-		return messageEventOut{header: h, Message: messageOut(e.Message)}
+		return messageEventOut{header: h, Message: (e.Message)}
 	case agent.MessageEnd:
-		return messageEventOut{header: h, Message: messageOut(e.Message)}
+		return messageEventOut{header: h, Message: (e.Message)}
 	case agent.MessageUpdate:
-		return messageUpdateOut{header: h, Message: messageOut(e.Message), AssistantMessageEvent: assistantEvent(e.Event)}
+		return messageUpdateOut{header: h, Message: (e.Message), AssistantMessageEvent: assistantEvent(e.Event)}
 	case agent.ToolExecutionStart:
 		return toolStartOut{header: h, ToolCallID: e.ToolCallID, ToolName: e.ToolName, Args: argsOut(e.Args)}
 	case agent.ToolExecutionUpdate:
 		return toolUpdateOut{
 			header: h, ToolCallID: e.ToolCallID, ToolName: e.ToolName, Args: argsOut(e.Args),
-			PartialResult: agentToolResultOut{Content: blocksOut(e.Partial.Content), Details: e.Partial.Details},
+			PartialResult: agentToolResultOut{Content: contentList(e.Partial.Content), Details: e.Partial.Details},
 		}
 	case agent.ToolExecutionEnd:
 		return toolEndOut{
 			header: h, ToolCallID: e.ToolCallID, ToolName: e.ToolName, IsError: e.IsError,
-			Result: agentToolResultOut{Content: blocksOut(e.Result.Content), Details: e.Result.Details},
+			Result: agentToolResultOut{Content: contentList(e.Result.Content), Details: e.Result.Details},
 		}
 	case agent.QueueUpdate:
 		out := queueUpdateOut{header: h, Steering: []string{}, FollowUp: []string{}, Items: queueItemsOut(e.Items)}
@@ -181,10 +183,10 @@ func assistantEvent(ev agent.AssistantEvent) assistantEventOut {
 	case agent.EventStart:
 	case agent.EventDone:
 		out.Reason = string(ev.Reason)
-		out.Message = messageOut(ev.Partial)
+		out.Message = (ev.Partial)
 	case agent.EventError:
 		out.Reason = string(ev.Reason)
-		out.Error = messageOut(ev.Partial)
+		out.Error = (ev.Partial)
 	default:
 		index := ev.ContentIndex
 		out.ContentIndex = &index
@@ -198,7 +200,7 @@ func assistantEvent(ev agent.AssistantEvent) assistantEventOut {
 		out.Content = &content
 	case agent.EventToolCallEnd:
 		if ev.ToolCall != nil {
-			out.ToolCall = blockOut(*ev.ToolCall)
+			out.ToolCall = *ev.ToolCall
 		}
 	}
 	return out
@@ -209,4 +211,32 @@ func argsOut(args map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return args
+}
+
+// messageList never returns nil, so that an empty list encodes as [].
+func messageList(msgs []agent.Message) []agent.Message {
+	if msgs == nil {
+		return []agent.Message{}
+	}
+	return msgs
+}
+
+// contentList never returns nil, so that empty content encodes as [].
+func contentList(cs []agent.Content) []agent.Content {
+	if cs == nil {
+		return []agent.Content{}
+	}
+	return cs
+}
+
+// marshal is json.Marshal without HTML escaping, so that code and tool output
+// stay readable; U+2028 and U+2029 are still escaped inside strings.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

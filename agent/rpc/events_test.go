@@ -24,7 +24,7 @@ func TestEncodeEvent(t *testing.T) {
 	result := agent.Message{Role: agent.RoleToolResult, ToolCallID: "c1", ToolName: "bash", Content: []agent.Content{agent.Text("a.go")}, Timestamp: at}
 
 	msg := func(m agent.Message) string {
-		b, err := MarshalMessage(m)
+		b, err := marshal(m)
 		if err != nil {
 			t.Fatal(err)
 		}

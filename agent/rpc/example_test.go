@@ -22,23 +22,6 @@ func ExampleEncodeEvent() {
 	// {"type":"queue_update","sessionId":"s_1","steering":["use tabs"],"followUp":["then run the tests"],"items":[{"id":"q_1","kind":"steer","text":"use tabs"},{"id":"q_2","kind":"follow_up","text":"then run the tests"}]}
 }
 
-func ExampleMarshalMessage() {
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	line, err := rpc.MarshalMessage(agent.UserMessage("fix the build", at))
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(string(line))
-	m, err := rpc.UnmarshalMessage(line)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(m.Role, m.TextContent(), m.Timestamp.Equal(at))
-	// Output:
-	// {"role":"user","content":"fix the build","timestamp":1767323045000}
-	// user fix the build true
-}
-
 func ExampleSessionHeader() {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	fmt.Println(string(rpc.SessionHeader("s_1", "/home/me/project", at)))

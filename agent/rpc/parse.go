@@ -104,20 +104,18 @@ func (c command) images() ([]agent.Content, error) {
 	if !c.has("images") {
 		return nil, nil
 	}
-	var blocks []blockIn
-	if err := json.Unmarshal(c.fields["images"], &blocks); err != nil {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(c.fields["images"], &raw); err != nil {
 		return nil, fmt.Errorf(`"images" must be an array of image blocks: %v`, err)
 	}
-	images := make([]agent.Content, len(blocks))
-	for i, b := range blocks {
-		if b.Type != string(agent.ContentImage) {
-			return nil, fmt.Errorf(`images[%d]: type must be "image", got %q`, i, b.Type)
+	images := make([]agent.Content, len(raw))
+	for i, r := range raw {
+		if err := json.Unmarshal(r, &images[i]); err != nil {
+			return nil, fmt.Errorf("images[%d]: %v", i, err)
 		}
-		img, err := b.image()
-		if err != nil {
-			return nil, fmt.Errorf("images[%d]: %w", i, err)
+		if images[i].Type != agent.ContentImage {
+			return nil, fmt.Errorf(`images[%d]: type must be "image", got %q`, i, images[i].Type)
 		}
-		images[i] = img
 	}
 	return images, nil
 }

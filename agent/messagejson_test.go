@@ -1,6 +1,8 @@
-package rpc
+package agent_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -16,7 +18,24 @@ var ts = fmt.Sprint(agenttest.Epoch.UnixMilli())
 // golden replaces TS with the epoch's milliseconds.
 func golden(s string) string { return strings.ReplaceAll(s, "TS", ts) }
 
-func TestMarshalMessage(t *testing.T) {
+// encodeMessage marshals as steer's writers do: without HTML escaping.
+func encodeMessage(m agent.Message) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func decodeMessage(data []byte) (agent.Message, error) {
+	var m agent.Message
+	err := json.Unmarshal(data, &m)
+	return m, err
+}
+
+func TestMessageMarshalJSON(t *testing.T) {
 	at := agenttest.Epoch
 	image := agent.Content{Type: agent.ContentImage, Data: "aGk=", MimeType: "image/png"}
 	cases := []struct {
@@ -106,14 +125,14 @@ func TestMarshalMessage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := MarshalMessage(tc.msg)
+			got, err := encodeMessage(tc.msg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want := golden(tc.want); string(got) != want {
-				t.Fatalf("MarshalMessage\n got %s\nwant %s", got, want)
+				t.Fatalf("MarshalJSON\n got %s\nwant %s", got, want)
 			}
-			back, err := UnmarshalMessage(got)
+			back, err := decodeMessage(got)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +143,7 @@ func TestMarshalMessage(t *testing.T) {
 	}
 }
 
-func TestUnmarshalMessagePiShapes(t *testing.T) {
+func TestMessageUnmarshalJSONPiShapes(t *testing.T) {
 	at := agenttest.Epoch
 	cases := []struct {
 		name string
@@ -151,7 +170,7 @@ func TestUnmarshalMessagePiShapes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := UnmarshalMessage([]byte(golden(tc.json)))
+			got, err := decodeMessage([]byte(golden(tc.json)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +181,7 @@ func TestUnmarshalMessagePiShapes(t *testing.T) {
 	}
 }
 
-func TestUnmarshalMessageErrors(t *testing.T) {
+func TestMessageUnmarshalJSONErrors(t *testing.T) {
 	cases := []struct{ name, json, want string }{
 		{"not an object", `[1]`, "cannot unmarshal"},
 		{"missing role", `{"content":"x"}`, "missing role"},
@@ -173,7 +192,7 @@ func TestUnmarshalMessageErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := UnmarshalMessage([]byte(tc.json))
+			_, err := decodeMessage([]byte(tc.json))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.want)
 			}

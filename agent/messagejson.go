@@ -1,4 +1,4 @@
-package rpc
+package agent
 
 import (
 	"bytes"
@@ -6,28 +6,56 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/steer-tui/steer/agent"
 )
 
-// MarshalMessage renders m in pi's message shape (see the package doc). It
-// fails only when Details holds a value JSON cannot represent.
-func MarshalMessage(m agent.Message) ([]byte, error) { return marshal(messageOut(m)) }
+// MarshalJSON renders m in pi's message shape, the one steer's JSON output,
+// RPC protocol and transcript store all use: user {role, content (a string for
+// a lone text block, else blocks), timestamp}; assistant {role, content, api,
+// provider, model, usage, stopReason, errorMessage?, timestamp} plus steer's
+// providerError; toolResult {role, toolCallId, toolName, content, isError,
+// details?, timestamp}. Timestamps are Unix milliseconds. It fails only when
+// Details holds a value JSON cannot represent.
+func (m Message) MarshalJSON() ([]byte, error) { return marshalJSON(messageOut(m)) }
 
-// UnmarshalMessage parses a message in pi's shape, as MarshalMessage writes it
-// or a pi client sends it. Details and tool-call arguments come back as plain
-// JSON values (map[string]any, []any, float64, string, bool).
-func UnmarshalMessage(data []byte) (agent.Message, error) {
+// UnmarshalJSON parses a message in pi's shape, as MarshalJSON writes it or a
+// pi client sends it. Details and tool-call arguments come back as plain JSON
+// values (map[string]any, []any, float64, string, bool).
+func (m *Message) UnmarshalJSON(data []byte) error {
 	var in messageIn
 	if err := json.Unmarshal(data, &in); err != nil {
-		return agent.Message{}, fmt.Errorf("message: %w", err)
+		return fmt.Errorf("message: %w", err)
 	}
-	return in.message()
+	msg, err := in.message()
+	if err != nil {
+		return err
+	}
+	*m = msg
+	return nil
 }
 
-// marshal is json.Marshal without HTML escaping, so that code and tool output
+// MarshalJSON renders a content block in pi's shape: text {type, text},
+// thinking {type, thinking, thinkingSignature?, redacted?}, toolCall {type, id,
+// name, arguments}, image {type, data, mimeType}.
+func (c Content) MarshalJSON() ([]byte, error) { return marshalJSON(blockOut(c)) }
+
+// UnmarshalJSON parses a block in pi's shape; images may also come in the
+// {"type":"image","source":{"type":"base64","mediaType","data"}} form.
+func (c *Content) UnmarshalJSON(data []byte) error {
+	var in blockIn
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	block, err := in.content()
+	if err != nil {
+		return err
+	}
+	*c = block
+	return nil
+}
+
+// marshalJSON is json.Marshal without HTML escaping, so that code and tool output
 // stay readable; U+2028 and U+2029 are still escaped inside strings.
-func marshal(v any) ([]byte, error) {
+func marshalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -114,17 +142,17 @@ type providerErrorOut struct {
 
 // messageOut returns the value whose JSON is m in pi's shape. A message of a
 // role pi does not know keeps the assistant shape, so that nothing is lost.
-func messageOut(m agent.Message) any {
+func messageOut(m Message) any {
 	switch m.Role {
-	case agent.RoleUser:
+	case RoleUser:
 		out := userOut{Role: string(m.Role), Timestamp: millis(m.Timestamp), QueueItemID: m.QueueItemID}
-		if len(m.Content) == 1 && m.Content[0].Type == agent.ContentText {
+		if len(m.Content) == 1 && m.Content[0].Type == ContentText {
 			out.Content = m.Content[0].Text
 		} else {
 			out.Content = blocksOut(m.Content)
 		}
 		return out
-	case agent.RoleToolResult:
+	case RoleToolResult:
 		return toolResultOut{
 			Role: string(m.Role), ToolCallID: m.ToolCallID, ToolName: m.ToolName,
 			Content: blocksOut(m.Content), IsError: m.IsError, Details: m.Details,
@@ -156,15 +184,6 @@ func messageOut(m agent.Message) any {
 	}
 }
 
-// messagesOut renders a list of messages; it is never nil, so it encodes as [].
-func messagesOut(msgs []agent.Message) []any {
-	out := make([]any, len(msgs))
-	for i, m := range msgs {
-		out[i] = messageOut(m)
-	}
-	return out
-}
-
 // The wire shapes of the content blocks.
 
 type textOut struct {
@@ -193,17 +212,17 @@ type imageOut struct {
 }
 
 // blockOut returns the value whose JSON is c in pi's shape.
-func blockOut(c agent.Content) any {
+func blockOut(c Content) any {
 	switch c.Type {
-	case agent.ContentThinking:
+	case ContentThinking:
 		return thinkingOut{Type: string(c.Type), Thinking: c.Thinking, Signature: c.Signature, Redacted: c.Redacted}
-	case agent.ContentToolCall:
+	case ContentToolCall:
 		args := c.Arguments
 		if args == nil {
 			args = map[string]any{}
 		}
 		return toolCallOut{Type: string(c.Type), ID: c.ID, Name: c.Name, Arguments: args}
-	case agent.ContentImage:
+	case ContentImage:
 		return imageOut{Type: string(c.Type), Data: c.Data, MimeType: c.MimeType}
 	default:
 		return textOut{Type: string(c.Type), Text: c.Text}
@@ -211,7 +230,7 @@ func blockOut(c agent.Content) any {
 }
 
 // blocksOut renders content; it is never nil, so it encodes as [].
-func blocksOut(cs []agent.Content) []any {
+func blocksOut(cs []Content) []any {
 	out := make([]any, len(cs))
 	for i, c := range cs {
 		out[i] = blockOut(c)
@@ -238,43 +257,43 @@ type messageIn struct {
 	Details       json.RawMessage   `json:"details"`
 }
 
-func (in messageIn) message() (agent.Message, error) {
-	role := agent.Role(in.Role)
+func (in messageIn) message() (Message, error) {
+	role := Role(in.Role)
 	switch role {
-	case agent.RoleUser, agent.RoleAssistant, agent.RoleToolResult:
+	case RoleUser, RoleAssistant, RoleToolResult:
 	case "":
-		return agent.Message{}, errors.New("message: missing role")
+		return Message{}, errors.New("message: missing role")
 	default:
-		return agent.Message{}, fmt.Errorf("message: unsupported role %q", in.Role)
+		return Message{}, fmt.Errorf("message: unsupported role %q", in.Role)
 	}
 	content, err := contentIn(in.Content)
 	if err != nil {
-		return agent.Message{}, fmt.Errorf("message content: %w", err)
+		return Message{}, fmt.Errorf("message content: %w", err)
 	}
-	m := agent.Message{Role: role, Content: content, Timestamp: fromMillis(int64(in.Timestamp))}
+	m := Message{Role: role, Content: content, Timestamp: fromMillis(int64(in.Timestamp))}
 	if len(in.Details) > 0 && !bytes.Equal(in.Details, []byte("null")) {
 		if err := json.Unmarshal(in.Details, &m.Details); err != nil {
-			return agent.Message{}, fmt.Errorf("message details: %w", err)
+			return Message{}, fmt.Errorf("message details: %w", err)
 		}
 	}
 	switch role {
-	case agent.RoleUser:
+	case RoleUser:
 		m.QueueItemID = in.QueueItemID
-	case agent.RoleAssistant:
+	case RoleAssistant:
 		u, c := in.Usage, in.Usage.Cost
 		m.API, m.Provider, m.Model = in.API, in.Provider, in.Model
-		m.Usage = agent.Usage{
+		m.Usage = Usage{
 			Input: u.Input, Output: u.Output, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
-			Cost: agent.Cost{Input: c.Input, Output: c.Output, CacheRead: c.CacheRead, CacheWrite: c.CacheWrite, Total: c.Total},
+			Cost: Cost{Input: c.Input, Output: c.Output, CacheRead: c.CacheRead, CacheWrite: c.CacheWrite, Total: c.Total},
 		}
-		m.StopReason, m.ErrorMessage = agent.StopReason(in.StopReason), in.ErrorMessage
+		m.StopReason, m.ErrorMessage = StopReason(in.StopReason), in.ErrorMessage
 		if e := in.ProviderError; e != nil {
-			m.Error = &agent.ProviderError{
-				Kind: agent.ErrorKind(e.Kind), Status: e.Status, Type: e.Type, Code: e.Code,
+			m.Error = &ProviderError{
+				Kind: ErrorKind(e.Kind), Status: e.Status, Type: e.Type, Code: e.Code,
 				Message: e.Message, Body: e.Body,
 			}
 		}
-	case agent.RoleToolResult:
+	case RoleToolResult:
 		m.ToolCallID, m.ToolName, m.IsError = in.ToolCallID, in.ToolName, in.IsError
 	}
 	return m, nil
@@ -282,7 +301,7 @@ func (in messageIn) message() (agent.Message, error) {
 
 // contentIn parses message content: a string (one text block) or an array of
 // blocks. Absent content is no content.
-func contentIn(raw json.RawMessage) ([]agent.Content, error) {
+func contentIn(raw json.RawMessage) ([]Content, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil, nil
@@ -292,13 +311,13 @@ func contentIn(raw json.RawMessage) ([]agent.Content, error) {
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, err
 		}
-		return []agent.Content{agent.Text(s)}, nil
+		return []Content{Text(s)}, nil
 	}
 	var blocks []blockIn
 	if err := json.Unmarshal(raw, &blocks); err != nil {
 		return nil, err
 	}
-	out := make([]agent.Content, len(blocks))
+	out := make([]Content, len(blocks))
 	for i, b := range blocks {
 		c, err := b.content()
 		if err != nil {
@@ -330,36 +349,36 @@ type blockIn struct {
 	} `json:"source"`
 }
 
-func (b blockIn) content() (agent.Content, error) {
-	switch agent.ContentType(b.Type) {
-	case agent.ContentText:
-		return agent.Text(b.Text), nil
-	case agent.ContentThinking:
-		return agent.Content{Type: agent.ContentThinking, Thinking: b.Thinking, Signature: b.ThinkingSignature, Redacted: b.Redacted}, nil
-	case agent.ContentToolCall:
-		return agent.ToolCall(b.ID, b.Name, b.Arguments), nil
-	case agent.ContentImage:
+func (b blockIn) content() (Content, error) {
+	switch ContentType(b.Type) {
+	case ContentText:
+		return Text(b.Text), nil
+	case ContentThinking:
+		return Content{Type: ContentThinking, Thinking: b.Thinking, Signature: b.ThinkingSignature, Redacted: b.Redacted}, nil
+	case ContentToolCall:
+		return ToolCall(b.ID, b.Name, b.Arguments), nil
+	case ContentImage:
 		return b.image()
 	case "":
-		return agent.Content{}, errors.New("missing type")
+		return Content{}, errors.New("missing type")
 	default:
-		return agent.Content{}, fmt.Errorf("unsupported block type %q", b.Type)
+		return Content{}, fmt.Errorf("unsupported block type %q", b.Type)
 	}
 }
 
-func (b blockIn) image() (agent.Content, error) {
+func (b blockIn) image() (Content, error) {
 	data, mime := b.Data, b.MimeType
 	if s := b.Source; s != nil {
 		if s.Type != "" && s.Type != "base64" {
-			return agent.Content{}, fmt.Errorf("image source type %q is not supported; send base64 data", s.Type)
+			return Content{}, fmt.Errorf("image source type %q is not supported; send base64 data", s.Type)
 		}
 		data, mime = s.Data, s.MediaType
 	}
 	if data == "" {
-		return agent.Content{}, errors.New("image has no data")
+		return Content{}, errors.New("image has no data")
 	}
 	if mime == "" {
-		return agent.Content{}, errors.New("image has no mimeType")
+		return Content{}, errors.New("image has no mimeType")
 	}
-	return agent.Content{Type: agent.ContentImage, Data: data, MimeType: mime}, nil
+	return Content{Type: ContentImage, Data: data, MimeType: mime}, nil
 }
