@@ -1,0 +1,188 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// Config is steer's resolved configuration: every reference checked, every
+// key read, every model's metadata filled in.
+type Config struct {
+	// Model is the default model reference (provider/model or an alias);
+	// "" when no real provider is configured, and the caller falls back to
+	// the built-in scripted provider.
+	Model     string
+	Fallbacks []string
+	// Aliases maps a short name to a provider/model reference.
+	Aliases map[string]string
+	// Providers are the configured providers: the file's, in file order,
+	// then those the environment adds. The built-in scripted provider is not
+	// listed but always resolves (see Provider).
+	Providers      []Provider
+	Agent          AgentSettings
+	ContextEngines map[string]ContextEngine
+	Auth           AuthSettings
+	Tools          ToolSettings
+	// Source is the config file's path, or "environment".
+	Source string
+
+	cat func() *catalogue // nil for a Config built by hand
+}
+
+// Provider is one configured provider.
+type Provider struct {
+	Name string
+	// API is APIOpenAIChat, APIAnthropicMessages or APIScripted.
+	API     string
+	BaseURL string
+	// Kind is the catalogue's name for this provider ("openai", "groq", …),
+	// found from the name or the base URL; "" when the catalogue has none.
+	Kind string
+	// Timeout overrides the idle-watchdog window; 0 means the provider's
+	// default (see SelfHosted).
+	Timeout time.Duration
+	Headers map[string]string
+	// Profiles are the credentials, in the configured order; never empty.
+	Profiles []Profile
+	// Models carry Provider, API and BaseURL, and the catalogue's metadata
+	// where the config left it out.
+	Models []agent.Model
+}
+
+// Profile is one credential of a provider (SPEC §5.3).
+type Profile struct {
+	// ID names the profile in the failure ledger, e.g. "openai:main".
+	ID string
+	// KeyEnv is the variable the key was read from; "" for a literal key or
+	// a keyless local server.
+	KeyEnv string
+	Key    Secret
+}
+
+// AgentSettings are the "agent" section. Zero values mean the default.
+type AgentSettings struct {
+	Timeout       time.Duration
+	Thinking      agent.ThinkingLevel
+	MaxConcurrent int
+	ContextEngine string
+	SteeringMode  agent.QueueMode
+	FollowUpMode  agent.QueueMode
+}
+
+// ContextEngine is an external context engine: a command steer talks to.
+type ContextEngine struct {
+	Command []string
+	Timeout time.Duration // 0 means the default
+}
+
+// AuthSettings are the "auth" section.
+type AuthSettings struct {
+	Cooldowns Cooldowns
+}
+
+// Cooldowns tune the failure ledger (SPEC §5.3); 0 means the default.
+type Cooldowns struct {
+	BillingBackoff       time.Duration
+	BillingMax           time.Duration
+	AuthPermanentBackoff time.Duration
+	AuthPermanentMax     time.Duration
+	FailureWindow        time.Duration
+}
+
+// ToolSettings are the "tools" section.
+type ToolSettings struct {
+	// Approval is ApprovalAsk (the default), ApprovalAllow or ApprovalDeny.
+	Approval string
+}
+
+// The tool approval policies.
+const (
+	ApprovalAsk   = "ask"
+	ApprovalAllow = "allow"
+	ApprovalDeny  = "deny"
+)
+
+// SourceEnvironment is Config.Source when no file was read.
+const SourceEnvironment = "environment"
+
+// DefaultPath is <os.UserConfigDir()>/steer/config.json.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("config: %w", err)
+	}
+	return filepath.Join(dir, "steer", "config.json"), nil
+}
+
+// Load reads the configuration. An empty path means DefaultPath, which may
+// be missing: then the environment alone configures steer. An explicit path
+// must exist. env looks variables up (os.Getenv in production); Load reads
+// the environment through it only.
+//
+// Every error is one line naming the file and, when it can, the line and
+// the JSON path; it never contains a key. The model catalogue is loaded
+// only when a real (non-scripted) provider is configured.
+func Load(path string, env func(string) string) (*Config, error) {
+	return load(path, env, defaultCatalogue)
+}
+
+func load(path string, env func(string) string, cat func() *catalogue) (*Config, error) {
+	explicit := path != ""
+	if !explicit {
+		if p, err := DefaultPath(); err == nil {
+			path = p
+		}
+	}
+	var data []byte
+	if path != "" {
+		var err error
+		data, err = os.ReadFile(path)
+		switch {
+		case err != nil && !explicit && errors.Is(err, fs.ErrNotExist):
+			path = ""
+		case err != nil:
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
+	b := &builder{env: env, catFn: cat}
+	if path == "" {
+		return b.fromEnvironment()
+	}
+	return b.fromFile(path, data)
+}
+
+// SelfHosted reports whether the base URL is a loopback or private address,
+// a local server: it may need no key and gets the longer idle window.
+func (p Provider) SelfHosted() bool { return selfHosted(p.BaseURL) }
+
+func selfHosted(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Hostname() == "" {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())
+}
+
+// Provider returns the provider named name; "scripted" is always there.
+func (c *Config) Provider(name string) (Provider, bool) {
+	for _, p := range c.providers() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Provider{}, false
+}

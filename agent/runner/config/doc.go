@@ -1,0 +1,63 @@
+// Package config loads steer's configuration (SPEC §11) from one JSON file
+// plus the environment, and owns the model catalogue.
+//
+// # The file
+//
+// The file is optional and lives at DefaultPath
+// (<os.UserConfigDir()>/steer/config.json) unless a path is given:
+//
+//	{
+//	  "model": "anthropic/claude-sonnet-4-5",
+//	  "fallbacks": ["local/qwen3:8b"],
+//	  "aliases": { "sonnet": "anthropic/claude-sonnet-4-5" },
+//	  "providers": {
+//	    "local": {
+//	      "api": "openai-chat",
+//	      "baseURL": "http://127.0.0.1:11434/v1",
+//	      "models": [ { "id": "qwen3:8b", "contextWindow": 32768 } ]
+//	    },
+//	    "anthropic": {
+//	      "profiles": [ { "id": "anthropic:main", "apiKeyEnv": "ANTHROPIC_API_KEY" } ]
+//	    }
+//	  },
+//	  "agent": { "thinking": "medium" },
+//	  "tools": { "approval": "ask" }
+//	}
+//
+// Parsing is strict: an unknown key, a value of the wrong type or a bad
+// value is an *Error of one line naming the file, the line and the JSON
+// path, e.g.
+//
+//	config.json:12: unknown key "providers.openai.baseUrl" (did you mean "baseURL"?)
+//
+// # Providers and keys
+//
+// A provider speaks one API: "openai-chat", "anthropic-messages" or
+// "scripted". Keys are referenced, not stored: a profile's "apiKeyEnv" names
+// a variable that must be set; a literal "apiKey" is accepted. A provider
+// without profiles gets one, <name>:default, reading its conventional
+// variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
+// … as the catalogue names them); a local server (loopback or private base
+// URL) needs no key. Keys are held as Secret, which prints as "***".
+//
+// The environment fills in what the file leaves out: for each of
+// ANTHROPIC_API_KEY, OPENAI_API_KEY and OPENROUTER_API_KEY that is set, the
+// provider "anthropic", "openai" or "openrouter" is configured unless the
+// file already has it. With no file and none of those variables, no real
+// provider is configured, Config.Model is "" and the caller uses the
+// built-in scripted provider, which always resolves as "scripted".
+//
+// # Models and the catalogue
+//
+// Model metadata (context window, max output, reasoning, input kinds,
+// prices) comes from charm.land/catwalk's embedded catalogue, matched by the
+// provider's kind (catwalk's provider id, found from the provider's name or
+// base URL) and the model id; what the file says wins. A provider that lists
+// no models offers the catalogue's. The catalogue is parsed once, on first
+// use, and never for a configuration without real providers, so that an
+// offline start stays fast.
+//
+// References ("provider/model", an alias or a bare id) are resolved by
+// Config.ResolveRef and Config.ResolveModel; "model", "fallbacks" and
+// "aliases" are checked with them at load time.
+package config

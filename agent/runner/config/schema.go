@@ -1,0 +1,78 @@
+package config
+
+// The file schema: what config.json may contain, key for key (SPEC §11).
+// The decoder accepts exactly these keys; pointers mark values whose absence
+// differs from zero.
+
+type fileConfig struct {
+	Model          string                       `json:"model"`
+	Fallbacks      []string                     `json:"fallbacks"`
+	Aliases        map[string]string            `json:"aliases"`
+	Providers      map[string]*fileProvider     `json:"providers"`
+	Agent          fileAgent                    `json:"agent"`
+	ContextEngines map[string]fileContextEngine `json:"contextEngines"`
+	Auth           fileAuth                     `json:"auth"`
+	Tools          fileTools                    `json:"tools"`
+}
+
+type fileProvider struct {
+	API            string            `json:"api"`
+	BaseURL        string            `json:"baseURL"`
+	TimeoutSeconds float64           `json:"timeoutSeconds"`
+	Headers        map[string]string `json:"headers"`
+	Profiles       []fileProfile     `json:"profiles"`
+	Models         []fileModel       `json:"models"`
+}
+
+type fileProfile struct {
+	ID        string `json:"id"`
+	APIKeyEnv string `json:"apiKeyEnv"`
+	APIKey    string `json:"apiKey"`
+}
+
+type fileModel struct {
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	ContextWindow *int      `json:"contextWindow"`
+	MaxOutput     *int      `json:"maxOutput"`
+	Reasoning     *bool     `json:"reasoning"`
+	Input         []string  `json:"input"`
+	Cost          *fileCost `json:"cost"`
+}
+
+type fileCost struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+}
+
+type fileAgent struct {
+	TimeoutSeconds float64 `json:"timeoutSeconds"`
+	Thinking       string  `json:"thinking"`
+	MaxConcurrent  int     `json:"maxConcurrent"`
+	ContextEngine  string  `json:"contextEngine"`
+	SteeringMode   string  `json:"steeringMode"`
+	FollowUpMode   string  `json:"followUpMode"`
+}
+
+type fileContextEngine struct {
+	Command        []string `json:"command"`
+	TimeoutSeconds float64  `json:"timeoutSeconds"`
+}
+
+type fileAuth struct {
+	Cooldowns fileCooldowns `json:"cooldowns"`
+}
+
+type fileCooldowns struct {
+	BillingBackoffHours         float64 `json:"billingBackoffHours"`
+	BillingMaxHours             float64 `json:"billingMaxHours"`
+	AuthPermanentBackoffMinutes float64 `json:"authPermanentBackoffMinutes"`
+	AuthPermanentMaxMinutes     float64 `json:"authPermanentMaxMinutes"`
+	FailureWindowHours          float64 `json:"failureWindowHours"`
+}
+
+type fileTools struct {
+	Approval string `json:"approval"`
+}
