@@ -443,16 +443,19 @@ func (a *Agent) replace(msgs []Message, clearQueues bool) ([]QueueItem, error) {
 // Deliver hands an input to the agent in one step: while a run is active it is
 // queued under its Kind (queued is true); otherwise it starts a run as the
 // prompt. Callers that cannot know whether a run is about to end use it so
-// that nothing is queued behind a run that already stopped polling.
+// that nothing is queued behind a run that already stopped polling. Either
+// way the user message carries the item's ID, so that a persisted pending
+// input is retired with the message.
 func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 	a.mu.Lock()
 	if !a.running {
+		if it.ID == "" {
+			it.ID = a.cfg.NewItemID()
+		}
 		if it.Created.IsZero() {
 			it.Created = a.cfg.Now()
 		}
-		msg := it.message(a.cfg.Now())
-		msg.QueueItemID = ""
-		a.startLocked([]Message{msg})
+		a.startLocked([]Message{it.message(a.cfg.Now())})
 		a.mu.Unlock()
 		return it, false
 	}
