@@ -1,0 +1,98 @@
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Run is the record of one run of the agent on a session.
+type Run struct {
+	ID        string
+	SessionID string
+	// Trigger says what started the run (user, follow-up, rpc, …).
+	Trigger string
+	Started time.Time
+
+	// Ended, Outcome and Error are set by EndRun; Ended is zero while the run
+	// is going (or when its process died).
+	Ended   time.Time
+	Outcome string
+	Error   string
+}
+
+// BeginRun records r and makes it the session's active writer, superseding
+// any earlier run: from then on only r may write the transcript. A zero
+// Started is now. The session must exist (else ErrNotFound).
+func (s *Store) BeginRun(ctx context.Context, r Run) error {
+	if r.ID == "" {
+		return errors.New("begin run: empty run id")
+	}
+	if r.Started.IsZero() {
+		r.Started = s.now()
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE sessions SET active_writer_run_id = ? WHERE id = ?`, r.ID, r.SessionID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, fmt.Errorf("session %s: %w", r.SessionID, ErrNotFound))
+		}
+		_, err = tx.ExecContext(ctx,
+			`INSERT INTO runs (run_id, session_id, "trigger", started_at) VALUES (?, ?, ?, ?)`,
+			r.ID, r.SessionID, r.Trigger, ms(r.Started))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("begin run %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// EndRun records how the run ended and, when it is still the session's active
+// writer, leaves the session without one. It returns ErrNotFound for an
+// unknown run.
+func (s *Store) EndRun(ctx context.Context, runID, outcome, errText string, ended time.Time) error {
+	if ended.IsZero() {
+		ended = s.now()
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var sessionID string
+		err := tx.QueryRowContext(ctx, `UPDATE runs SET ended_at = ?, outcome = ?, error = ?
+			WHERE run_id = ? RETURNING session_id`, ms(ended), outcome, errText, runID).Scan(&sessionID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sessions SET active_writer_run_id = NULL
+			WHERE id = ? AND active_writer_run_id = ?`, sessionID, runID)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("end run %s: %w", runID, err)
+	}
+	return nil
+}
+
+// Run returns the record of run id, or an error wrapping ErrNotFound.
+func (s *Store) Run(ctx context.Context, id string) (Run, error) {
+	var r Run
+	var started int64
+	var ended sql.NullInt64
+	err := s.reader.QueryRowContext(ctx, `SELECT run_id, session_id, "trigger", started_at, ended_at, outcome, error
+		FROM runs WHERE run_id = ?`, id).Scan(&r.ID, &r.SessionID, &r.Trigger, &started, &ended, &r.Outcome, &r.Error)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Run{}, fmt.Errorf("run %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Run{}, fmt.Errorf("run %s: %w", id, err)
+	}
+	r.Started, r.Ended = fromMS(started), fromMS(ended.Int64)
+	return r, nil
+}

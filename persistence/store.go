@@ -1,0 +1,273 @@
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// The layout of a state directory.
+const (
+	dbFileName  = "steer.db"
+	logsDirName = "logs"
+)
+
+// readerPoolSize bounds the read-only connections; reads are short and the
+// machines are small.
+const readerPoolSize = 4
+
+// sqliteMagic opens every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// Options tunes Open. The zero value opens the directory for writing with the
+// wall clock.
+type Options struct {
+	// ReadOnly opens an existing database without taking the directory lock
+	// and without ever writing, so that read commands work while another
+	// process owns the directory. A database that still needs a migration is
+	// refused instead of migrated.
+	ReadOnly bool
+	// Now is the clock for the times the store records; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an open state directory. Its methods are safe for concurrent use.
+type Store struct {
+	dir  string
+	path string
+	now  func() time.Time
+
+	lock   *dirLock      // nil when read-only
+	writer *sql.DB       // the one writer connection; nil when read-only
+	reader *sql.DB       // read-only connections
+	ckpt   *checkpointer // nil when read-only
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open opens the state directory dir, creating it (0700) with its logs/
+// subdirectory when missing, locks it and brings steer.db up to this binary's
+// schema. It returns a *LockedError when another process holds the directory,
+// a *CorruptError for a file that is not a SQLite database and a
+// *NewerSchemaError for a database from a newer steer; in the last two cases
+// the file is not modified.
+func Open(dir string, opts Options) (*Store, error) {
+	migs, err := embeddedMigrations()
+	if err != nil {
+		return nil, fmt.Errorf("embedded migrations: %w", err)
+	}
+	return open(dir, opts, migs)
+}
+
+// open is Open with the migrations as a parameter, so tests can build
+// databases at older versions.
+func open(dir string, opts Options, migs []migration) (_ *Store, err error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("state directory %s: %w", dir, err)
+	}
+	s := &Store{dir: abs, path: filepath.Join(abs, dbFileName), now: opts.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	defer func() {
+		if err != nil {
+			_ = s.closeAll()
+		}
+	}()
+	ctx := context.Background()
+	if opts.ReadOnly {
+		return s, s.openReadOnly(ctx, len(migs))
+	}
+	return s, s.openReadWrite(ctx, migs)
+}
+
+// openReadWrite creates and locks the directory, vets an existing file before
+// anything can write to it, then opens the writer and migrates.
+func (s *Store) openReadWrite(ctx context.Context, migs []migration) error {
+	for _, d := range []string{s.dir, filepath.Join(s.dir, logsDirName)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("create state directory: %w", err)
+		}
+	}
+	lock, err := lockDir(s.dir)
+	if err != nil {
+		return err
+	}
+	s.lock = lock
+	exists, err := checkHeader(s.path)
+	if err != nil {
+		return err
+	}
+	if exists {
+		// The read-only probe reads the version through SQLite (a committed
+		// migration may still sit in the WAL) without being able to write.
+		if err := s.openReader(ctx); err != nil {
+			return err
+		}
+		if _, err := s.probe(ctx, len(migs)); err != nil {
+			return err
+		}
+	}
+	if err := s.openWriter(ctx); err != nil {
+		return err
+	}
+	if err := migrate(ctx, s.writer, s.path, migs); err != nil {
+		return err
+	}
+	if s.ckpt, err = startCheckpointer(s.path); err != nil {
+		return err
+	}
+	if s.reader == nil {
+		return s.openReader(ctx)
+	}
+	return nil
+}
+
+// openReadOnly opens only the read pool on an existing, current database.
+func (s *Store) openReadOnly(ctx context.Context, latest int) error {
+	exists, err := checkHeader(s.path)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		return fmt.Errorf("state directory %s has no database yet: %w", s.dir, fs.ErrNotExist)
+	}
+	if err := s.openReader(ctx); err != nil {
+		return err
+	}
+	v, err := s.probe(ctx, latest)
+	if err != nil {
+		return err
+	}
+	if v < latest {
+		return fmt.Errorf("database %s has schema version %d and this steer needs %d; open it once without read-only access to migrate it",
+			s.path, v, latest)
+	}
+	return nil
+}
+
+// openWriter opens the single writer connection and checks its settings.
+func (s *Store) openWriter(ctx context.Context) error {
+	db, err := sql.Open(driverName, writerDSN(s.path))
+	if err != nil {
+		return fmt.Errorf("open %s: %w", s.path, err)
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	s.writer = db
+	if err := checkPragmas(ctx, db, s.path, writerPragmas); err != nil {
+		return s.classify(err)
+	}
+	return nil
+}
+
+// openReader opens the read-only pool and checks its settings.
+func (s *Store) openReader(ctx context.Context) error {
+	db, err := sql.Open(driverName, readerDSN(s.path))
+	if err != nil {
+		return fmt.Errorf("open %s: %w", s.path, err)
+	}
+	db.SetMaxOpenConns(readerPoolSize)
+	db.SetMaxIdleConns(readerPoolSize)
+	s.reader = db
+	if err := checkPragmas(ctx, db, s.path, readerPragmas); err != nil {
+		return s.classify(err)
+	}
+	return nil
+}
+
+// probe reads the schema through the read pool and returns the database's
+// version, refusing a file SQLite cannot read, a database from a newer steer
+// and a foreign database that has tables but no steer version.
+func (s *Store) probe(ctx context.Context, latest int) (int, error) {
+	var objects int
+	if err := s.reader.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&objects); err != nil {
+		return 0, s.classify(fmt.Errorf("read schema of %s: %w", s.path, err))
+	}
+	v, err := userVersion(ctx, s.reader)
+	if err != nil {
+		return 0, s.classify(fmt.Errorf("read schema version of %s: %w", s.path, err))
+	}
+	switch {
+	case v > latest:
+		return v, &NewerSchemaError{Path: s.path, Version: v, Supported: latest}
+	case v == 0 && objects > 0:
+		return v, &CorruptError{Path: s.path, Err: errors.New("it has tables but no steer schema version")}
+	}
+	return v, nil
+}
+
+// classify turns SQLite's "not a database" and "corrupt" answers into a
+// *CorruptError.
+func (s *Store) classify(err error) error {
+	if corrupt(err) {
+		return &CorruptError{Path: s.path, Err: err}
+	}
+	return err
+}
+
+// checkHeader reports whether path holds a database, without SQLite: an
+// absent or empty file is a new database, and a file that does not start with
+// the SQLite header is refused before SQLite can touch it.
+func checkHeader(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	var hdr [len(sqliteMagic)]byte
+	n, err := io.ReadFull(f, hdr[:])
+	switch {
+	case n == 0 && errors.Is(err, io.EOF):
+		return false, nil
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
+		return false, fmt.Errorf("read %s: %w", path, err)
+	case string(hdr[:n]) != sqliteMagic:
+		return false, &CorruptError{Path: path, Err: errors.New("the file does not start with the SQLite header")}
+	}
+	return true, nil
+}
+
+// Path returns the database file.
+func (s *Store) Path() string { return s.path }
+
+// Dir returns the state directory, as an absolute path.
+func (s *Store) Dir() string { return s.dir }
+
+// LogDir returns the logs/ directory inside the state directory.
+func (s *Store) LogDir() string { return filepath.Join(s.dir, logsDirName) }
+
+// Close closes the database and releases the directory lock. It is safe to
+// call more than once.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.closeAll() })
+	return s.closeErr
+}
+
+// closeAll closes what is open; the writer goes last so that it checkpoints
+// the WAL into the main file.
+func (s *Store) closeAll() error {
+	errs := []error{s.ckpt.stop()}
+	if s.reader != nil {
+		errs = append(errs, s.reader.Close())
+	}
+	if s.writer != nil {
+		errs = append(errs, s.writer.Close())
+	}
+	errs = append(errs, s.lock.release())
+	return errors.Join(errs...)
+}
