@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
@@ -109,5 +110,54 @@ func assertNoDanglingToolCall(t *testing.T, msgs []agent.Message) {
 	}
 	if last := msgs[len(msgs)-1]; last.Role != agent.RoleAssistant || last.StopReason != agent.StopReasonAborted {
 		t.Errorf("transcript ends with %+v, want the aborted marker", last)
+	}
+}
+
+func TestAbortAfterPollingGivesTheInputBack(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	polled := agent.UserMessage("late steering", agenttest.Epoch)
+	polled.QueueItemID = "item1"
+	var given []agent.Message
+	script := agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop))
+	stream := agent.Loop(ctx, nil, []agent.Message{agent.UserMessage("hi", agenttest.Epoch)}, agent.LoopConfig{
+		Model: agenttest.Model, Stream: script.Stream, Now: agenttest.Clock,
+		PollSteering: func() []agent.Message {
+			if len(script.Requests()) == 0 {
+				return nil
+			}
+			cancel() // the abort lands between polling and injecting
+			return []agent.Message{polled}
+		},
+		Unpoll: func(msgs []agent.Message) { given = append(given, msgs...) },
+	})
+	var injected bool
+	for ev := range stream.Events() {
+		if e, ok := ev.(agent.MessageStart); ok && e.Message.QueueItemID == "item1" {
+			injected = true
+		}
+	}
+	if injected {
+		t.Fatal("the polled message was injected after the abort")
+	}
+	if len(given) != 1 || given[0].QueueItemID != "item1" {
+		t.Fatalf("given back %v, want the polled message", given)
+	}
+}
+
+func TestAgentRequeuesUnpolledItems(t *testing.T) {
+	f := newFixture(t, agenttest.NewScript(agenttest.Reply().Text("thinking").Hang()))
+	streaming := waitForEvent(f.agent, "message_update text_delta")
+	if err := f.agent.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, streaming, "streaming")
+	f.agent.Steer("one")
+	f.agent.FollowUp("two")
+	f.agent.Abort()
+	f.wait(t)
+	q := f.agent.Queue()
+	if len(q) != 2 || q[0].Text != "one" || q[1].Text != "two" {
+		t.Fatalf("queue after abort = %+v", q)
 	}
 }

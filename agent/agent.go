@@ -61,6 +61,7 @@ type Agent struct {
 	streaming Message // the assistant message being streamed; Role is empty when none
 	steering  pendingQueue
 	followUps pendingQueue
+	drained   map[string]QueueItem // items taken from a queue whose message has not started yet
 	running   bool
 	cancel    context.CancelFunc
 	idle      chan struct{} // closed while no run is active
@@ -96,6 +97,7 @@ func New(cfg Config) *Agent {
 		messages:  append([]Message(nil), cfg.Messages...),
 		steering:  pendingQueue{mode: cfg.SteeringMode},
 		followUps: pendingQueue{mode: cfg.FollowUpMode},
+		drained:   map[string]QueueItem{},
 		idle:      idle,
 	}
 	return a
@@ -147,6 +149,7 @@ func (a *Agent) loopConfigLocked() LoopConfig {
 		Options:        StreamOptions{Thinking: a.cfg.Thinking},
 		PollSteering:   func() []Message { return a.drain(&a.steering) },
 		PollFollowUps:  func() []Message { return a.drain(&a.followUps) },
+		Unpoll:         a.unpoll,
 		Now:            a.cfg.Now,
 		ToolAbortGrace: a.cfg.ToolAbortGrace,
 	}
@@ -192,8 +195,37 @@ func (a *Agent) drainLocked(q *pendingQueue) []Message {
 	msgs := make([]Message, len(items))
 	for i, it := range items {
 		msgs[i] = it.message(a.cfg.Now())
+		a.drained[it.ID] = it
 	}
 	return msgs
+}
+
+func (a *Agent) isDrained(id string) bool {
+	_, ok := a.drained[id]
+	return ok
+}
+
+// unpoll puts drained items whose messages were never injected back at the
+// front of their queues, in their order.
+func (a *Agent) unpoll(msgs []Message) {
+	a.mu.Lock()
+	var steer, follow []QueueItem
+	for _, m := range msgs {
+		it, ok := a.drained[m.QueueItemID]
+		if !ok {
+			continue
+		}
+		delete(a.drained, m.QueueItemID)
+		if it.Kind == QueueFollowUp {
+			follow = append(follow, it)
+		} else {
+			steer = append(steer, it)
+		}
+	}
+	a.steering.items = append(steer, a.steering.items...)
+	a.followUps.items = append(follow, a.followUps.items...)
+	a.mu.Unlock()
+	a.emitQueue()
 }
 
 // dispatch folds ev into the state, then hands it to every subscriber. An
@@ -205,7 +237,8 @@ func (a *Agent) dispatch(ev Event) {
 	a.fold(ev)
 	subs := a.subs
 	var queue *QueueUpdate
-	if ms, ok := ev.(MessageStart); ok && ms.Message.QueueItemID != "" {
+	if ms, ok := ev.(MessageStart); ok && a.isDrained(ms.Message.QueueItemID) {
+		delete(a.drained, ms.Message.QueueItemID)
 		queue = &QueueUpdate{Items: a.queueLocked()}
 	}
 	a.mu.Unlock()

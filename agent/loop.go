@@ -26,6 +26,9 @@ type LoopConfig struct {
 	// drain point, or none. They are called on the loop's goroutine.
 	PollSteering  func() []Message
 	PollFollowUps func() []Message
+	// Unpoll gives back polled messages that an abort kept from being
+	// injected, so that no queued input is lost.
+	Unpoll func([]Message)
 
 	// Now stamps messages; it defaults to time.Now.
 	Now func() time.Time
@@ -99,6 +102,10 @@ func (l *loop) runTurns() {
 	for {
 		moreTools := true
 		for moreTools || len(pending) > 0 {
+			if l.ctx.Err() != nil && len(pending) > 0 && l.cfg.Unpoll != nil {
+				l.cfg.Unpoll(pending)
+				pending = nil
+			}
 			if l.aborted() {
 				return
 			}
