@@ -1,0 +1,192 @@
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/llmhttp"
+)
+
+// DefaultBaseURL is Anthropic's endpoint, used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// Config configures a Provider. Only APIKey matters to most users.
+type Config struct {
+	// BaseURL is the API root that /v1/messages is appended to; empty means
+	// DefaultBaseURL.
+	BaseURL string
+	// APIKey authenticates the requests; StreamOptions.APIKey overrides it per
+	// request.
+	APIKey string
+	// IdleTimeout is how long a stream may go without a byte; 0 means
+	// llmhttp.DefaultIdleTimeout(BaseURL).
+	IdleTimeout time.Duration
+	// HTTPClient makes the requests; nil means llmhttp.NewClient with the idle
+	// timeout as its response-header timeout. Never set its Timeout: it would
+	// cut long streams off.
+	HTTPClient *http.Client
+	// Headers are added to every request (an anthropic-beta flag, say).
+	Headers map[string]string
+	// Now stamps the assistant messages; nil means time.Now.
+	Now func() time.Time
+}
+
+// Provider streams Messages responses. Its Stream method is an
+// agent.StreamFn; it is safe for concurrent use.
+type Provider struct {
+	svc    sdk.MessageService
+	apiKey string
+	idle   time.Duration
+	now    func() time.Time
+}
+
+// New checks cfg and returns a provider. It fails on a base URL that is not
+// http(s) and on an HTTPClient with a Timeout; the error never contains the
+// key.
+func New(cfg Config) (*Provider, error) {
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("anthropic: base URL %q is not an http(s) URL", redactURL(base))
+	}
+	idle := cfg.IdleTimeout
+	if idle <= 0 {
+		idle = llmhttp.DefaultIdleTimeout(base)
+	}
+	client := cfg.HTTPClient
+	if client != nil && client.Timeout != 0 {
+		return nil, errors.New("anthropic: HTTPClient.Timeout would cut long streams off; leave it 0 and set IdleTimeout")
+	}
+	if client == nil {
+		client = llmhttp.NewClient(idle)
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	opts := []option.RequestOption{
+		// No ANTHROPIC_API_KEY, auth token, profile or base URL from the
+		// environment: the key is set per request, explicitly.
+		option.WithoutEnvironmentDefaults(),
+		option.WithoutOpenTelemetry(),
+		option.WithBaseURL(base),
+		option.WithHTTPClient(client),
+		option.WithMaxRetries(0),
+	}
+	keys := make([]string, 0, len(cfg.Headers))
+	for k := range cfg.Headers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
+	}
+	client2 := sdk.NewClient(opts...)
+	return &Provider{svc: client2.Messages, apiKey: cfg.APIKey, idle: idle, now: now}, nil
+}
+
+// Stream answers one request; it is the provider's agent.StreamFn. It returns
+// at once and streams from a goroutine that always ends the stream with done
+// or error, recovers from its own panics, and ends promptly with stopReason
+// aborted when ctx is cancelled. The caller must drain the stream or Close it.
+func (p *Provider) Stream(ctx context.Context, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	stream := agent.NewAssistantStream()
+	go p.run(ctx, stream, model, llm, opts)
+	return stream
+}
+
+func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) {
+	name := providerName(model)
+	key := p.apiKey
+	if opts.APIKey != "" {
+		key = opts.APIKey
+	}
+	w := agent.NewStreamWriter(ctx, stream, model, p.now())
+	fail := func(e *agent.ProviderError) { w.Fail(llmhttp.Redact(e, key, p.apiKey)) }
+	defer func() {
+		// Both are no-ops once the response has ended.
+		if r := recover(); r != nil {
+			fail(&agent.ProviderError{Kind: agent.ErrorStream, Message: fmt.Sprintf("%s provider panicked: %v", name, r)})
+		}
+		fail(&agent.ProviderError{Kind: agent.ErrorStream, Message: name + " provider ended without a result"})
+	}()
+
+	params, err := buildParams(model, llm, opts)
+	if err != nil {
+		fail(&agent.ProviderError{Kind: agent.ErrorMalformed, Message: fmt.Sprintf("%s request: %v", name, err)})
+		return
+	}
+	x := llmhttp.Start(ctx, name, p.idle)
+	defer x.Stop()
+	reqOpts := []option.RequestOption{option.WithMiddleware(x.Middleware)}
+	if key != "" {
+		reqOpts = append(reqOpts, option.WithAPIKey(key))
+	}
+	s := p.svc.NewStreaming(x.Context(), params, reqOpts...)
+	defer s.Close()
+	if err := s.Err(); err != nil {
+		fail(failure(x, err))
+		return
+	}
+
+	w.Start()
+	h := newHandler(w, model)
+	for s.Next() {
+		x.Pause()
+		perr := h.event(s.Current())
+		x.Resume()
+		if perr != nil {
+			fail(withTail(perr, x))
+			return
+		}
+	}
+	if err := s.Err(); err != nil {
+		fail(failure(x, err))
+		return
+	}
+	reason, perr := h.end()
+	if perr != nil {
+		fail(withTail(perr, x))
+		return
+	}
+	w.Finish(reason)
+}
+
+// withTail gives an error found in the stream's content the end of the
+// stream as its body excerpt.
+func withTail(e *agent.ProviderError, x *llmhttp.Exchange) *agent.ProviderError {
+	if e.Body == "" {
+		e.Body = x.Tail()
+	}
+	return e
+}
+
+// providerName names the server in messages: the model's provider, or
+// anthropic.
+func providerName(m agent.Model) string {
+	if m.Provider != "" {
+		return m.Provider
+	}
+	return "anthropic"
+}
+
+// redactURL hides a password in a URL's user info; a URL that does not parse
+// is not shown at all.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return "(unparseable)"
+}

@@ -1,0 +1,193 @@
+package anthropic
+
+import (
+	"encoding/json"
+	"fmt"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// handler turns the events of one response into StreamWriter calls. It reads
+// the SDK's event union directly: the As* accessors decode the event again.
+type handler struct {
+	w     *agent.StreamWriter
+	model agent.Model
+
+	usage      agent.Usage
+	stopReason string // from message_delta
+	stopped    bool   // message_stop arrived
+	hasContent bool
+	calls      int
+
+	toolOpen  bool   // the open block is a tool_use
+	toolInput string // input sent whole with content_block_start, used if no delta follows
+	skip      bool   // the open block is of a kind not handled (server tools)
+}
+
+func newHandler(w *agent.StreamWriter, model agent.Model) *handler {
+	return &handler{w: w, model: model}
+}
+
+// event handles one event; an error ends the response. Unknown events are
+// ignored, as the API asks of clients; error events never get here (the SDK
+// returns them as errors, see failure).
+func (h *handler) event(ev sdk.MessageStreamEventUnion) *agent.ProviderError {
+	switch ev.Type {
+	case "message_start":
+		u := ev.Message.Usage
+		h.usage = agent.Usage{Input: int(u.InputTokens), Output: int(u.OutputTokens),
+			CacheRead: int(u.CacheReadInputTokens), CacheWrite: int(u.CacheCreationInputTokens)}
+		h.setUsage()
+	case "content_block_start":
+		h.blockStart(ev.ContentBlock)
+	case "content_block_delta":
+		return h.blockDelta(ev.Delta)
+	case "content_block_stop":
+		if h.toolOpen && h.toolInput != "" {
+			h.w.ToolCallDelta(h.toolInput)
+		}
+		h.w.EndBlock()
+		h.toolOpen, h.toolInput, h.skip = false, "", false
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			h.stopReason = string(ev.Delta.StopReason)
+		}
+		h.deltaUsage(ev.Usage)
+	case "message_stop":
+		h.stopped = true
+	}
+	return nil
+}
+
+func (h *handler) blockStart(cb sdk.ContentBlockStartEventContentBlockUnion) {
+	h.w.EndBlock() // a block left open by a missing content_block_stop
+	h.toolOpen, h.toolInput, h.skip = false, "", false
+	switch cb.Type {
+	case "text":
+		if cb.Text != "" {
+			h.w.TextDelta(cb.Text)
+			h.hasContent = true
+		}
+	case "thinking":
+		if cb.Thinking != "" {
+			h.w.ThinkingDelta(cb.Thinking)
+			h.hasContent = true
+		}
+		if cb.Signature != "" {
+			h.w.ThinkingSignature(cb.Signature)
+		}
+	case "redacted_thinking":
+		h.w.RedactedThinking(cb.Data)
+		h.hasContent = true
+	case "tool_use":
+		h.w.ToolCallStart(cb.ID, cb.Name)
+		h.toolOpen, h.hasContent = true, true
+		h.calls++
+		if m, ok := cb.Input.(map[string]any); ok && len(m) > 0 {
+			if raw, err := json.Marshal(m); err == nil {
+				h.toolInput = string(raw)
+			}
+		}
+	default:
+		h.skip = true
+	}
+}
+
+func (h *handler) blockDelta(d sdk.MessageStreamEventUnionDelta) *agent.ProviderError {
+	if h.skip {
+		return nil
+	}
+	switch d.Type {
+	case "text_delta":
+		if d.Text != "" {
+			h.w.TextDelta(d.Text)
+			h.hasContent, h.toolOpen = true, false
+		}
+	case "thinking_delta":
+		if d.Thinking != "" {
+			h.w.ThinkingDelta(d.Thinking)
+			h.hasContent, h.toolOpen = true, false
+		}
+	case "signature_delta":
+		h.w.ThinkingSignature(d.Signature)
+	case "input_json_delta":
+		if !h.toolOpen {
+			return &agent.ProviderError{Kind: agent.ErrorMalformed,
+				Message: providerName(h.model) + ": input_json_delta outside a tool_use block"}
+		}
+		h.toolInput = ""
+		if d.PartialJSON != "" {
+			h.w.ToolCallDelta(d.PartialJSON)
+		}
+	}
+	return nil
+}
+
+// deltaUsage applies message_delta's usage: cumulative counts, of which
+// only the output is always present.
+func (h *handler) deltaUsage(u sdk.MessageDeltaUsage) {
+	if u.JSON.OutputTokens.Valid() {
+		h.usage.Output = int(u.OutputTokens)
+	}
+	if u.JSON.InputTokens.Valid() {
+		h.usage.Input = int(u.InputTokens)
+	}
+	if u.JSON.CacheReadInputTokens.Valid() {
+		h.usage.CacheRead = int(u.CacheReadInputTokens)
+	}
+	if u.JSON.CacheCreationInputTokens.Valid() {
+		h.usage.CacheWrite = int(u.CacheCreationInputTokens)
+	}
+	h.setUsage()
+}
+
+func (h *handler) setUsage() {
+	u := h.usage
+	u.Cost = costOf(h.model.Cost, u)
+	h.w.SetUsage(u)
+}
+
+// end maps the stop reason once the stream is over.
+func (h *handler) end() (agent.StopReason, *agent.ProviderError) {
+	name := providerName(h.model)
+	if !h.stopped {
+		if h.hasContent {
+			return "", &agent.ProviderError{Kind: agent.ErrorStream,
+				Message: name + " closed the stream before message_stop (the response is incomplete)"}
+		}
+		return "", &agent.ProviderError{Kind: agent.ErrorEmpty, Message: name + " sent a response without any content"}
+	}
+	switch h.stopReason {
+	case "max_tokens":
+		return agent.StopReasonLength, nil
+	case "tool_use":
+		return agent.StopReasonToolUse, nil
+	case "refusal":
+		return "", &agent.ProviderError{Kind: agent.ErrorStream, Type: "refusal",
+			Message: name + " declined to answer (stop_reason refusal)"}
+	case "model_context_window_exceeded":
+		return "", &agent.ProviderError{Kind: agent.ErrorStream, Type: "model_context_window_exceeded",
+			Message: fmt.Sprintf("the conversation exceeds the context window of %s (stop_reason model_context_window_exceeded)", h.model.ID)}
+	}
+	if !h.hasContent {
+		return "", &agent.ProviderError{Kind: agent.ErrorEmpty, Message: name + " sent a response without any content"}
+	}
+	if h.calls > 0 {
+		return agent.StopReasonToolUse, nil
+	}
+	return agent.StopReasonStop, nil
+}
+
+// costOf prices usage at the model's rates per million tokens.
+func costOf(c agent.ModelCost, u agent.Usage) agent.Cost {
+	out := agent.Cost{
+		Input:      c.Input * float64(u.Input) / 1e6,
+		Output:     c.Output * float64(u.Output) / 1e6,
+		CacheRead:  c.CacheRead * float64(u.CacheRead) / 1e6,
+		CacheWrite: c.CacheWrite * float64(u.CacheWrite) / 1e6,
+	}
+	out.Total = out.Input + out.Output + out.CacheRead + out.CacheWrite
+	return out
+}

@@ -1,0 +1,197 @@
+package llmhttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+	"unicode/utf8"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// maxErrorRead bounds how much of an error response is read at all; only
+// agent.MaxErrorBody of it is kept on the error.
+const maxErrorRead = 64 << 10
+
+// IdleTimeoutError is the cause the watchdog cancels a request with.
+type IdleTimeoutError struct {
+	Provider string
+	After    time.Duration
+}
+
+// Error says which provider went silent for how long.
+func (e *IdleTimeoutError) Error() string {
+	return fmt.Sprintf("no data from %s for %s (idle timeout)", e.Provider, e.After)
+}
+
+// Exchange is the HTTP side of one streaming request. Start it before the
+// request, run the request under Context with Middleware installed, and Stop
+// it when the stream is over.
+//
+// The watchdog is a timer armed at Start and re-armed by every read that
+// returns bytes (SSE comments and keep-alives count: the connection is alive).
+// When it fires it cancels Context with an *IdleTimeoutError as the cause, so
+// that a watchdog cancel can be told from the caller's.
+//
+// Apart from the timer's own goroutine, which only cancels, an Exchange is
+// used by the one goroutine that makes the request and reads the stream: the
+// SDKs call the middleware and read the body on the caller's goroutine.
+type Exchange struct {
+	provider string
+	idle     time.Duration
+	parent   context.Context
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	timer    *time.Timer
+
+	status       int
+	errBody      []byte
+	transportErr error
+	readErr      error
+	tail         []byte
+}
+
+// Start arms the watchdog for a request of provider made under parent; idle
+// must be positive.
+func Start(parent context.Context, provider string, idle time.Duration) *Exchange {
+	ctx, cancel := context.WithCancelCause(parent)
+	x := &Exchange{provider: provider, idle: idle, parent: parent, ctx: ctx, cancel: cancel}
+	x.timer = time.AfterFunc(idle, func() { cancel(&IdleTimeoutError{Provider: provider, After: idle}) })
+	return x
+}
+
+// Context is the request's context: the parent's, cancelled by the watchdog.
+func (x *Exchange) Context() context.Context { return x.ctx }
+
+// Pause stops the watchdog while the caller handles a chunk, so that a slow
+// consumer is not mistaken for a silent server; Resume re-arms it.
+func (x *Exchange) Pause() { x.timer.Stop() }
+
+// Resume re-arms the watchdog for a full idle window.
+func (x *Exchange) Resume() { x.timer.Reset(x.idle) }
+
+// Stop disarms the watchdog and releases the request's context. Classify
+// failures before calling it.
+func (x *Exchange) Stop() {
+	x.timer.Stop()
+	x.cancel(context.Canceled)
+}
+
+// TimedOut reports whether the watchdog, not the caller, ended the request.
+func (x *Exchange) TimedOut() bool {
+	var idle *IdleTimeoutError
+	return x.parent.Err() == nil && errors.As(context.Cause(x.ctx), &idle)
+}
+
+// Status is the response's HTTP status, 0 before one arrived.
+func (x *Exchange) Status() int { return x.status }
+
+// Tail is the last agent.MaxErrorBody bytes of the stream read so far, for
+// the body excerpt of a malformed or empty stream.
+func (x *Exchange) Tail() string {
+	t := x.tail
+	if len(t) > agent.MaxErrorBody {
+		t = t[len(t)-agent.MaxErrorBody:]
+	}
+	for len(t) > 0 && !utf8.RuneStart(t[0]) {
+		t = t[1:]
+	}
+	return string(t)
+}
+
+// Middleware has the shape of both SDKs' option.Middleware. It records the
+// status, reads an error response's body (bounded) so that it is kept however
+// the SDK parses it, and wraps a success's body so that reads feed the
+// watchdog and the tail.
+func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	resp, err := next(req)
+	if err != nil {
+		x.transportErr = err
+		return resp, err
+	}
+	x.status = resp.StatusCode
+	if resp.StatusCode >= 400 {
+		body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
+		_ = resp.Body.Close()
+		if rerr != nil {
+			x.readErr = rerr
+		}
+		x.errBody = body
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		return resp, nil
+	}
+	resp.Body = &watchedBody{x: x, rc: resp.Body}
+	return resp, nil
+}
+
+// Failure turns err, which ended the exchange, into the kernel's error, for
+// every failure that is not the provider's own error event: the watchdog, an
+// HTTP status, the transport, and — when none of those — data the SDK could
+// not parse. A failure caused by the caller's cancel is reported too; the
+// stream writer turns it into stopReason aborted.
+func (x *Exchange) Failure(err error) *agent.ProviderError {
+	switch {
+	case x.TimedOut():
+		return &agent.ProviderError{Kind: agent.ErrorTimeout,
+			Message: (&IdleTimeoutError{Provider: x.provider, After: x.idle}).Error()}
+	case x.status >= 400:
+		return HTTPError(x.status, x.errBody)
+	case x.parent.Err() != nil:
+		return &agent.ProviderError{Kind: agent.ErrorNetwork, Message: "request cancelled"}
+	case x.transportErr != nil || x.readErr != nil:
+		return transportError(x.provider, err)
+	default:
+		return &agent.ProviderError{Kind: agent.ErrorMalformed,
+			Message: fmt.Sprintf("cannot parse the stream from %s: %v", x.provider, err),
+			Body:    x.Tail()}
+	}
+}
+
+// transportError reports a failure to connect or to read.
+func transportError(provider string, err error) *agent.ProviderError {
+	kind := agent.ErrorNetwork
+	var te interface{ Timeout() bool }
+	if errors.As(err, &te) && te.Timeout() {
+		kind = agent.ErrorTimeout
+	}
+	return &agent.ProviderError{Kind: kind, Message: fmt.Sprintf("%s: %v", provider, err)}
+}
+
+// watchedBody feeds the watchdog and the tail from every read.
+type watchedBody struct {
+	x  *Exchange
+	rc io.ReadCloser
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	if n > 0 {
+		b.x.timer.Reset(b.x.idle)
+		b.x.keepTail(p[:n])
+	}
+	if err != nil && err != io.EOF {
+		b.x.readErr = err
+	}
+	return n, err
+}
+
+func (b *watchedBody) Close() error { return b.rc.Close() }
+
+// keepTail appends p to the tail, compacting to the last MaxErrorBody bytes
+// whenever it has grown to twice that.
+func (x *Exchange) keepTail(p []byte) {
+	const keep = agent.MaxErrorBody
+	if len(p) >= keep {
+		x.tail = append(x.tail[:0], p[len(p)-keep:]...)
+		return
+	}
+	if len(x.tail)+len(p) > 2*keep {
+		n := copy(x.tail, x.tail[len(x.tail)-(keep-len(p)):])
+		x.tail = x.tail[:n]
+	}
+	x.tail = append(x.tail, p...)
+}

@@ -1,0 +1,208 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/respjson"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// reasoningFields are the delta fields OpenAI-compatible servers stream
+// reasoning in, in order of preference: llama.cpp, DeepSeek and vLLM send
+// reasoning_content, OpenRouter and newer vLLM send reasoning. A server that
+// sends both sends the same text twice, so only the first present is read.
+var reasoningFields = []string{"reasoning_content", "reasoning"}
+
+// handler turns the chunks of one response into StreamWriter calls.
+type handler struct {
+	w     *agent.StreamWriter
+	model agent.Model
+
+	calls    map[int64]*toolCall // by the chunks' tool-call index
+	lastCall int64               // index of the most recent call
+	openCall bool                // whether lastCall is the writer's open block
+
+	finish     string // the last finish_reason seen
+	hasContent bool
+}
+
+type toolCall struct{ id, name string }
+
+func newHandler(w *agent.StreamWriter, model agent.Model) *handler {
+	return &handler{w: w, model: model, calls: map[int64]*toolCall{}}
+}
+
+// chunk handles one chunk; an error ends the response.
+func (h *handler) chunk(c sdk.ChatCompletionChunk) *agent.ProviderError {
+	if c.JSON.Usage.Valid() {
+		h.w.SetUsage(usageOf(c.Usage, h.model))
+	}
+	for _, ch := range c.Choices {
+		if ch.Index != 0 { // n is never set, so only choice 0 exists
+			continue
+		}
+		if err := h.delta(ch.Delta); err != nil {
+			return err
+		}
+		if ch.FinishReason != "" {
+			h.finish = ch.FinishReason
+		}
+	}
+	return nil
+}
+
+func (h *handler) delta(d sdk.ChatCompletionChunkChoiceDelta) *agent.ProviderError {
+	if r := reasoningOf(d); r != "" {
+		h.w.ThinkingDelta(r)
+		h.openCall, h.hasContent = false, true
+	}
+	for _, s := range []string{d.Content, d.Refusal} {
+		if s != "" {
+			h.w.TextDelta(s)
+			h.openCall, h.hasContent = false, true
+		}
+	}
+	for _, tc := range d.ToolCalls {
+		if err := h.toolCallDelta(tc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// toolCallDelta starts a call the first time its index appears and appends
+// argument pieces to it. The writer has one open block, so a call can only
+// grow while it is the latest: a server that interleaves the pieces of several
+// calls gets a clear error rather than calls with each other's arguments.
+func (h *handler) toolCallDelta(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) *agent.ProviderError {
+	idx := h.indexOf(tc)
+	call, known := h.calls[idx]
+	switch {
+	case !known:
+		id := tc.ID
+		if id == "" { // some servers never send one; results must refer to something
+			id = fmt.Sprintf("call_%08x_%d", rand.Uint32(), idx)
+		}
+		call = &toolCall{id: id, name: tc.Function.Name}
+		h.calls[idx] = call
+		h.lastCall, h.openCall, h.hasContent = idx, true, true
+		h.w.ToolCallStart(call.id, call.name)
+	case idx != h.lastCall || !h.openCall:
+		return &agent.ProviderError{Kind: agent.ErrorMalformed, Message: fmt.Sprintf(
+			"%s: tool call %d continued after other content had started; interleaved tool-call deltas are not supported",
+			providerName(h.model), idx)}
+	case (tc.ID != "" && tc.ID != call.id) || (call.name == "" && tc.Function.Name != ""):
+		if tc.ID != "" {
+			call.id = tc.ID
+		}
+		if call.name == "" {
+			call.name = tc.Function.Name
+		}
+		h.w.SetToolCallID(call.id, call.name)
+	}
+	if tc.Function.Arguments != "" {
+		h.w.ToolCallDelta(tc.Function.Arguments)
+	}
+	return nil
+}
+
+// indexOf is the call's index; a server that omits it (older Ollama and
+// Mistral) is read as starting a new call whenever a new id appears.
+func (h *handler) indexOf(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) int64 {
+	if tc.JSON.Index.Valid() {
+		return tc.Index
+	}
+	if len(h.calls) == 0 {
+		return 0
+	}
+	if tc.ID != "" && tc.ID != h.calls[h.lastCall].id {
+		return int64(len(h.calls))
+	}
+	return h.lastCall
+}
+
+// end maps the finish reason once the stream is over.
+func (h *handler) end() (agent.StopReason, *agent.ProviderError) {
+	name := providerName(h.model)
+	switch h.finish {
+	case "length":
+		return agent.StopReasonLength, nil
+	case "tool_calls", "function_call":
+		return agent.StopReasonToolUse, nil
+	case "content_filter":
+		return "", &agent.ProviderError{Kind: agent.ErrorStream, Type: "content_filter",
+			Message: name + " stopped the response with its content filter"}
+	case "error": // OpenRouter, when the upstream failed mid-stream
+		return "", &agent.ProviderError{Kind: agent.ErrorStream,
+			Message: name + " ended the response with finish_reason error"}
+	case "":
+		if h.hasContent {
+			return "", &agent.ProviderError{Kind: agent.ErrorStream,
+				Message: name + " closed the stream before a finish reason (the response is incomplete)"}
+		}
+	}
+	if !h.hasContent {
+		return "", &agent.ProviderError{Kind: agent.ErrorEmpty,
+			Message: name + " sent a response without any content"}
+	}
+	if len(h.calls) > 0 { // some servers say stop after calling tools
+		return agent.StopReasonToolUse, nil
+	}
+	return agent.StopReasonStop, nil
+}
+
+// reasoningOf returns the reasoning text of a delta, if it carries any.
+func reasoningOf(d sdk.ChatCompletionChunkChoiceDelta) string {
+	if len(d.JSON.ExtraFields) == 0 {
+		return ""
+	}
+	for _, name := range reasoningFields {
+		if s := stringField(d.JSON.ExtraFields[name]); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func stringField(f respjson.Field) string {
+	raw := f.Raw()
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal([]byte(raw), &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// usageOf converts a usage object: prompt_tokens includes the cached tokens
+// (and OpenRouter's cache writes), which the kernel counts apart.
+func usageOf(u sdk.CompletionUsage, model agent.Model) agent.Usage {
+	cacheRead := int(u.PromptTokensDetails.CachedTokens)
+	cacheWrite := int(u.PromptTokensDetails.CacheWriteTokens)
+	out := agent.Usage{
+		Input:      max(int(u.PromptTokens)-cacheRead-cacheWrite, 0),
+		Output:     int(u.CompletionTokens),
+		CacheRead:  cacheRead,
+		CacheWrite: cacheWrite,
+	}
+	out.Cost = costOf(model.Cost, out)
+	return out
+}
+
+// costOf prices usage at the model's rates per million tokens.
+func costOf(c agent.ModelCost, u agent.Usage) agent.Cost {
+	out := agent.Cost{
+		Input:      c.Input * float64(u.Input) / 1e6,
+		Output:     c.Output * float64(u.Output) / 1e6,
+		CacheRead:  c.CacheRead * float64(u.CacheRead) / 1e6,
+		CacheWrite: c.CacheWrite * float64(u.CacheWrite) / 1e6,
+	}
+	out.Total = out.Input + out.Output + out.CacheRead + out.CacheWrite
+	return out
+}
