@@ -9,6 +9,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -27,6 +29,12 @@ import (
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/assets"
+	"github.com/steer-tui/steer/persistence"
+	"github.com/steer-tui/steer/tui"
+	"github.com/steer-tui/steer/tui/theme"
+
+	"github.com/charmbracelet/lipgloss"
+	xterm "github.com/charmbracelet/x/term"
 )
 
 // Exit statuses of SPEC §10.
@@ -43,6 +51,8 @@ const usage = `steer — chat with an LLM agent that uses tools, and steer it wh
 Usage:
   steer run [--json] [flags] PROMPT   answer one prompt headless (PROMPT "-" or absent: read stdin)
   steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
+  steer sessions [--json]             list saved sessions, newest first
+  steer sessions show ID [--json]     print a session's transcript
   steer help                          this text
 
 Flags (before or after the command):
@@ -50,7 +60,9 @@ Flags (before or after the command):
   --scenario NAME    scripted-provider scenario: a name from assets/scenarios or a JSON file
   --pace N           scripted-provider chunks per second (default 60; 0 = as fast as possible)
   --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
-  --json             run: print the event stream as JSON lines
+  --session ID       resume a saved session (see 'steer sessions')
+  --continue         resume the latest session of this directory
+  --json             run: print the event stream as JSON lines; sessions: print JSON
   --timeout D        run: give up after D (e.g. 90s, 10m); exit status 3
 
 With no key and no config, steer runs offline on the scripted provider.
@@ -95,9 +107,11 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch opts.command {
-	case "", "help":
+	case "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
+	case "sessions":
+		return listSessions(opts, stdout, stderr)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -108,6 +122,8 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer closeLog()
 	switch opts.command {
+	case "":
+		return runTUI(ctx, rt, opts)
 	case "run":
 		return runOnce(ctx, rt, opts, stdin, stdout, stderr)
 	default: // "rpc"
@@ -138,11 +154,12 @@ func parseArgs(argv []string) (options, error) {
 	}
 	rest := fs.Args()
 	if len(rest) > 0 {
-		o.command, rest = rest[0], rest[1:]
-		if err := fs.Parse(rest); err != nil {
+		o.command = rest[0]
+		args, err := interleaved(fs, rest[1:])
+		if err != nil {
 			return o, err
 		}
-		o.args = fs.Args()
+		o.args = args
 	}
 	switch o.command {
 	case "", "help":
@@ -151,11 +168,15 @@ func parseArgs(argv []string) (options, error) {
 			return o, usagef("rpc takes no arguments, got %q", strings.Join(o.args, " "))
 		}
 	case "run":
+	case "sessions":
+		if n := len(o.args); !(n == 0 || n == 2 && o.args[0] == "show") {
+			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--json]")
+		}
 	default:
 		return o, usagef("unknown command %q; see 'steer help'", o.command)
 	}
-	if o.json && o.command != "run" {
-		return o, usagef("--json applies to 'steer run' only")
+	if o.json && o.command != "run" && o.command != "sessions" {
+		return o, usagef("--json applies to 'steer run' and 'steer sessions' only")
 	}
 	if o.pace < 0 {
 		return o, usagef("--pace must be 0 or more, got %v", o.pace)
@@ -164,12 +185,32 @@ func parseArgs(argv []string) (options, error) {
 		return o, usagef("--timeout must be positive, got %v", o.timeout)
 	}
 	switch {
-	case o.session != "" || o.cont:
-		return o, usagef("--session and --continue need saved sessions, which this build does not have yet")
+	case o.session != "" && o.cont:
+		return o, usagef("--session and --continue exclude each other")
 	case o.config != "":
 		return o, usagef("--config: configuration files are not supported yet; steer runs on the scripted provider")
 	}
 	return o, nil
+}
+
+// interleaved parses flags anywhere among the arguments and returns the
+// others in order; everything after "--" is an argument.
+func interleaved(fs *flag.FlagSet, rest []string) ([]string, error) {
+	var args []string
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		after := fs.Args()
+		if consumed := rest[:len(rest)-len(after)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(args, after...), nil
+		}
+		if len(after) == 0 {
+			break
+		}
+		args, rest = append(args, after[0]), after[1:]
+	}
+	return args, nil
 }
 
 // build wires the runtime: the state directory and its log, the scripted
@@ -198,20 +239,35 @@ func build(o options) (*runner.Runtime, func(), error) {
 		popts.Scenario = sc
 	}
 	provider := scripted.New(popts)
-	rt, err := runner.New(runner.Options{
+	store, err := persistence.Open(stateDir, persistence.Options{})
+	if err != nil {
+		closeLog()
+		return nil, nil, err
+	}
+	cleanup := func() {
+		if err := store.Close(); err != nil {
+			logger.Error("closing the database failed", "error", err)
+		}
+		closeLog()
+	}
+	rt, err := runner.New(context.Background(), runner.Options{
 		Providers:    []runner.Provider{{Name: "scripted", Models: scripted.Models(), Stream: provider.Stream}},
 		Model:        o.model,
 		Tools:        tools.New(workspace),
 		SystemPrompt: assets.SystemPrompt(),
 		Workspace:    workspace,
 		Logger:       logger,
+		Store:        store,
+		Session:      o.session,
+		Continue:     o.cont,
 	})
 	if err != nil {
-		closeLog()
-		return nil, nil, fmt.Errorf("--model: %w", err)
+		cleanup()
+		return nil, nil, err
 	}
-	logger.Info("steer started", "command", o.command, "model", rt.State().Model.Ref(), "workspace", workspace)
-	return rt, closeLog, nil
+	logger.Info("steer started", "command", o.command, "model", rt.State().Model.Ref(),
+		"workspace", workspace, "session", rt.SessionID())
+	return rt, cleanup, nil
 }
 
 // resolveStateDir picks the state directory (SPEC §10) and creates it 0700.
@@ -380,4 +436,170 @@ func summarizeArgs(args map[string]any) string {
 		}
 	}
 	return ""
+}
+
+// runTUI runs the terminal UI (SPEC §9) until the user quits. Dark or light
+// is decided here, once, before the program owns the terminal: NO_COLOR
+// gives the plain theme, COLORFGBG is trusted when set, and only otherwise
+// is the terminal asked (lipgloss.HasDarkBackground). The scripted provider
+// keeps --pace, whose default (scripted.DefaultPace) makes answers stream
+// visibly.
+func runTUI(ctx context.Context, rt *runner.Runtime, o options) int {
+	if !xterm.IsTerminal(os.Stdin.Fd()) || !xterm.IsTerminal(os.Stdout.Fd()) {
+		fmt.Fprintln(os.Stderr, "steer: the terminal UI needs a terminal; use 'steer run PROMPT' or 'steer rpc' from scripts")
+		return exitUsage
+	}
+	th := theme.Dark()
+	switch dark, known := colorFGBGDark(os.Getenv("COLORFGBG")); {
+	case os.Getenv("NO_COLOR") != "":
+		th = theme.Plain()
+	case known && !dark, !known && !lipgloss.HasDarkBackground():
+		th = theme.Light()
+	}
+	lipgloss.SetHasDarkBackground(th.Name != "light")
+	welcome := "Type a message and press Enter; keep typing while the agent works to steer it. " +
+		"/help lists the keys and commands."
+	if rt.State().Model.Provider == "scripted" {
+		welcome = "Offline on the scripted provider: no key needed. Try hello, list files, " +
+			"read README.md or run sleep 5 (and type while it runs). /help lists the keys and commands."
+	}
+	err := tui.Run(ctx, rt, tui.Options{
+		Theme: th, Profile: lipgloss.ColorProfile(), Welcome: welcome, Sessions: tui.SessionsOf(rt),
+	})
+	switch {
+	case ctx.Err() != nil:
+		return exitCancelled
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "steer: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// colorFGBGDark reads COLORFGBG ("15;0": foreground;background): a
+// background of 0–6 or 8 is dark. known is false when the variable is unset
+// or unreadable.
+func colorFGBGDark(v string) (dark, known bool) {
+	if v == "" {
+		return false, false
+	}
+	fields := strings.Split(v, ";")
+	var bg int
+	if _, err := fmt.Sscanf(fields[len(fields)-1], "%d", &bg); err != nil {
+		return false, false
+	}
+	return bg <= 6 || bg == 8, true
+}
+
+// listSessions prints the saved sessions, or one transcript with "show ID".
+// It opens the database read-only when another steer owns the directory.
+func listSessions(o options, stdout, stderr io.Writer) int {
+	stateDir, err := resolveStateDir(o.stateDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitUsage
+	}
+	store, err := persistence.Open(stateDir, persistence.Options{})
+	var locked *persistence.LockedError
+	if errors.As(err, &locked) {
+		store, err = persistence.Open(stateDir, persistence.Options{ReadOnly: true})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitUsage
+	}
+	defer store.Close()
+	ctx := context.Background()
+	if len(o.args) == 2 {
+		return showSession(ctx, store, o.args[1], o.json, stdout, stderr)
+	}
+	sessions, err := store.ListSessions(ctx, persistence.ListOptions{})
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitFailed
+	}
+	if o.json {
+		return writeJSON(stdout, stderr, sessionsJSON(sessions))
+	}
+	if len(sessions) == 0 {
+		fmt.Fprintln(stdout, "No saved sessions yet.")
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tWORKSPACE\tTITLE")
+	for _, s := range sessions {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"),
+			s.MessageCount, s.Model, s.Workspace, s.Title)
+	}
+	tw.Flush()
+	return exitOK
+}
+
+// sessionJSON is one session in `steer sessions --json`.
+type sessionJSON struct {
+	ID           string    `json:"id"`
+	Workspace    string    `json:"workspace"`
+	Title        string    `json:"title"`
+	Model        string    `json:"model"`
+	Created      time.Time `json:"created"`
+	Updated      time.Time `json:"updated"`
+	MessageCount int       `json:"messageCount"`
+	InputTokens  int64     `json:"inputTokens"`
+	OutputTokens int64     `json:"outputTokens"`
+	Cost         float64   `json:"cost"`
+}
+
+func sessionsJSON(sessions []persistence.Session) []sessionJSON {
+	out := make([]sessionJSON, len(sessions))
+	for i, s := range sessions {
+		out[i] = sessionJSON{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Model: s.Model,
+			Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
+			InputTokens: int64(s.InputTokens), OutputTokens: int64(s.OutputTokens), Cost: s.Cost}
+	}
+	return out
+}
+
+// showSession prints a transcript: pi's message objects with --json, else a
+// plain rendering.
+func showSession(ctx context.Context, store *persistence.Store, id string, asJSON bool, stdout, stderr io.Writer) int {
+	msgs, err := store.LoadTranscript(ctx, id)
+	if errors.Is(err, persistence.ErrNotFound) {
+		fmt.Fprintf(stderr, "steer: no saved session %q; 'steer sessions' lists them\n", id)
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitFailed
+	}
+	if asJSON {
+		return writeJSON(stdout, stderr, msgs)
+	}
+	for _, m := range msgs {
+		switch m.Role {
+		case agent.RoleToolResult:
+			fmt.Fprintf(stdout, "[%s result%s]\n%s\n\n", m.ToolName, map[bool]string{true: ", error"}[m.IsError], m.TextContent())
+		default:
+			fmt.Fprintf(stdout, "%s:\n%s\n", m.Role, m.TextContent())
+			for _, c := range m.ToolCalls() {
+				args, _ := json.Marshal(c.Arguments)
+				fmt.Fprintf(stdout, "→ %s %s\n", c.Name, args)
+			}
+			if m.StopReason == agent.StopReasonError || m.StopReason == agent.StopReasonAborted {
+				fmt.Fprintf(stdout, "(%s: %s)\n", m.StopReason, m.ErrorMessage)
+			}
+			fmt.Fprintln(stdout)
+		}
+	}
+	return exitOK
+}
+
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
 }

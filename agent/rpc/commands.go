@@ -20,6 +20,7 @@ var handlers = map[string]handler{
 	"follow_up":               (*Server).followUp,
 	"abort":                   (*Server).abort,
 	"new_session":             (*Server).newSession,
+	"switch_session":          (*Server).switchSession,
 	"get_state":               (*Server).getState,
 	"get_messages":            (*Server).getMessages,
 	"set_model":               (*Server).setModel,
@@ -40,7 +41,7 @@ var notSupported = map[string]bool{
 	"compact": true, "set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true,
 	"cycle_model": true, "cycle_thinking_level": true, "get_available_thinking_levels": true,
 	"bash": true, "abort_bash": true, "get_session_stats": true, "export_html": true,
-	"switch_session": true, "fork": true, "clone": true, "get_fork_messages": true,
+	"fork": true, "clone": true, "get_fork_messages": true,
 	"get_entries": true, "get_tree": true, "navigate_tree": true, "set_session_name": true,
 	"get_commands": true,
 	// steer
@@ -95,7 +96,10 @@ type deliveredOut struct {
 	Queued bool   `json:"queued"`
 }
 
-func delivered(it agent.QueueItem, queued bool) (any, error) {
+func delivered(it agent.QueueItem, queued bool, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
 	if !queued {
 		return deliveredOut{}, nil
 	}
@@ -163,6 +167,29 @@ func (s *Server) newSession(context.Context, command) (any, error) {
 	if err := s.rt.NewSession(); err != nil {
 		if errors.Is(err, agent.ErrBusy) {
 			return nil, errors.New("cannot start a new session while a run is active; abort it first")
+		}
+		return nil, err
+	}
+	return struct {
+		Cancelled bool `json:"cancelled"`
+	}{}, nil
+}
+
+// switchSession resumes a saved session: steer's sessionId, or pi's
+// sessionPath holding a steer session id.
+func (s *Server) switchSession(ctx context.Context, c command) (any, error) {
+	id, err := c.optString("sessionId")
+	if err != nil {
+		return nil, err
+	}
+	if id == "" {
+		if id, err = c.requiredString("sessionPath"); err != nil {
+			return nil, errors.New(`"sessionId" is required`)
+		}
+	}
+	if err := s.rt.SwitchSession(ctx, id); err != nil {
+		if errors.Is(err, agent.ErrBusy) {
+			return nil, errors.New("cannot switch sessions while a run is active; abort it first")
 		}
 		return nil, err
 	}

@@ -47,7 +47,7 @@ type harness struct {
 
 func newHarness(t *testing.T, script *agenttest.Script, opts ...Option) *harness {
 	t.Helper()
-	rt, err := runner.New(runner.Options{
+	rt, err := runner.New(context.Background(), runner.Options{
 		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model, otherModel}, Stream: script.Stream}},
 		Now:       agenttest.Clock,
 	})

@@ -301,7 +301,7 @@ func TestServerAbortWaitsForTheRun(t *testing.T) {
 }
 
 func TestServeReturnsTheWriteError(t *testing.T) {
-	rt, err := runner.New(runner.Options{Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: agenttest.NewScript().Stream}}})
+	rt, err := runner.New(context.Background(), runner.Options{Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: agenttest.NewScript().Stream}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,13 @@ package runner
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // Options configure a Runtime. Providers is required.
@@ -26,6 +25,14 @@ type Options struct {
 	Logger       *slog.Logger
 	// Now defaults to time.Now.
 	Now func() time.Time
+
+	// Store keeps sessions, transcripts and pending inputs; nil keeps them in
+	// memory only.
+	Store *persistence.Store
+	// Session resumes the saved session with this id; Continue resumes the
+	// latest session of Workspace. Neither: a new session.
+	Session  string
+	Continue bool
 }
 
 // State is what a UI shows about the runtime.
@@ -33,6 +40,8 @@ type State struct {
 	agent.State
 	SessionID string
 	Workspace string
+	// PersistError says why the last save failed, if it did.
+	PersistError string
 }
 
 // Runtime is one session's runtime: the facade over its Agent.
@@ -41,14 +50,16 @@ type Runtime struct {
 	tools *agent.ToolSet
 	agent *agent.Agent
 	log   *slog.Logger
+	store *persistence.Store
 
-	mu        sync.Mutex
-	sessionID string
+	mu         sync.Mutex
+	session    sessionState
+	persistErr string
 }
 
-// New resolves the model and builds the runtime; its errors are
-// configuration errors worded for the user.
-func New(opts Options) (*Runtime, error) {
+// New resolves the model, builds the runtime and opens the session the
+// options name; its errors are worded for the user.
+func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -63,21 +74,18 @@ func New(opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runtime{opts: opts, tools: tools, log: opts.Logger}
+	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store}
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now,
 	})
-	r.sessionID = newSessionID()
+	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
 	r.agent.Subscribe(r.logEvent)
+	if err := r.openInitialSession(ctx); err != nil {
+		return nil, err
+	}
 	return r, nil
-}
-
-func newSessionID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return "s_" + hex.EncodeToString(b[:])
 }
 
 func (r *Runtime) streamFor(m agent.Model) agent.StreamFn {
@@ -109,7 +117,7 @@ func (r *Runtime) logEvent(ev agent.Event) {
 func (r *Runtime) SessionID() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.sessionID
+	return r.session.id
 }
 
 // Workspace is the directory the tools work in.
@@ -118,31 +126,93 @@ func (r *Runtime) Workspace() string { return r.opts.Workspace }
 // Subscribe adds a subscriber to the session's events (see agent.Subscriber).
 func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) { return r.agent.Subscribe(fn) }
 
-// Prompt starts a run; it fails with agent.ErrBusy while one is active.
+// Prompt starts a run; it fails with agent.ErrBusy while one is active. The
+// prompt is saved as a pending input first, so a crash before its message is
+// stored does not lose it.
 func (r *Runtime) Prompt(text string, images ...agent.Content) error {
-	return r.agent.Prompt(text, images...)
+	it, err := r.savePending(agent.QueueSteer, text, images)
+	if err != nil {
+		return err
+	}
+	msg := agent.UserMessage(text, it.Created)
+	msg.Content = append(msg.Content, images...)
+	msg.QueueItemID = it.ID
+	if err := r.agent.PromptMessages(msg); err != nil {
+		r.dropPending(it.ID)
+		return err
+	}
+	return nil
 }
 
 // Steer queues steering while a run is active, else starts a run with it.
-func (r *Runtime) Steer(text string, images ...agent.Content) (agent.QueueItem, bool) {
-	return r.agent.Deliver(agent.QueueItem{Kind: agent.QueueSteer, Text: text, Images: images})
+// It returns once the input is saved; queued says which happened.
+func (r *Runtime) Steer(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
+	return r.deliver(agent.QueueSteer, text, images)
 }
 
-// FollowUp queues a follow-up while a run is active, else starts a run with it.
-func (r *Runtime) FollowUp(text string, images ...agent.Content) (agent.QueueItem, bool) {
-	return r.agent.Deliver(agent.QueueItem{Kind: agent.QueueFollowUp, Text: text, Images: images})
+// FollowUp queues a follow-up while a run is active, else starts a run with
+// it. It returns once the input is saved.
+func (r *Runtime) FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
+	return r.deliver(agent.QueueFollowUp, text, images)
+}
+
+func (r *Runtime) deliver(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, bool, error) {
+	it, err := r.savePending(kind, text, images)
+	if err != nil {
+		return agent.QueueItem{}, false, err
+	}
+	it, queued := r.agent.Deliver(it)
+	return it, queued, nil
+}
+
+// savePending makes an input durable before the agent sees it; the store
+// retires it in the transaction that appends its message.
+func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
+	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: r.opts.Now()}
+	if r.store == nil {
+		return it, nil
+	}
+	ctx := context.Background()
+	sessionID, err := r.ensureSession(ctx)
+	if err != nil {
+		return it, err
+	}
+	if err := r.store.AddPendingInput(ctx, sessionID, it); err != nil {
+		return it, fmt.Errorf("saving the input: %w", err)
+	}
+	return it, nil
+}
+
+func (r *Runtime) dropPending(ids ...string) {
+	if r.store == nil {
+		return
+	}
+	sessionID := r.SessionID()
+	for _, id := range ids {
+		if err := r.store.RemovePendingInput(context.Background(), sessionID, id); err != nil {
+			r.log.Error("removing a pending input failed", "session", sessionID, "item", id, "error", err)
+		}
+	}
 }
 
 // Dequeue takes queued items back: the one with id, or all when id is empty.
 func (r *Runtime) Dequeue(id string) ([]agent.QueueItem, error) {
+	var items []agent.QueueItem
 	if id == "" {
-		return r.agent.ClearQueues(), nil
+		items = r.agent.ClearQueues()
+	} else {
+		it, ok := r.agent.Dequeue(id)
+		if !ok {
+			return nil, fmt.Errorf("no queued item %q", id)
+		}
+		items = []agent.QueueItem{it}
 	}
-	it, ok := r.agent.Dequeue(id)
-	if !ok {
-		return nil, fmt.Errorf("no queued item %q", id)
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = it.ID
 	}
-	return []agent.QueueItem{it}, nil
+	r.dropPending(ids...)
+	return items, nil
 }
 
 // Abort aborts the active run, if any.
@@ -153,7 +223,10 @@ func (r *Runtime) WaitForIdle(ctx context.Context) error { return r.agent.WaitFo
 
 // State returns a snapshot.
 func (r *Runtime) State() State {
-	return State{State: r.agent.State(), SessionID: r.SessionID(), Workspace: r.opts.Workspace}
+	r.mu.Lock()
+	persistErr := r.persistErr
+	r.mu.Unlock()
+	return State{State: r.agent.State(), SessionID: r.SessionID(), Workspace: r.opts.Workspace, PersistError: persistErr}
 }
 
 // Models lists every configured model.
@@ -172,6 +245,16 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 		return agent.Model{}, err
 	}
 	r.agent.SetModel(m, r.streamFor(m))
+	if r.store != nil {
+		r.mu.Lock()
+		sess := r.session
+		r.mu.Unlock()
+		if sess.created {
+			if err := r.store.SetSessionModel(context.Background(), sess.id, m.Ref()); err != nil {
+				r.log.Error("saving the session's model failed", "session", sess.id, "error", err)
+			}
+		}
+	}
 	return m, nil
 }
 
@@ -185,13 +268,14 @@ func (r *Runtime) SetSteeringMode(m agent.QueueMode) { r.agent.SetSteeringMode(m
 func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m) }
 
 // NewSession starts an empty session; it fails while a run is active.
-// Queued items do not follow into the new session.
+// Queued items do not follow into the new session; they stay saved with the
+// one left behind.
 func (r *Runtime) NewSession() error {
 	if _, err := r.agent.Reset(nil); err != nil {
 		return err
 	}
 	r.mu.Lock()
-	r.sessionID = newSessionID()
+	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
 	return nil
 }

@@ -38,8 +38,14 @@ func TestMain(m *testing.M) {
 // working in a temporary workspace.
 func steer(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(steerBin, append([]string{"--state-dir", t.TempDir(), "--pace", "0"}, args...)...)
-	cmd.Dir = t.TempDir()
+	return steerIn(t.TempDir(), t.TempDir(), append([]string{"--pace", "0"}, args...)...)
+}
+
+// steerIn returns a command for the binary on the given state directory and
+// workspace.
+func steerIn(stateDir, workspace string, args ...string) *exec.Cmd {
+	cmd := exec.Command(steerBin, append([]string{"--state-dir", stateDir}, args...)...)
+	cmd.Dir = workspace
 	cmd.Env = append(os.Environ(), "STEER_STATE_DIR=")
 	return cmd
 }
@@ -55,7 +61,12 @@ type rpcSession struct {
 
 func startRPC(t *testing.T, args ...string) *rpcSession {
 	t.Helper()
-	cmd := steer(t, append([]string{"rpc"}, args...)...)
+	return startCmd(t, steer(t, append([]string{"rpc"}, args...)...))
+}
+
+// startCmd starts cmd, a `steer rpc`, and reads its output.
+func startCmd(t *testing.T, cmd *exec.Cmd) *rpcSession {
+	t.Helper()
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

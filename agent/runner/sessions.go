@@ -1,0 +1,225 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// Run outcomes recorded in the run records.
+const (
+	OutcomeCompleted = "completed"
+	OutcomeFailed    = "failed"
+	OutcomeAborted   = "aborted"
+	outcomeRepaired  = "repaired"
+)
+
+// Run triggers recorded in the run records.
+const (
+	triggerUser = "user"
+	triggerLoad = "load"
+)
+
+// SessionInfo summarises a saved session for pickers and listings.
+type SessionInfo struct {
+	ID       string
+	Title    string
+	Model    string
+	Updated  time.Time
+	Messages int
+}
+
+func newID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+func newSessionID() string { return newID("s_") }
+
+// sessionState is the runtime's view of the current session; guarded by
+// Runtime.mu.
+type sessionState struct {
+	id      string
+	created bool   // the session has a row in the store
+	runID   string // the run that is the session's writer now
+}
+
+// openInitialSession resumes the session the options name, or the latest one
+// of the workspace for Continue; otherwise a new session is created lazily,
+// with its first input.
+func (r *Runtime) openInitialSession(ctx context.Context) error {
+	r.session = sessionState{id: newSessionID()}
+	if r.store == nil {
+		if r.opts.Session != "" || r.opts.Continue {
+			return errors.New("saved sessions need the state directory's database")
+		}
+		return nil
+	}
+	switch {
+	case r.opts.Session != "":
+		return r.loadSession(ctx, r.opts.Session)
+	case r.opts.Continue:
+		latest, err := r.store.LatestSession(ctx, r.opts.Workspace)
+		if errors.Is(err, persistence.ErrNotFound) {
+			return nil // nothing to continue: start afresh, as pi does
+		}
+		if err != nil {
+			return err
+		}
+		return r.loadSession(ctx, latest.ID)
+	}
+	return nil
+}
+
+// loadSession makes id the current session: it repairs a transcript cut by a
+// crash (never re-running tools), loads it, and restores the pending inputs
+// to their queues.
+func (r *Runtime) loadSession(ctx context.Context, id string) error {
+	sess, err := r.store.Session(ctx, id)
+	if errors.Is(err, persistence.ErrNotFound) {
+		return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
+	}
+	if err != nil {
+		return err
+	}
+	runID := newID("r_")
+	if err := r.store.BeginRun(ctx, persistence.Run{ID: runID, SessionID: id, Trigger: triggerLoad, Started: r.opts.Now()}); err != nil {
+		return err
+	}
+	repaired, err := r.store.RepairSession(ctx, id, runID)
+	outcome, errText := outcomeRepaired, ""
+	if err != nil {
+		outcome, errText = OutcomeFailed, err.Error()
+	}
+	if endErr := r.store.EndRun(ctx, runID, outcome, errText, r.opts.Now()); err == nil {
+		err = endErr
+	}
+	if err != nil {
+		return fmt.Errorf("repairing session %s: %w", id, err)
+	}
+	if len(repaired) > 0 {
+		r.log.Warn("repaired a transcript cut by a crash", "session", id, "appended", len(repaired))
+	}
+	msgs, err := r.store.LoadTranscript(ctx, id)
+	if err != nil {
+		return err
+	}
+	pending, err := r.store.PendingInputs(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, err := r.agent.Reset(msgs); err != nil {
+		return err
+	}
+	if m, err := ResolveModel(r.opts.Providers, sess.Model); err == nil && sess.Model != "" {
+		r.agent.SetModel(m, r.streamFor(m))
+	}
+	r.mu.Lock()
+	r.session = sessionState{id: id, created: true}
+	r.mu.Unlock()
+	for _, it := range pending {
+		r.agent.Enqueue(it)
+	}
+	return nil
+}
+
+// ensureSession gives the current session its row before its first input.
+func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.store == nil || r.session.created {
+		return r.session.id, nil
+	}
+	now := r.opts.Now()
+	err := r.store.CreateSession(ctx, persistence.Session{
+		ID: r.session.id, Workspace: r.opts.Workspace, Model: r.agent.State().Model.Ref(),
+		Created: now, Updated: now,
+	})
+	if err != nil {
+		return "", fmt.Errorf("saving the session: %w", err)
+	}
+	r.session.created = true
+	return r.session.id, nil
+}
+
+// persist is the first subscriber: it records runs and appends each finished
+// message through the fenced write path before any front end sees it.
+func (r *Runtime) persist(ev agent.Event) {
+	if r.store == nil {
+		return
+	}
+	ctx := context.Background()
+	r.mu.Lock()
+	sess := r.session
+	r.mu.Unlock()
+	var err error
+	switch e := ev.(type) {
+	case agent.AgentStart:
+		runID := newID("r_")
+		err = r.store.BeginRun(ctx, persistence.Run{ID: runID, SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()})
+		r.mu.Lock()
+		r.session.runID = runID
+		r.mu.Unlock()
+	case agent.MessageEnd:
+		err = r.store.AppendMessage(ctx, sess.id, sess.runID, e.Message)
+	case agent.AgentEnd:
+		outcome, errText := runOutcome(e.Messages)
+		err = r.store.EndRun(ctx, sess.runID, outcome, errText, r.opts.Now())
+	}
+	if err != nil {
+		r.log.Error("saving the session failed", "session", sess.id, "event", ev.Type(), "error", err)
+		r.mu.Lock()
+		r.persistErr = fmt.Sprintf("saving the session failed: %v", err)
+		r.mu.Unlock()
+	}
+}
+
+// runOutcome reads a run's terminal outcome from its last message.
+func runOutcome(msgs []agent.Message) (outcome, errText string) {
+	if len(msgs) == 0 {
+		return OutcomeCompleted, ""
+	}
+	last := msgs[len(msgs)-1]
+	switch last.StopReason {
+	case agent.StopReasonError:
+		return OutcomeFailed, last.ErrorMessage
+	case agent.StopReasonAborted:
+		return OutcomeAborted, last.ErrorMessage
+	}
+	return OutcomeCompleted, ""
+}
+
+// ListSessions lists the saved sessions of this workspace, newest first.
+func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
+	if r.store == nil {
+		return nil, errors.New("saved sessions are not available without a state directory")
+	}
+	sessions, err := r.store.ListSessions(ctx, persistence.ListOptions{Workspace: r.opts.Workspace})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionInfo, len(sessions))
+	for i, s := range sessions {
+		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount}
+	}
+	return out, nil
+}
+
+// SwitchSession makes the saved session id current; it fails while a run is
+// active. Items queued in the session left behind stay saved with it.
+func (r *Runtime) SwitchSession(ctx context.Context, id string) error {
+	if r.store == nil {
+		return errors.New("saved sessions are not available without a state directory")
+	}
+	if r.agent.State().Running {
+		return agent.ErrBusy
+	}
+	return r.loadSession(ctx, id)
+}

@@ -1,0 +1,172 @@
+package tui
+
+import (
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/tui/msgs"
+)
+
+// FlushInterval is the shortest time between two deltas-only flushes of the
+// bridge: about 30 frames a second however fast the provider streams.
+const FlushInterval = 33 * time.Millisecond
+
+// bridge is the one way runtime events reach the program. Its subscriber runs
+// on the runtime's goroutine and only appends to a buffer, coalescing as it
+// goes, so the agent never waits for the screen: consecutive message deltas
+// collapse into the latest snapshot (each carries the whole message so far)
+// and a running tool keeps only its latest output. One pump goroutine sends
+// the buffer to the program as a msgs.RunEventMsg, at most every interval
+// while only deltas arrive and at once when any other event does, so final
+// states are never late and never lost. Nothing else calls Send.
+type bridge struct {
+	send     func(tea.Msg)
+	interval time.Duration
+
+	mu      sync.Mutex
+	pending []tagged
+	toolAt  map[string]int // index in pending of a tool's latest update
+	run     uint64         // runs seen: the envelope id
+
+	wake, urgent chan struct{}
+	stopCh, done chan struct{}
+	unsubscribe  func()
+}
+
+type tagged struct {
+	run uint64
+	ev  agent.Event
+}
+
+// startBridge subscribes to src and starts the pump; send is the program's
+// Send. Call stop before the program's output goes away.
+func startBridge(src Events, send func(tea.Msg), interval time.Duration) *bridge {
+	b := &bridge{
+		send: send, interval: interval, toolAt: map[string]int{},
+		wake: make(chan struct{}, 1), urgent: make(chan struct{}, 1),
+		stopCh: make(chan struct{}), done: make(chan struct{}),
+	}
+	b.unsubscribe = src.Subscribe(b.receive)
+	go b.pump()
+	return b
+}
+
+// receive is the runtime subscriber: quick, never blocking.
+func (b *bridge) receive(ev agent.Event) {
+	b.mu.Lock()
+	if _, ok := ev.(agent.AgentStart); ok {
+		b.run++
+	}
+	t := tagged{run: b.run, ev: ev}
+	urgent := false
+	switch e := ev.(type) {
+	case agent.MessageUpdate:
+		if n := len(b.pending); n > 0 && isDelta(e) && isDeltaEvent(b.pending[n-1].ev) {
+			b.pending[n-1] = t // the newer snapshot holds everything the older one did
+		} else {
+			b.pending = append(b.pending, t)
+			urgent = !isDelta(e)
+		}
+	case agent.ToolExecutionUpdate:
+		if i, ok := b.toolAt[e.ToolCallID]; ok {
+			b.pending[i] = t // output so far, not a delta: the latest is enough
+		} else {
+			b.toolAt[e.ToolCallID] = len(b.pending)
+			b.pending = append(b.pending, t)
+		}
+	default:
+		if end, ok := ev.(agent.ToolExecutionEnd); ok {
+			delete(b.toolAt, end.ToolCallID)
+		}
+		b.pending = append(b.pending, t)
+		urgent = true
+	}
+	b.mu.Unlock()
+	signal(b.wake)
+	if urgent {
+		signal(b.urgent)
+	}
+}
+
+func isDelta(e agent.MessageUpdate) bool {
+	switch e.Event.Type {
+	case agent.EventTextDelta, agent.EventThinkingDelta, agent.EventToolCallDelta:
+		return true
+	}
+	return false
+}
+
+func isDeltaEvent(ev agent.Event) bool {
+	u, ok := ev.(agent.MessageUpdate)
+	return ok && isDelta(u)
+}
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// pump flushes the buffer: at once for urgent events, else after interval.
+func (b *bridge) pump() {
+	defer close(b.done)
+	var last time.Time
+	for {
+		urgent := false
+		select {
+		case <-b.stopCh:
+			return
+		case <-b.wake:
+		case <-b.urgent:
+			urgent = true
+		}
+		select {
+		case <-b.urgent:
+			urgent = true
+		default:
+		}
+		if wait := b.interval - time.Since(last); wait > 0 && !urgent {
+			timer := time.NewTimer(wait)
+			select {
+			case <-timer.C:
+			case <-b.urgent:
+				timer.Stop()
+			case <-b.stopCh:
+				timer.Stop()
+				return
+			}
+		}
+		last = time.Now()
+		for _, msg := range b.take() {
+			b.send(msg)
+		}
+	}
+}
+
+// take empties the buffer into one envelope per run.
+func (b *bridge) take() []msgs.RunEventMsg {
+	b.mu.Lock()
+	pending := b.pending
+	b.pending, b.toolAt = nil, map[string]int{}
+	b.mu.Unlock()
+	var out []msgs.RunEventMsg
+	for _, t := range pending {
+		if n := len(out); n > 0 && out[n-1].RunID == t.run {
+			out[n-1].Events = append(out[n-1].Events, t.ev)
+			continue
+		}
+		out = append(out, msgs.RunEventMsg{RunID: t.run, Events: []agent.Event{t.ev}})
+	}
+	return out
+}
+
+// stop unsubscribes and ends the pump; events not yet sent are dropped.
+func (b *bridge) stop() {
+	b.unsubscribe()
+	close(b.stopCh)
+	<-b.done
+}

@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/msgs"
+)
+
+// fakeEvents is an Events source the test pushes events into.
+type fakeEvents struct {
+	mu  sync.Mutex
+	sub agent.Subscriber
+}
+
+func (f *fakeEvents) Subscribe(fn agent.Subscriber) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sub = fn
+	return func() {}
+}
+
+func (f *fakeEvents) State() runner.State { return runner.State{} }
+
+func (f *fakeEvents) emit(evs ...agent.Event) {
+	for _, ev := range evs {
+		f.sub(ev)
+	}
+}
+
+func delta(text string) agent.MessageUpdate {
+	return agent.MessageUpdate{
+		Message: agent.Message{Role: agent.RoleAssistant, Content: []agent.Content{agent.Text(text)}},
+		Event:   agent.AssistantEvent{Type: agent.EventTextDelta, Delta: text},
+	}
+}
+
+func toolUpdate(id, out string) agent.ToolExecutionUpdate {
+	return agent.ToolExecutionUpdate{ToolCallID: id, ToolName: "bash", Partial: agent.TextResult(out)}
+}
+
+// collect starts a bridge on src with interval and returns what it sent.
+func collect(t *testing.T, src *fakeEvents, interval time.Duration) (*bridge, chan tea.Msg) {
+	t.Helper()
+	out := make(chan tea.Msg, 100)
+	b := startBridge(src, func(m tea.Msg) { out <- m }, interval)
+	t.Cleanup(b.stop)
+	return b, out
+}
+
+func next(t *testing.T, out chan tea.Msg, within time.Duration) msgs.RunEventMsg {
+	t.Helper()
+	select {
+	case m := <-out:
+		return m.(msgs.RunEventMsg)
+	case <-time.After(within):
+		t.Fatalf("nothing flushed within %v", within)
+		return msgs.RunEventMsg{}
+	}
+}
+
+func TestBridgeCoalescesDeltasAndToolUpdates(t *testing.T) {
+	src := &fakeEvents{}
+	b, out := collect(t, src, time.Hour) // only urgent events flush
+	b.receive(agent.AgentStart{})
+	first := next(t, out, time.Second)
+	if len(first.Events) != 1 || first.RunID != 1 {
+		t.Fatalf("first flush = %+v", first)
+	}
+	src.emit(delta("H"), delta("He"), delta("Hel"),
+		toolUpdate("a", "1"), toolUpdate("b", "x"), toolUpdate("a", "1\n2"),
+		delta("Hell"), delta("Hello"),
+		agent.ToolExecutionEnd{ToolCallID: "a", ToolName: "bash"})
+	got := next(t, out, time.Second)
+	want := []agent.Event{delta("Hel"), toolUpdate("a", "1\n2"), toolUpdate("b", "x"), delta("Hello"),
+		agent.ToolExecutionEnd{ToolCallID: "a", ToolName: "bash"}}
+	if len(got.Events) != len(want) {
+		t.Fatalf("flushed %d events, want %d: %#v", len(got.Events), len(want), got.Events)
+	}
+	for i := range want {
+		if typeAndText(got.Events[i]) != typeAndText(want[i]) {
+			t.Errorf("event %d = %s, want %s", i, typeAndText(got.Events[i]), typeAndText(want[i]))
+		}
+	}
+}
+
+func typeAndText(ev agent.Event) string {
+	switch e := ev.(type) {
+	case agent.MessageUpdate:
+		return "delta " + e.Message.TextContent()
+	case agent.ToolExecutionUpdate:
+		return "tool " + e.ToolCallID + " " + e.Partial.Content[0].Text
+	}
+	return ev.Type()
+}
+
+func TestBridgeThrottlesDeltasButNotFinalStates(t *testing.T) {
+	src := &fakeEvents{}
+	_, out := collect(t, src, 200*time.Millisecond)
+	src.emit(agent.AgentStart{})
+	next(t, out, time.Second)
+
+	start := time.Now()
+	src.emit(delta("a"))
+	src.emit(delta("ab"))
+	got := next(t, out, time.Second)
+	if waited := time.Since(start); waited < 150*time.Millisecond {
+		t.Fatalf("deltas flushed after %v, before the interval", waited)
+	}
+	if len(got.Events) != 1 {
+		t.Fatalf("deltas were not merged: %d events", len(got.Events))
+	}
+
+	start = time.Now()
+	src.emit(delta("abc"), agent.MessageEnd{Message: agent.Message{Role: agent.RoleAssistant}})
+	got = next(t, out, time.Second)
+	if waited := time.Since(start); waited > 150*time.Millisecond {
+		t.Fatalf("the final state waited %v for the throttle", waited)
+	}
+	if len(got.Events) != 2 {
+		t.Fatalf("flushed %d events, want the delta and the end", len(got.Events))
+	}
+}
+
+func TestBridgeTagsRuns(t *testing.T) {
+	src := &fakeEvents{}
+	_, out := collect(t, src, time.Hour)
+	src.emit(agent.AgentStart{}, agent.AgentEnd{}, agent.AgentStart{}, agent.QueueUpdate{})
+	var runs []uint64
+	for len(runs) < 4 {
+		m := next(t, out, time.Second)
+		for range m.Events {
+			runs = append(runs, m.RunID)
+		}
+	}
+	if want := []uint64{1, 1, 2, 2}; fmt.Sprint(runs) != fmt.Sprint(want) {
+		t.Fatalf("run ids = %v, want %v", runs, want)
+	}
+}
+
+func TestBridgeSplitsEnvelopesByRun(t *testing.T) {
+	b := &bridge{toolAt: map[string]int{}}
+	b.pending = []tagged{{1, agent.TurnEnd{}}, {1, agent.AgentEnd{}}, {2, agent.AgentStart{}}}
+	got := b.take()
+	if len(got) != 2 || got[0].RunID != 1 || len(got[0].Events) != 2 || got[1].RunID != 2 {
+		t.Fatalf("envelopes = %+v", got)
+	}
+}
+
+func TestRootDropsStaleEnvelopes(t *testing.T) {
+	m := New(nil, Options{Now: fixedClock})
+	m, _ = m.handleRunEvents(msgs.RunEventMsg{RunID: 2, Events: []agent.Event{agent.AgentStart{}}})
+	m, _ = m.handleRunEvents(msgs.RunEventMsg{RunID: 1, Events: []agent.Event{agent.AgentEnd{}}})
+	if !m.running {
+		t.Fatal("an envelope of an older run changed the state")
+	}
+}

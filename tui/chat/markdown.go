@@ -1,0 +1,331 @@
+package chat
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/glamour"
+	gansi "github.com/charmbracelet/glamour/ansi"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/steer-tui/steer/tui/sanitize"
+)
+
+// markdown renders assistant text at one width. It holds two Glamour
+// renderers: the full style for finished blocks and whole messages, and the
+// same style without syntax highlighting for the open block of a streaming
+// message, which is re-rendered on every flush. Renderers are stateful and
+// not safe for concurrent use; the chat model uses them on the Update
+// goroutine only and rebuilds them when the width changes.
+type markdown struct {
+	width      int
+	full, fast *glamour.TermRenderer
+	fallback   func(string) string // plain wrapping when Glamour fails
+}
+
+func newMarkdown(width int, full, fast gansi.StyleConfig, profile termenv.Profile) *markdown {
+	md := &markdown{width: width}
+	md.full, _ = glamour.NewTermRenderer(glamour.WithStyles(full), glamour.WithWordWrap(width), glamour.WithColorProfile(profile))
+	md.fast, _ = glamour.NewTermRenderer(glamour.WithStyles(fast), glamour.WithWordWrap(width), glamour.WithColorProfile(profile))
+	return md
+}
+
+// render returns the lines of src rendered with r, trimmed of the blank
+// lines and trailing padding Glamour puts around a document. src is
+// sanitised here, before any styling.
+func (md *markdown) render(src string, fast bool) []string {
+	src = sanitize.String(src, sanitize.Options{})
+	r := md.full
+	if fast {
+		r = md.fast
+	}
+	var out string
+	var err error
+	if r != nil {
+		out, err = r.Render(src)
+	}
+	if r == nil || err != nil {
+		return wrapLines(src, md.width)
+	}
+	return trimBlank(splitLines(out))
+}
+
+// stream is the markdown of a message that is still arriving. Text before
+// cut is split into finished blocks at safe boundaries, each rendered once
+// per width; only the open block after cut is re-rendered as text arrives.
+// When the message ends, one exact render of the whole text replaces the
+// pieces.
+type stream struct {
+	src    string
+	cut    int        // src[:cut] is made of finished blocks
+	blocks []string   // source of each finished block
+	done   [][]string // rendered finished blocks, at width
+	width  int
+	tail   []string // rendered open block
+	final  []string // exact render after the message ended
+	ended  bool
+}
+
+// set replaces the text with src, which normally extends the previous text.
+// It reports whether anything changed.
+func (s *stream) set(src string) bool {
+	if src == s.src {
+		return false
+	}
+	if !strings.HasPrefix(src, s.src[:s.cut]) {
+		*s = stream{width: s.width} // rewritten: start over
+	}
+	s.src = src
+	for {
+		n := safeCut(src[s.cut:])
+		if n == 0 {
+			break
+		}
+		s.blocks = append(s.blocks, src[s.cut:s.cut+n])
+		s.done = append(s.done, nil)
+		s.cut += n
+	}
+	s.tail, s.final = nil, nil
+	return true
+}
+
+// end marks the text complete; the next lines call renders it whole.
+func (s *stream) end() { s.ended, s.final = true, nil }
+
+// lines renders what is not cached at md's width and returns every line.
+func (s *stream) lines(md *markdown) []string {
+	if s.width != md.width {
+		s.width, s.tail, s.final = md.width, nil, nil
+		for i := range s.done {
+			s.done[i] = nil
+		}
+	}
+	if s.ended {
+		if s.final == nil {
+			s.final = md.render(s.src, false)
+		}
+		return s.final
+	}
+	var out []string
+	for i, b := range s.blocks {
+		if s.done[i] == nil {
+			s.done[i] = md.render(b, false)
+			if s.done[i] == nil {
+				s.done[i] = []string{}
+			}
+		}
+		out = appendBlock(out, s.done[i])
+	}
+	if open := s.src[s.cut:]; strings.TrimSpace(open) != "" {
+		if s.tail == nil {
+			s.tail = md.render(open, true)
+		}
+		out = appendBlock(out, s.tail)
+	}
+	return out
+}
+
+// appendBlock joins rendered blocks with one blank line between them.
+func appendBlock(out, block []string) []string {
+	if len(block) == 0 {
+		return out
+	}
+	if len(out) > 0 {
+		out = append(out, "")
+	}
+	return append(out, block...)
+}
+
+// safeCut returns the length of the finished blocks at the start of text:
+// everything up to and including a blank line that ends a block no later
+// text can change. It returns 0 when there is none yet. A boundary is safe
+// when no fence is open and the block before it is a paragraph, heading,
+// fenced code or table; after a list or a quote, whose items may continue
+// past a blank line, the boundary becomes safe only once the next line is
+// seen to start a new, unindented, different block. HTML blocks and
+// indented code are never split; the final render settles them.
+func safeCut(text string) int {
+	var (
+		fence      string // the open fence's marker, "" when none
+		kind       blockKind
+		pending    = -1 // a blank line after a list or quote: where a cut would go
+		lastSafe   int
+		lineStart  int
+		sawContent bool
+	)
+	for lineStart < len(text) {
+		nl := strings.IndexByte(text[lineStart:], '\n')
+		if nl < 0 {
+			break // an incomplete line decides nothing
+		}
+		line := text[lineStart : lineStart+nl]
+		next := lineStart + nl + 1
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			if strings.HasPrefix(strings.TrimLeft(line, " "), fence) && strings.Trim(trimmed, fence[:1]) == "" {
+				fence = ""
+			}
+		case trimmed == "":
+			if !sawContent {
+				break
+			}
+			switch kind {
+			case blockParagraph, blockFence, blockTable:
+				lastSafe, kind, sawContent, pending = next, blockNone, false, -1
+			case blockList, blockQuote:
+				if pending < 0 {
+					pending = next
+				}
+			}
+		default:
+			if pending >= 0 {
+				if !continues(kind, line) {
+					lastSafe = pending
+					kind, sawContent = blockNone, false
+				}
+				pending = -1
+			}
+			if !sawContent {
+				kind, sawContent = classify(line), true
+			}
+			if f := fenceMarker(line); f != "" {
+				fence = f
+				if kind == blockParagraph {
+					kind = blockFence
+				}
+			}
+		}
+		lineStart = next
+	}
+	return lastSafe
+}
+
+type blockKind int
+
+const (
+	blockNone blockKind = iota
+	blockParagraph
+	blockFence
+	blockTable
+	blockList
+	blockQuote
+	blockOther // HTML, indented code: never split after
+)
+
+func classify(line string) blockKind {
+	indent := len(line) - len(strings.TrimLeft(line, " "))
+	t := strings.TrimLeft(line, " ")
+	switch {
+	case strings.HasPrefix(line, "\t") || indent >= 4:
+		return blockOther
+	case strings.HasPrefix(t, "<"):
+		return blockOther
+	case fenceMarker(line) != "":
+		return blockFence
+	case strings.HasPrefix(t, ">"):
+		return blockQuote
+	case strings.HasPrefix(t, "|"):
+		return blockTable
+	case isListItem(t):
+		return blockList
+	}
+	return blockParagraph
+}
+
+// continues reports whether line, after a blank line, still belongs to a
+// list or quote block.
+func continues(kind blockKind, line string) bool {
+	if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+		return true
+	}
+	if kind == blockQuote {
+		return strings.HasPrefix(line, ">")
+	}
+	return isListItem(line)
+}
+
+func isListItem(t string) bool {
+	if len(t) >= 2 && strings.ContainsRune("-*+", rune(t[0])) && (t[1] == ' ' || t[1] == '\t') {
+		return true
+	}
+	i := 0
+	for i < len(t) && i < 9 && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	return i > 0 && i+1 < len(t) && (t[i] == '.' || t[i] == ')') && t[i+1] == ' '
+}
+
+// fenceMarker returns the fence that line opens or closes (``` or ~~~, as
+// long as written), or "".
+func fenceMarker(line string) string {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return t[:n]
+}
+
+func splitLines(s string) []string { return strings.Split(strings.TrimRight(s, "\n"), "\n") }
+
+// trimBlank drops blank lines at both ends and the invisible padding at the
+// end of every line.
+func trimBlank(lines []string) []string {
+	for i := range lines {
+		lines[i] = trimRightStyled(lines[i])
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// trimRightStyled removes trailing spaces and the styling around them
+// (Glamour pads every line to the wrap width, one styled space at a time),
+// closing the styles with a reset if any were used.
+func trimRightStyled(line string) string {
+	if !strings.ContainsRune(line, ansi.ESC) {
+		return strings.TrimRight(line, " ")
+	}
+	var state byte
+	end, styled := 0, false
+	for i := 0; i < len(line); {
+		seq, width, n, st := ansi.DecodeSequence(line[i:], state, nil)
+		state = st
+		if n <= 0 {
+			break
+		}
+		if width == 0 && len(seq) > 0 && seq[0] == ansi.ESC {
+			styled = true
+		} else if strings.TrimSpace(seq) != "" {
+			end = i + n
+		}
+		i += n
+	}
+	if end == 0 {
+		return ""
+	}
+	if styled {
+		return line[:end] + ansi.ResetStyle
+	}
+	return line[:end]
+}
+
+// wrapLines wraps plain text to width, each line separately.
+func wrapLines(s string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	s = strings.ReplaceAll(s, "\t", "    ")
+	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+}

@@ -1,0 +1,95 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+
+	"github.com/steer-tui/steer/tui/theme"
+)
+
+func TestSafeCut(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want string // the finished blocks
+	}{
+		{"nothing finished yet", "Hello wor", ""},
+		{"an unterminated line decides nothing", "Para one.\n\nPara", "Para one.\n\n"},
+		{"paragraphs", "One.\n\nTwo.\n\nThr", "One.\n\nTwo.\n\n"},
+		{"heading", "# Title\n\nText", "# Title\n\n"},
+		{"open fence keeps blank lines", "```go\na := 1\n\nb := 2\n", ""},
+		{"closed fence", "```go\na := 1\n\nb := 2\n```\n\nAfter", "```go\na := 1\n\nb := 2\n```\n\n"},
+		{"tilde fence", "~~~\nx\n\n~~~\n\nAfter", "~~~\nx\n\n~~~\n\n"},
+		{"list may continue after a blank", "- a\n- b\n\n", ""},
+		{"list continued by an item", "- a\n\n- b\n\nc", ""},
+		{"list continued by indentation", "- a\n\n  more of a\n\nnext", ""},
+		{"list ended by a paragraph", "- a\n- b\n\nNext paragraph\n", "- a\n- b\n\n"},
+		{"ordered list", "1. a\n2. b\n\n3. c\n\nDone\n", "1. a\n2. b\n\n3. c\n\n"},
+		{"quote continued", "> a\n\n> b\n\nafter\n", "> a\n\n> b\n\n"},
+		{"table", "| a | b |\n|---|---|\n| 1 | 2 |\n\nText", "| a | b |\n|---|---|\n| 1 | 2 |\n\n"},
+		{"html is never split", "<details>\n\ninside\n\n</details>\n\nafter\n", ""},
+		{"indented code is never split", "    code\n\n    more\n\ntext\n", ""},
+		{"leading blank lines", "\n\nText\n\nMore", "\n\nText\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.text[:safeCut(tt.text)]; got != tt.want {
+				t.Errorf("safeCut(%q) cuts %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStreamMatchesFinalRender feeds a document in small chunks and checks
+// that the pieces show the same text as the exact render at the end.
+func TestStreamMatchesFinalRender(t *testing.T) {
+	doc := "# Plan\n\nFirst we **look**.\n\n- one\n- two\n\nThen code:\n\n```sh\nmake test\n```\n\nDone."
+	st := theme.Plain()
+	md := newMarkdown(60, st.Markdown, theme.Fast(st.Markdown), termenv.Ascii)
+	var s stream
+	for i := 1; i <= len(doc); i += 3 {
+		s.set(doc[:i])
+		lines := s.lines(md)
+		if i > 20 && len(lines) == 0 {
+			t.Fatalf("nothing rendered after %d bytes", i)
+		}
+	}
+	s.set(doc)
+	streamed := strings.Join(s.lines(md), "\n")
+	s.end()
+	final := strings.Join(s.lines(md), "\n")
+	if squash(streamed) != squash(final) {
+		t.Errorf("streamed render differs from the final one:\n%s\n---\n%s", streamed, final)
+	}
+	if len(s.blocks) < 4 {
+		t.Errorf("only %d blocks were finished; the cache is not used", len(s.blocks))
+	}
+}
+
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func TestStreamStartsOverWhenRewritten(t *testing.T) {
+	st := theme.Plain()
+	md := newMarkdown(40, st.Markdown, theme.Fast(st.Markdown), termenv.Ascii)
+	var s stream
+	s.set("Alpha.\n\nBeta")
+	s.set("Gamma")
+	if got := squash(strings.Join(s.lines(md), "\n")); got != "Gamma" {
+		t.Fatalf("after a rewrite the stream shows %q", got)
+	}
+}
+
+func TestTrimRightStyled(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain   ":                           "plain",
+		"\x1b[31mred\x1b[0m\x1b[31m \x1b[0m": "\x1b[31mred\x1b[m",
+		"\x1b[31m   \x1b[0m":                 "",
+		"":                                   "",
+	} {
+		if got := trimRightStyled(in); got != want {
+			t.Errorf("trimRightStyled(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/tui/sanitize"
+)
+
+// Tool block sizes.
+const (
+	// liveTail is how many lines of output a running tool shows.
+	liveTail = 8
+	// failedTail is how many last lines a collapsed failed tool keeps.
+	failedTail = 3
+	// maxExpanded caps an expanded block; the rest is summarised.
+	maxExpanded = 400
+)
+
+type toolState int
+
+const (
+	toolPending toolState = iota // asked for, not started
+	toolRunning
+	toolDone
+)
+
+// toolItem is one tool call: a header with the name, an argument summary
+// and the status; the live tail of its output while it runs; a one-line
+// summary (expandable) once it finished.
+type toolItem struct {
+	id, name string
+	args     map[string]any
+	state    toolState
+	output   string // the latest output: partial while running, then final
+	isError  bool
+	skipped  bool // asked for but never run (the response failed or was cut)
+	exit     *int
+	aborted  bool
+	started  time.Time
+	duration time.Duration
+	open     bool
+}
+
+func (t *toolItem) expanded() bool     { return t.open }
+func (t *toolItem) setExpanded(v bool) { t.open = v }
+
+// finish records the result of the call.
+func (t *toolItem) finish(res agent.ToolResult, isError bool, at time.Time) {
+	t.state, t.isError = toolDone, isError || res.IsError
+	t.output = resultText(res.Content)
+	if !t.started.IsZero() && !at.IsZero() {
+		t.duration = at.Sub(t.started)
+	}
+	if info, ok := bashInfo(res.Details); ok {
+		exit := info.ExitCode
+		t.exit, t.aborted = &exit, info.Aborted
+		if info.DurationMs > 0 {
+			t.duration = time.Duration(info.DurationMs) * time.Millisecond
+		}
+	}
+}
+
+func (t *toolItem) render(rc *renderCtx) []string {
+	out := []string{t.header(rc)}
+	body := t.body(rc)
+	for _, l := range body {
+		out = append(out, rc.st.ToolGutter.Render("│ ")+l)
+	}
+	if hint := t.hint(rc, len(body)); hint != "" {
+		out = append(out, hint)
+	}
+	return out
+}
+
+func (t *toolItem) header(rc *renderCtx) string {
+	var mark string
+	var meta []string
+	switch {
+	case t.state == toolPending:
+		mark = rc.st.ToolMeta.Render("○")
+	case t.skipped:
+		mark = rc.st.ToolMeta.Render("–")
+		meta = append(meta, "not run")
+	case t.state == toolRunning:
+		mark = rc.st.ToolRunning.Render(rc.spinner)
+		if !t.started.IsZero() && !rc.now.IsZero() {
+			meta = append(meta, formatDuration(rc.now.Sub(t.started)))
+		}
+	case t.isError:
+		mark = rc.st.ToolFailed.Render("✗")
+	default:
+		mark = rc.st.ToolOK.Render("✓")
+	}
+	if t.state == toolDone {
+		switch {
+		case t.aborted:
+			meta = append(meta, "aborted")
+		case t.exit != nil:
+			meta = append(meta, fmt.Sprintf("exit %d", *t.exit))
+		case t.isError:
+			meta = append(meta, "failed")
+		}
+		if t.duration > 0 {
+			meta = append(meta, formatDuration(t.duration))
+		}
+	}
+	name := sanitize.String(t.name, sanitize.Options{})
+	head := mark + " " + rc.st.ToolName.Render(name)
+	tail := ""
+	if len(meta) > 0 {
+		tail = rc.st.ToolMeta.Render(" · " + strings.Join(meta, " · "))
+	}
+	room := rc.width - ansi.StringWidth(head) - ansi.StringWidth(tail) - 1
+	if summary := argSummary(t.name, t.args); summary != "" && room > 3 {
+		head += " " + rc.st.ToolArgs.Render(ansi.Truncate(summary, room, "…"))
+	}
+	return ansi.Truncate(head+tail, rc.width, "…")
+}
+
+// body returns the output lines to show, without the gutter.
+func (t *toolItem) body(rc *renderCtx) []string {
+	if t.output == "" || (t.state == toolDone && !t.open && !t.isError) {
+		return nil
+	}
+	width := max(rc.width-2, 1)
+	text := sanitize.String(t.output, sanitize.Options{AllowSGR: rc.allowSGR})
+	text = strings.ReplaceAll(strings.TrimRight(text, "\n"), "\t", "    ")
+	lines := strings.Split(text, "\n")
+	switch {
+	case t.state != toolDone:
+		lines = lastN(lines, liveTail)
+	case !t.open:
+		lines = lastN(lines, failedTail)
+	case len(lines) > maxExpanded:
+		lines = lines[len(lines)-maxExpanded:]
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if t.state == toolDone && t.open {
+			for _, w := range strings.Split(ansi.Hardwrap(l, width, true), "\n") {
+				out = append(out, rc.st.ToolOutput.Render(w))
+			}
+			continue
+		}
+		out = append(out, rc.st.ToolOutput.Render(ansi.Truncate(l, width, "…")))
+	}
+	return out
+}
+
+// hint says how much output is hidden, for a finished block.
+func (t *toolItem) hint(rc *renderCtx, shown int) string {
+	if t.state != toolDone || t.output == "" {
+		return ""
+	}
+	total := strings.Count(strings.TrimRight(t.output, "\n"), "\n") + 1
+	if t.open || total <= shown {
+		return ""
+	}
+	hidden := total - shown
+	word := "lines"
+	if hidden == 1 {
+		word = "line"
+	}
+	return rc.st.ToolMeta.Render(fmt.Sprintf("└ %d %s of output hidden", hidden, word))
+}
+
+func lastN(lines []string, n int) []string {
+	if len(lines) > n {
+		return lines[len(lines)-n:]
+	}
+	return lines
+}
+
+// resultText joins the text blocks of a tool result.
+func resultText(content []agent.Content) string {
+	var parts []string
+	for _, c := range content {
+		switch c.Type {
+		case agent.ContentText:
+			parts = append(parts, c.Text)
+		case agent.ContentImage:
+			parts = append(parts, "[image "+c.MimeType+"]")
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// bashInfo reads a bash result's details, whether they are the tool's own
+// struct or came back from JSON.
+func bashInfo(details any) (tools.BashDetails, bool) {
+	switch d := details.(type) {
+	case tools.BashDetails:
+		return d, true
+	case *tools.BashDetails:
+		if d != nil {
+			return *d, true
+		}
+	case map[string]any:
+		if _, ok := d["exitCode"]; !ok {
+			return tools.BashDetails{}, false
+		}
+		raw, err := json.Marshal(d)
+		var info tools.BashDetails
+		if err == nil && json.Unmarshal(raw, &info) == nil {
+			return info, true
+		}
+	}
+	return tools.BashDetails{}, false
+}
+
+// argSummary is a one-line summary of a call's arguments: the argument that
+// says most for the built-in tools, else compact JSON.
+func argSummary(name string, args map[string]any) string {
+	if len(args) == 0 {
+		return ""
+	}
+	for _, key := range []string{"command", "path", "pattern", "file_path", "query", "url"} {
+		if v, ok := args[key].(string); ok && v != "" {
+			s := v
+			if key == "pattern" {
+				if p, ok := args["path"].(string); ok && p != "" {
+					s += " in " + p
+				}
+			}
+			return oneLine(s)
+		}
+	}
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		v, _ := json.Marshal(args[k])
+		parts = append(parts, k+"="+string(v))
+	}
+	return oneLine(strings.Join(parts, " "))
+}
+
+// oneLine sanitises s and folds it onto one line.
+func oneLine(s string) string {
+	s = sanitize.String(s, sanitize.Options{})
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// formatDuration prints a duration the way a status line does: 850ms, 3.2s,
+// 2m05s.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	default:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}

@@ -1,0 +1,89 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/tui/command"
+	"github.com/steer-tui/steer/tui/dialog"
+	"github.com/steer-tui/steer/tui/msgs"
+)
+
+// registerCommands is the table of slash commands. Each turns into the same
+// request a key or a picker sends. Later issues add /compact, /profiles,
+// /engines, /lanes and /trace here, one Register call each.
+func (m Model) registerCommands() *command.Registry {
+	r := command.New()
+	r.Register(command.Command{Name: "new", Summary: "start a new session",
+		Run: func(string) tea.Msg { return msgs.NewSessionMsg{} }})
+	r.Register(command.Command{Name: "sessions", Summary: "resume a saved session", Aliases: []string{"resume"},
+		Run: func(string) tea.Msg { return msgs.OpenSessionsMsg{} }})
+	r.Register(command.Command{Name: "model", Args: "[provider/model]", Summary: "pick or set the model",
+		Run: func(args string) tea.Msg {
+			if args == "" {
+				return msgs.OpenModelsMsg{}
+			}
+			return msgs.SetModelMsg{Ref: args}
+		}})
+	r.Register(command.Command{Name: "thinking", Args: "[level]", Summary: "pick or set the thinking level",
+		Run: func(args string) tea.Msg {
+			if args == "" {
+				return msgs.OpenThinkingMsg{}
+			}
+			if l, ok := agent.ParseThinkingLevel(args); ok {
+				return msgs.SetThinkingMsg{Level: l}
+			}
+			return msgs.HintMsg{Text: fmt.Sprintf("unknown thinking level %q: off, minimal, low, medium, high or xhigh", args)}
+		}})
+	r.Register(command.Command{Name: "help", Summary: "keys and commands",
+		Run: func(string) tea.Msg { return msgs.OpenHelpMsg{} }})
+	r.Register(command.Command{Name: "quit", Summary: "leave steer", Aliases: []string{"exit"},
+		Run: func(string) tea.Msg { return msgs.QuitMsg{} }})
+	return r
+}
+
+// handleCommand runs a typed slash command; an unknown one gets a hint.
+func (m Model) handleCommand(msg msgs.RunCommandMsg) (Model, tea.Cmd) {
+	c, ok := m.commands.Lookup(msg.Name)
+	if !ok {
+		return m.hint(fmt.Sprintf("unknown command /%s · type / to see the commands", msg.Name))
+	}
+	req := c.Run(msg.Args)
+	return m.route(req)
+}
+
+func (m Model) handleOpenHelp() (Model, tea.Cmd) {
+	return m.openDialog(dialog.NewInfo(m.dialogDeps(), "Keys and commands", m.helpText())), nil
+}
+
+// helpText lists every binding (whether it applies now or not) and every
+// command, generated from the keymaps and the registry.
+func (m Model) helpText() string {
+	var b strings.Builder
+	section := func(title string, bs []key.Binding) {
+		fmt.Fprintf(&b, "%s\n", title)
+		for _, k := range bs {
+			if h := k.Help(); h.Key != "" {
+				fmt.Fprintf(&b, "  %-12s %s\n", h.Key, h.Desc)
+			}
+		}
+		b.WriteString("\n")
+	}
+	section("Editor", append(bindings(m.input.Keys().FullHelp()), m.input.EditKeys().Bindings()...))
+	section("Anywhere", m.keys.all())
+	section("Transcript (tab to focus)", bindings(m.chat.Keys().FullHelp()))
+	section("Queue (tab to focus)", m.queue.Keys().ShortHelp())
+	b.WriteString("Commands\n")
+	for _, c := range m.commands.All() {
+		name := "/" + c.Name
+		if c.Args != "" {
+			name += " " + c.Args
+		}
+		fmt.Fprintf(&b, "  %-24s %s\n", name, c.Summary)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}

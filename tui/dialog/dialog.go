@@ -1,0 +1,207 @@
+// Package dialog is the modal layer: pickers (sessions, models, thinking
+// levels) and the help text. A dialog takes every key while it is open and
+// says what the user chose with the request message the chosen item
+// carries, so a picker implements no action itself.
+package dialog
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/sanitize"
+	"github.com/steer-tui/steer/tui/theme"
+)
+
+// KeyMap is a dialog's bindings.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown key.Binding
+	Choose, Close              key.Binding
+}
+
+// DefaultKeyMap returns the default dialog bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ShortHelp returns the bindings for the help line.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Choose, k.Close}
+}
+
+// FullHelp returns every binding, grouped.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Choose, k.Close}}
+}
+
+// Item is one row of a picker. Msg is the request sent when it is chosen.
+type Item struct {
+	Label, Detail string
+	Msg           tea.Msg
+}
+
+// Deps is what a dialog needs from its owner.
+type Deps struct {
+	Styles theme.DialogStyles
+	Keys   KeyMap
+}
+
+// Model is an open dialog: a picker when it has items, else a text.
+type Model struct {
+	d      *Deps // shared by copies; never changed after New
+	keys   KeyMap
+	title  string
+	items  []Item
+	lines  []string // the text of an info dialog
+	sel    int
+	offset int
+	width  int
+	height int
+	view   string
+}
+
+// NewPicker returns a picker of items with selected highlighted.
+func NewPicker(d Deps, title string, items []Item, selected int) Model {
+	m := Model{d: &d, keys: d.Keys, title: title, items: items, sel: min(max(selected, 0), max(len(items)-1, 0))}
+	m.keys.Choose.SetEnabled(len(items) > 0)
+	return m
+}
+
+// NewInfo returns a dialog that shows text.
+func NewInfo(d Deps, title, text string) Model {
+	m := Model{d: &d, keys: d.Keys, title: title, lines: strings.Split(text, "\n")}
+	m.keys.Choose.SetEnabled(false)
+	return m
+}
+
+// Title returns the dialog's title.
+func (m Model) Title() string { return m.title }
+
+// Keys returns the bindings, for help.
+func (m Model) Keys() KeyMap { return m.keys }
+
+// SetSize sets the area the dialog is drawn in.
+func (m *Model) SetSize(width, height int) {
+	if width != m.width || height != m.height || m.view == "" {
+		m.width, m.height = width, height
+		m.render()
+	}
+}
+
+// Update handles keys. Choosing closes the dialog and sends the item's
+// request, in that order.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	page := max(m.rows()-1, 1)
+	switch {
+	case key.Matches(k, m.keys.Close):
+		return m, func() tea.Msg { return msgs.CloseDialogMsg{} }
+	case key.Matches(k, m.keys.Choose):
+		chosen := m.items[m.sel].Msg
+		return m, tea.Sequence(func() tea.Msg { return msgs.CloseDialogMsg{} }, func() tea.Msg { return chosen })
+	case key.Matches(k, m.keys.Up):
+		m.move(-1)
+	case key.Matches(k, m.keys.Down):
+		m.move(1)
+	case key.Matches(k, m.keys.PageUp):
+		m.move(-page)
+	case key.Matches(k, m.keys.PageDown):
+		m.move(page)
+	}
+	m.render()
+	return m, nil
+}
+
+func (m *Model) move(n int) {
+	if len(m.items) > 0 {
+		m.sel = min(max(m.sel+n, 0), len(m.items)-1)
+		return
+	}
+	m.offset = min(max(m.offset+n, 0), max(len(m.lines)-m.rows(), 0))
+}
+
+// rows is how many rows of content fit inside the box.
+func (m Model) rows() int { return max(m.height-3, 1) }
+
+// View returns the dialog, drawn to fill its area.
+func (m Model) View() string { return m.view }
+
+func (m *Model) render() {
+	st := m.d.Styles
+	inner := max(m.width-4, 10)
+	rows := m.rows()
+	var body []string
+	if len(m.items) > 0 {
+		if m.sel < m.offset {
+			m.offset = m.sel
+		}
+		if m.sel >= m.offset+rows {
+			m.offset = m.sel - rows + 1
+		}
+		for i := m.offset; i < len(m.items) && i < m.offset+rows; i++ {
+			body = append(body, m.itemLine(i, inner))
+		}
+	} else if m.items != nil || m.lines == nil {
+		body = append(body, st.Hint.Render("nothing to choose from"))
+	} else {
+		end := min(m.offset+rows, len(m.lines))
+		for _, l := range m.lines[m.offset:end] {
+			body = append(body, ansi.Truncate(l, inner, "…"))
+		}
+	}
+	title := st.Title.Render(m.title)
+	switch {
+	case len(m.items) > rows:
+		title += st.Hint.Render(fmt.Sprintf("  %d/%d", m.sel+1, len(m.items)))
+	case len(m.items) == 0 && len(m.lines) > rows:
+		last := min(m.offset+rows, len(m.lines))
+		title += st.Hint.Render(fmt.Sprintf("  lines %d–%d of %d · ↑↓ pgup pgdn scroll", m.offset+1, last, len(m.lines)))
+	}
+	if len(m.items) == 0 && m.lines != nil { // a text keeps its height while it scrolls
+		for len(body) < rows {
+			body = append(body, "")
+		}
+	}
+	box := st.Box.Width(inner + 2).Render(title + "\n" + strings.Join(body, "\n"))
+	lines := strings.Split(box, "\n")
+	for len(lines) < m.height {
+		lines = append(lines, "")
+	}
+	m.view = strings.Join(lines, "\n")
+}
+
+func (m *Model) itemLine(i, width int) string {
+	st := m.d.Styles
+	it := m.items[i]
+	label := sanitize.String(it.Label, sanitize.Options{})
+	detail := sanitize.String(it.Detail, sanitize.Options{})
+	mark, style := "  ", st.Item
+	if i == m.sel {
+		mark, style = "› ", st.Selected
+	}
+	room := width - 2 - ansi.StringWidth(detail) - 2
+	if room < 8 {
+		detail, room = "", width-2
+	}
+	label = ansi.Truncate(label, room, "…")
+	pad := max(room-ansi.StringWidth(label), 0)
+	line := style.Render(mark+label) + strings.Repeat(" ", pad)
+	if detail != "" {
+		line += "  " + st.Detail.Render(detail)
+	}
+	return line
+}

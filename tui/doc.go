@@ -1,0 +1,31 @@
+// Package tui is steer's terminal UI: a Bubble Tea v1 program that shows the
+// conversation with the agent as it streams, and lets the user steer the
+// agent while it works by typing.
+//
+// # Layout
+//
+// From top to bottom: the transcript (tui/chat), the queue strip of pending
+// steering and follow-ups (tui/queue), the editor (tui/input), the status
+// bar (tui/status) and a help line generated from the keymaps that apply
+// now. Pickers and the help text open as dialogs (tui/dialog) over the
+// transcript. Colours and markdown styles come from tui/theme, and every
+// string from a model or a tool passes through tui/sanitize before it is
+// styled.
+//
+// # Talking to the runtime
+//
+// The TUI depends on the runtime facade only through the small interfaces
+// in runtime.go (Runtime, and the optional SessionBrowser). Events come in
+// through one bridge (bridge.go): a subscriber that only buffers and
+// coalesces, and one pump goroutine that sends a msgs.RunEventMsg at most
+// ~30 times a second while deltas stream and at once for anything else.
+// Requests go out as tea.Cmds, in the order Update issued them (serial.go),
+// never from Update itself.
+//
+// # Messages
+//
+// The root model (Model) is a router: Update sends each message to one
+// handler or to the component that owns it. Keys climb the ladder written
+// above handleKey. Keys, slash commands and pickers all emit the requests
+// of tui/msgs, so each action has one handler.
+package tui

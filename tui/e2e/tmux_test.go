@@ -1,0 +1,161 @@
+// Package e2e drives the real steer binary in tmux, the way a user would:
+// typing, watching the screen, pressing Esc. The binary runs on the offline
+// scripted provider in a temporary state directory.
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// steerBin is the binary under test, built once by TestMain.
+var steerBin string
+
+func TestMain(m *testing.M) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		fmt.Println("skipping the tmux end-to-end tests: tmux is not installed (apt-get install -y tmux)")
+		os.Exit(0)
+	}
+	dir, err := os.MkdirTemp("", "steer-tui-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	steerBin = filepath.Join(dir, "steer")
+	build := exec.Command("go", "build", "-o", steerBin, "github.com/steer-tui/steer")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building steer:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var sockets atomic.Int64
+
+// pane is steer running in its own tmux server.
+type pane struct {
+	t      *testing.T
+	socket string
+}
+
+// startSteer runs steer in a 120×40 tmux pane on a private socket, in a
+// temporary workspace and state directory, and waits for its first screen.
+func startSteer(t *testing.T) *pane {
+	t.Helper()
+	p := &pane{t: t, socket: fmt.Sprintf("steer-e2e-%d-%d", os.Getpid(), sockets.Add(1))}
+	shell := fmt.Sprintf("exec %q --state-dir %q", steerBin, t.TempDir())
+	p.tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40",
+		"-c", t.TempDir(), "-e", "TERM=xterm-256color", "-e", "STEER_STATE_DIR=", "-e", "COLORFGBG=15;0", shell)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	p.waitFor("the first screen", "scripted/echo", 10*time.Second)
+	return p
+}
+
+func (p *pane) tmux(args ...string) string {
+	p.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", p.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func (p *pane) screen() string { return p.tmux("capture-pane", "-p") }
+
+// typeText types s literally, then presses the keys named (tmux key names).
+func (p *pane) typeText(s string, keys ...string) {
+	p.t.Helper()
+	if s != "" {
+		p.tmux("send-keys", "-l", s)
+	}
+	if len(keys) > 0 {
+		p.tmux(append([]string{"send-keys"}, keys...)...)
+	}
+}
+
+// waitFor polls the screen until it shows text, failing after timeout with
+// the last screen.
+func (p *pane) waitFor(what, text string, timeout time.Duration) time.Duration {
+	p.t.Helper()
+	start := time.Now()
+	var last string
+	for time.Since(start) < timeout {
+		if last = p.screen(); strings.Contains(last, text) {
+			return time.Since(start)
+		}
+		time.Sleep(20 * time.Millisecond) // poll interval, not a wait for the app
+	}
+	p.t.Fatalf("%s: %q did not appear within %v; the screen:\n%s", what, text, timeout, last)
+	return 0
+}
+
+func TestHelloAnswers(t *testing.T) {
+	p := startSteer(t)
+	p.typeText("hello", "Enter")
+	p.waitFor("the answer", "You said: hello", 10*time.Second)
+}
+
+func TestSteeringWhileAToolRuns(t *testing.T) {
+	p := startSteer(t)
+	p.typeText("run sleep 3", "Enter")
+	p.waitFor("the tool to start", "bash sleep 3", 10*time.Second)
+	p.typeText("focus on tests", "Enter")
+	p.waitFor("the queue strip", "steer     › focus on tests", 2*time.Second)
+	if s := p.screen(); strings.Contains(s, "Steering received") {
+		t.Fatalf("the steering was answered before the tool ended:\n%s", s)
+	}
+	p.waitFor("the steered answer", "Steering received: focus on tests", 15*time.Second)
+	if s := p.screen(); !strings.Contains(s, "✓ bash sleep 3 · exit 0") {
+		t.Fatalf("the tool did not finish normally:\n%s", s)
+	}
+}
+
+func TestEscInterruptsWithinASecond(t *testing.T) {
+	p := startSteer(t)
+	p.typeText("run sleep 30", "Enter")
+	p.waitFor("the tool to start", "bash sleep 30", 10*time.Second)
+	p.typeText("", "Escape")
+	took := p.waitFor("the interrupt", "interrupted", time.Second)
+	t.Logf("interrupted shown %v after Esc", took)
+	if s := p.screen(); strings.Contains(s, "working") {
+		t.Fatalf("still working after the interrupt:\n%s", s)
+	}
+}
+
+func TestCtrlCTwiceQuits(t *testing.T) {
+	p := startSteer(t)
+	p.typeText("unsent words")
+	p.typeText("", "C-c")
+	p.waitFor("the hint", "again to quit", 2*time.Second)
+	p.typeText("", "C-c", "C-c")
+	deadline := time.Now().Add(5 * time.Second)
+	for exec.Command("tmux", "-L", p.socket, "has-session").Run() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("steer did not quit; the screen:\n%s", p.screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestAltUpTakesTheNewestItemBack(t *testing.T) {
+	p := startSteer(t)
+	p.typeText("run sleep 5", "Enter")
+	p.waitFor("the tool to start", "bash sleep 5", 10*time.Second)
+	p.typeText("first note", "Enter")
+	p.typeText("second note", "Enter")
+	p.waitFor("both queued", "steer     › second note", 2*time.Second)
+	p.typeText("", "M-Up")
+	p.waitFor("the item in the editor", "› second note", 2*time.Second)
+	if s := p.screen(); strings.Contains(s, "steer     › second note") || !strings.Contains(s, "steer     › first note") {
+		t.Fatalf("the strip did not lose only the newest item:\n%s", s)
+	}
+}

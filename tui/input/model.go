@@ -1,0 +1,243 @@
+// Package input is the editor at the bottom of the screen: multi-line text
+// that grows to a few lines, the keys that send it as steering or a
+// follow-up, and completion of slash commands as they are typed.
+package input
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/theme"
+)
+
+// Suggestion is a slash command offered while typing.
+type Suggestion struct{ Name, Args, Summary string }
+
+// Deps is what the editor needs from its owner.
+type Deps struct {
+	Styles      theme.InputStyles
+	Keys        KeyMap
+	Edit        EditKeyMap
+	Commands    []Suggestion
+	Placeholder string
+}
+
+// Model is the editor.
+type Model struct {
+	d        *Deps // shared by copies; never changed after New
+	keys     KeyMap
+	editKeys EditKeyMap
+	ed       editor
+	width    int
+	maxLines int
+	focused  bool
+	running  bool
+	scroll   int    // first visible screen line
+	seq      uint64 // submissions so far
+
+	matches   []Suggestion
+	sel       int
+	dismissed bool // the list was closed for this text
+
+	view string
+}
+
+// maxSuggestions is how many completions show at once.
+const maxSuggestions = 6
+
+// New returns an empty, focused editor.
+func New(d Deps) Model {
+	m := Model{d: &d, keys: d.Keys, editKeys: d.Edit, ed: newEditor(), focused: true, maxLines: 5, width: 40}
+	m.sync()
+	return m
+}
+
+// SetSize sets the width and the most lines the text may grow to.
+func (m *Model) SetSize(width, maxLines int) {
+	width, maxLines = max(width, 4), max(maxLines, 1)
+	if width == m.width && maxLines == m.maxLines {
+		return
+	}
+	m.width, m.maxLines = width, maxLines
+	m.sync()
+}
+
+// Focus gives the editor the keys.
+func (m *Model) Focus() tea.Cmd {
+	m.focused = true
+	m.sync()
+	return nil
+}
+
+// Blur takes the keys away.
+func (m *Model) Blur() {
+	m.focused = false
+	m.sync()
+}
+
+// SetRunning tells the editor whether a run is active, which changes what
+// Enter is called in the help.
+func (m *Model) SetRunning(running bool) {
+	if running != m.running {
+		m.running = running
+		m.sync()
+	}
+}
+
+// Value returns the text.
+func (m Model) Value() string { return m.ed.value() }
+
+// SetValue replaces the text, with the cursor at its end.
+func (m *Model) SetValue(s string) {
+	m.ed.setValue(s)
+	m.dismissed = false
+	m.sync()
+}
+
+// Prepend puts text before what is typed, on its own line: taken-back items
+// come back in the order they were queued.
+func (m *Model) Prepend(text string) {
+	if cur := m.ed.value(); strings.TrimSpace(cur) != "" {
+		text += "\n" + cur
+	}
+	m.SetValue(text)
+}
+
+// Reset clears the text.
+func (m *Model) Reset() { m.SetValue("") }
+
+// PopupOpen reports whether the completion list shows.
+func (m Model) PopupOpen() bool { return len(m.matches) > 0 }
+
+// Keys returns the bindings as they stand (enabled or not), for help.
+func (m Model) Keys() KeyMap { return m.keys }
+
+// EditKeys returns the editing bindings, for the full help.
+func (m Model) EditKeys() EditKeyMap { return m.editKeys }
+
+// Wants reports whether a key is the editor's: one of its bindings, or text.
+// The root offers keys to the editor before its global bindings.
+func (m Model) Wants(msg tea.KeyMsg) bool {
+	if !m.focused {
+		return false
+	}
+	k := m.keys
+	if key.Matches(msg, k.Send, k.FollowUp, k.Newline, k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss) {
+		return true
+	}
+	if key.Matches(msg, m.editKeys.Bindings()...) {
+		return true
+	}
+	return (msg.Type == tea.KeyRunes && !msg.Alt) || msg.Type == tea.KeySpace || msg.Paste
+}
+
+// Update handles keys while focused.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || !m.focused {
+		return m, nil
+	}
+	var cmd tea.Cmd
+	switch {
+	case key.Matches(k, m.keys.Complete):
+		m.complete()
+	case key.Matches(k, m.keys.CompletePrev):
+		m.sel = (m.sel + len(m.matches) - 1) % len(m.matches)
+	case key.Matches(k, m.keys.CompleteNext):
+		m.sel = (m.sel + 1) % len(m.matches)
+	case key.Matches(k, m.keys.Dismiss):
+		m.dismissed = true
+	case key.Matches(k, m.keys.Send):
+		cmd = m.submit(false)
+	case key.Matches(k, m.keys.FollowUp):
+		cmd = m.submit(true)
+	case key.Matches(k, m.keys.Newline):
+		m.ed.newline()
+	default:
+		m.edit(k)
+	}
+	m.sync()
+	return m, cmd
+}
+
+func (m *Model) edit(k tea.KeyMsg) {
+	e, ed := m.editKeys, &m.ed
+	before := ed.value()
+	switch {
+	case k.Paste || k.Type == tea.KeyRunes:
+		ed.insert(string(k.Runes))
+	case k.Type == tea.KeySpace:
+		ed.insert(" ")
+	case key.Matches(k, e.Left):
+		ed.left()
+	case key.Matches(k, e.Right):
+		ed.right()
+	case key.Matches(k, e.Up):
+		ed.up()
+	case key.Matches(k, e.Down):
+		ed.down()
+	case key.Matches(k, e.WordLeft):
+		ed.wordLeft()
+	case key.Matches(k, e.WordRight):
+		ed.wordRight()
+	case key.Matches(k, e.Home):
+		ed.home()
+	case key.Matches(k, e.End):
+		ed.end()
+	case key.Matches(k, e.Backspace):
+		ed.backspace()
+	case key.Matches(k, e.Delete):
+		ed.deleteForward()
+	case key.Matches(k, e.DeleteWord):
+		ed.deleteWordBack()
+	case key.Matches(k, e.KillStart):
+		ed.killToStart()
+	case key.Matches(k, e.KillEnd):
+		ed.killToEnd()
+	}
+	if ed.value() != before {
+		m.dismissed = false
+	}
+}
+
+// commandLine matches a line that names a slash command: "/name" and its
+// arguments. "/usr/bin is slow" is text, not a command.
+var commandLine = regexp.MustCompile(`^/([a-z][a-z0-9-]*)(?:\s+(.*))?$`)
+
+// submit turns the text into an intent and clears the editor: a command when
+// it names one (or the list offers one), else steering or a follow-up.
+func (m *Model) submit(followUp bool) tea.Cmd {
+	text := strings.TrimSpace(m.ed.value())
+	if m.PopupOpen() && !followUp {
+		if s := m.matches[m.sel]; "/"+s.Name != text {
+			text = "/" + s.Name
+		}
+	}
+	if text == "" {
+		return nil
+	}
+	m.Reset()
+	m.seq++
+	var msg tea.Msg
+	switch sub := commandLine.FindStringSubmatch(text); {
+	case sub != nil:
+		msg = msgs.RunCommandMsg{Name: sub[1], Args: strings.TrimSpace(sub[2]), Seq: m.seq}
+	case followUp:
+		msg = msgs.FollowUpMsg{Text: text, Seq: m.seq}
+	default:
+		msg = msgs.SteerMsg{Text: text, Seq: m.seq}
+	}
+	return func() tea.Msg { return msg }
+}
+
+// complete fills in the selected command and a space for its arguments.
+func (m *Model) complete() {
+	if len(m.matches) == 0 {
+		return
+	}
+	m.ed.setValue("/" + m.matches[m.sel].Name + " ")
+}

@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/tui/msgs"
+)
+
+// quitWindow is how soon a second Ctrl+C must follow the first to quit.
+const quitWindow = time.Second
+
+// handleKey sends a key up a fixed ladder; the first rung that takes it
+// handles it:
+//
+//  0. Ctrl+C, always: it clears the editor, and twice within a second quits,
+//     so no state can trap the user.
+//  1. The open dialog takes every other key.
+//  2. The editor, while focused, takes text and its own bindings
+//     (input.Model.Wants), so typing "q" or "j" is never a command.
+//  3. Global bindings: interrupt, take back, scroll, toggles, focus, mouse.
+//  4. The focused pane (transcript or queue); any other printable key there
+//     goes to the editor, which takes the focus.
+//
+// Every key also clears the status bar's hint.
+func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	m.status.ClearHint()
+	k := m.keys
+	if key.Matches(msg, k.Quit) {
+		return m.handleCtrlC()
+	}
+	if n := len(m.dialogs); n > 0 {
+		var cmd tea.Cmd
+		m.dialogs[n-1], cmd = m.dialogs[n-1].Update(msg)
+		return m, cmd
+	}
+	if m.focus == focusInput && m.input.Wants(msg) {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	switch {
+	case key.Matches(msg, k.Abort):
+		return m.handleAbort()
+	case key.Matches(msg, k.Back):
+		return m.setFocus(focusInput), nil
+	case key.Matches(msg, k.TakeBack):
+		return m.handleTakeBack("")
+	case key.Matches(msg, k.PageUp):
+		return m.updateChat(msgs.ScrollMsg{Pages: -1})
+	case key.Matches(msg, k.PageDown):
+		return m.updateChat(msgs.ScrollMsg{Pages: 1})
+	case key.Matches(msg, k.ToggleTools):
+		return m.updateChat(msgs.ToggleToolsMsg{})
+	case key.Matches(msg, k.ToggleThinking):
+		return m.updateChat(msgs.ToggleThinkingMsg{})
+	case key.Matches(msg, k.FocusNext):
+		return m.cycleFocus(1), nil
+	case key.Matches(msg, k.FocusPrev):
+		return m.cycleFocus(-1), nil
+	case key.Matches(msg, k.Mouse):
+		return m.handleToggleMouse()
+	}
+	return m.handlePaneKey(msg)
+}
+
+// handlePaneKey gives a key to the focused pane, or the editor when the pane
+// has no use for it and it is text.
+func (m Model) handlePaneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch {
+	case m.focus == focusChat && key.Matches(msg, bindings(m.chat.Keys().FullHelp())...):
+		m.chat, cmd = m.chat.Update(msg)
+	case m.focus == focusQueue && key.Matches(msg, m.queue.Keys().ShortHelp()...):
+		m.queue, cmd = m.queue.Update(msg)
+	case m.focus != focusInput && msg.Type == tea.KeyRunes && !msg.Alt:
+		return m.handleFocusEditor(msg.Runes)
+	}
+	return m, cmd
+}
+
+func bindings(groups [][]key.Binding) []key.Binding {
+	var all []key.Binding
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	return all
+}
+
+// handleCtrlC clears the editor; a second press within quitWindow quits.
+func (m Model) handleCtrlC() (Model, tea.Cmd) {
+	now := m.opts.Now()
+	if !m.lastCtrlC.IsZero() && now.Sub(m.lastCtrlC) <= quitWindow {
+		return m.handleQuit()
+	}
+	m.lastCtrlC = now
+	if len(m.dialogs) > 0 {
+		m = m.closeDialog()
+	}
+	m.input.Reset()
+	return m.hint(fmt.Sprintf("press %s again to quit", m.keys.Quit.Help().Key))
+}
+
+func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
+	if len(m.dialogs) > 0 || msg.Action != tea.MouseActionPress {
+		return m, nil
+	}
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		return m.updateChat(msgs.ScrollMsg{Lines: -3})
+	case tea.MouseButtonWheelDown:
+		return m.updateChat(msgs.ScrollMsg{Lines: 3})
+	}
+	return m, nil
+}
+
+// setFocus moves the keys to pane f.
+func (m Model) setFocus(f focusArea) Model {
+	if f == focusQueue && len(m.queue.Items()) == 0 {
+		f = focusInput
+	}
+	m.input.Blur()
+	m.chat.Blur()
+	m.queue.Blur()
+	m.focus = f
+	switch f {
+	case focusInput:
+		m.input.Focus()
+	case focusChat:
+		m.chat.Focus()
+	case focusQueue:
+		m.queue.Focus()
+	}
+	return m
+}
+
+// cycleFocus moves the focus through editor, transcript and queue (when
+// anything is queued).
+func (m Model) cycleFocus(step int) Model {
+	order := []focusArea{focusInput, focusChat}
+	if len(m.queue.Items()) > 0 {
+		order = append(order, focusQueue)
+	}
+	i := 0
+	for j, f := range order {
+		if f == m.focus {
+			i = j
+		}
+	}
+	return m.setFocus(order[(i+step+len(order))%len(order)])
+}
+
+func (m Model) handleFocusEditor(runes []rune) (Model, tea.Cmd) {
+	m = m.setFocus(focusInput)
+	if len(runes) == 0 {
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: runes})
+	return m, cmd
+}
+
+func (m Model) handleToggleMouse() (Model, tea.Cmd) {
+	m.mouse = !m.mouse
+	if m.mouse {
+		m, _ = m.hint("mouse on: the wheel scrolls; alt+m turns it off to select text")
+		return m, tea.EnableMouseCellMotion
+	}
+	m, _ = m.hint("mouse off: select and copy text with the terminal")
+	return m, tea.DisableMouse
+}
+
+func (m Model) hint(text string) (Model, tea.Cmd) {
+	return m.updateStatus(msgs.HintMsg{Text: text})
+}

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// KeyMap is the root's global bindings. Which of them apply depends on the
+// state (a run, the queue, the focus); syncKeys enables them accordingly, so
+// help and matching always agree.
+type KeyMap struct {
+	Quit           key.Binding // clears the editor; twice within a second quits
+	Abort          key.Binding // while a run is active
+	Back           key.Binding // from another pane to the editor, when idle
+	TakeBack       key.Binding // the newest queued item into the editor
+	PageUp         key.Binding
+	PageDown       key.Binding
+	ToggleTools    key.Binding
+	ToggleThinking key.Binding
+	FocusNext      key.Binding
+	FocusPrev      key.Binding
+	Mouse          key.Binding
+}
+
+// DefaultKeyMap returns the default global bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Quit:           key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "clear/quit")),
+		Abort:          key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "interrupt")),
+		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to editor")),
+		TakeBack:       key.NewBinding(key.WithKeys("alt+up"), key.WithHelp("alt+↑", "edit queued")),
+		PageUp:         key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
+		PageDown:       key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
+		ToggleTools:    key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand tools")),
+		ToggleThinking: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "thinking")),
+		FocusNext:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		FocusPrev:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Mouse:          key.NewBinding(key.WithKeys("alt+m"), key.WithHelp("alt+m", "mouse scroll")),
+	}
+}
+
+// all returns every global binding.
+func (k KeyMap) all() []key.Binding {
+	return []key.Binding{k.Quit, k.Abort, k.Back, k.TakeBack, k.PageUp, k.PageDown,
+		k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse}
+}
+
+// syncKeys enables the bindings that apply now.
+func (m *Model) syncKeys() {
+	k := &m.keys
+	dialog := len(m.dialogs) > 0
+	popup := m.focus == focusInput && m.input.PopupOpen()
+	k.Abort.SetEnabled(m.running && !dialog && !popup)
+	k.Back.SetEnabled(!m.running && !dialog && m.focus != focusInput)
+	k.TakeBack.SetEnabled(len(m.queue.Items()) > 0 && !dialog)
+	k.FocusNext.SetEnabled(!dialog && !popup)
+	k.FocusPrev.SetEnabled(!dialog && !popup)
+	for _, b := range []*key.Binding{&k.PageUp, &k.PageDown, &k.ToggleTools, &k.ToggleThinking, &k.Mouse} {
+		b.SetEnabled(!dialog)
+	}
+	if m.mouse {
+		k.Mouse.SetHelp("alt+m", "mouse off (select text)")
+	} else {
+		k.Mouse.SetHelp("alt+m", "mouse scroll")
+	}
+}
+
+// ShortHelp is the help line: the bindings of whatever has the keys, then
+// the global ones that apply, most useful first (the line is cut to fit).
+func (m Model) ShortHelp() []key.Binding {
+	k := m.keys
+	if n := len(m.dialogs); n > 0 {
+		return append(m.dialogs[n-1].Keys().ShortHelp(), k.Quit)
+	}
+	switch m.focus {
+	case focusChat:
+		return append(m.chat.Keys().ShortHelp(), k.Abort, k.Back, k.TakeBack, k.ToggleTools, k.FocusNext, k.Quit)
+	case focusQueue:
+		return append(m.queue.Keys().ShortHelp(), k.Abort, k.Back, k.FocusNext, k.Quit)
+	}
+	in := m.input.Keys()
+	return []key.Binding{in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.TakeBack,
+		in.Newline, k.ToggleTools, k.FocusNext, k.PageUp, k.Quit}
+}
+
+// FullHelp is every binding, for the help dialog.
+func (m Model) FullHelp() [][]key.Binding {
+	k := m.keys
+	groups := [][]key.Binding{
+		{k.Quit, k.Abort, k.TakeBack, k.PageUp, k.PageDown},
+		{k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse},
+	}
+	groups = append(groups, m.input.Keys().FullHelp()...)
+	groups = append(groups, m.chat.Keys().FullHelp()...)
+	return append(groups, m.queue.Keys().FullHelp()...)
+}

@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// TestKeyScopes checks, in every state the UI can be in, that each binding
+// that applies has help text and that no key is bound twice: help and
+// behaviour come from the same declarations, so this keeps them honest.
+func TestKeyScopes(t *testing.T) {
+	h, probe := runWithGate(t)
+	defer close(probe.release)
+	h.typeText("queued")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("a queued item", func(m Model) bool { return len(m.queue.Items()) == 1 })
+
+	states := []struct {
+		name  string
+		setup func(m Model) Model
+	}{
+		{"editor, running, queue", func(m Model) Model { return m }},
+		{"editor idle", func(m Model) Model { m.running = false; return m }},
+		{"completion open", func(m Model) Model { m.input.SetValue("/"); return m }},
+		{"transcript", func(m Model) Model { return m.setFocus(focusChat) }},
+		{"transcript idle", func(m Model) Model { m.running = false; return m.setFocus(focusChat) }},
+		{"queue", func(m Model) Model { return m.setFocus(focusQueue) }},
+		{"dialog", func(m Model) Model { m, _ = m.handleOpenThinking(); return m }},
+	}
+	for _, st := range states {
+		t.Run(st.name, func(t *testing.T) {
+			m := st.setup(h.m)
+			m.refresh()
+			seen := map[string]string{}
+			for _, b := range m.scope() {
+				if !b.Enabled() {
+					continue
+				}
+				help := b.Help()
+				if help.Key == "" || help.Desc == "" {
+					t.Errorf("binding %v has no help text", b.Keys())
+				}
+				for _, k := range b.Keys() {
+					if prev, dup := seen[k]; dup {
+						t.Errorf("key %q is bound to both %q and %q", k, prev, help.Desc)
+					}
+					seen[k] = help.Desc
+				}
+			}
+			if len(seen) == 0 {
+				t.Fatal("no bindings in scope")
+			}
+		})
+	}
+}
+
+// scope is every binding that may take a key in the current state, by the
+// ladder of handleKey.
+func (m Model) scope() []key.Binding {
+	if n := len(m.dialogs); n > 0 {
+		return append(bindings(m.dialogs[n-1].Keys().FullHelp()), m.keys.Quit)
+	}
+	all := m.keys.all()
+	switch m.focus {
+	case focusInput:
+		all = append(all, bindings(m.input.Keys().FullHelp())...)
+		all = append(all, m.input.EditKeys().Bindings()...)
+	case focusChat:
+		all = append(all, bindings(m.chat.Keys().FullHelp())...)
+	case focusQueue:
+		all = append(all, m.queue.Keys().ShortHelp()...)
+	}
+	return all
+}
+
+func TestHelpLineFollowsState(t *testing.T) {
+	h, probe := runWithGate(t)
+	if !strings.Contains(h.m.View(), "esc interrupt") || !strings.Contains(h.m.View(), "enter steer") {
+		t.Fatalf("while running the help line should offer steer and interrupt:\n%s", h.m.helpLine)
+	}
+	if strings.Contains(h.m.helpLine, "edit queued") {
+		t.Fatal("take-back offered with an empty queue")
+	}
+	h.typeText("later")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("take-back in the help", func(m Model) bool { return strings.Contains(m.helpLine, "alt+↑ edit queued") })
+	close(probe.release)
+	h.waitFor("idle help", func(m Model) bool {
+		return !m.running && strings.Contains(m.helpLine, "enter send") && !strings.Contains(m.helpLine, "interrupt")
+	})
+}
+
+func TestUnknownCommandHint(t *testing.T) {
+	h := newHarness(t, newRuntime(t, nil), 80, 24)
+	h.typeText("/frobnicate now")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the hint", func(m Model) bool { return strings.Contains(m.status.View(), "unknown command /frobnicate") })
+	h.typeText("x")
+	if strings.Contains(h.m.status.View(), "unknown command") {
+		t.Fatal("the hint did not clear on the next key")
+	}
+	// A path is text, not a command.
+	h.m.input.Reset()
+	if cmd := h.m.input.Value(); cmd != "" {
+		t.Fatal(cmd)
+	}
+}
+
+func TestThinkingCommandAndPicker(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHarness(t, rt, 80, 24)
+	h.typeText("/thinking high")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("thinking high", func(m Model) bool { return strings.Contains(m.status.View(), "thinking high") })
+	if got := rt.State().Thinking; got != agent.ThinkingHigh {
+		t.Fatalf("runtime thinking = %q", got)
+	}
+	h.typeText("/thinking")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })
+	h.key(tea.KeyDown, false)
+	h.key(tea.KeyEnter, false)
+	h.waitFor("xhigh", func(m Model) bool { return len(m.dialogs) == 0 && strings.Contains(m.status.View(), "thinking xhigh") })
+}
+
+func TestModelPicker(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHarness(t, rt, 80, 24)
+	h.typeText("/mo")
+	h.key(tea.KeyTab, false)
+	if got := h.m.input.Value(); got != "/model " {
+		t.Fatalf("tab completed to %q", got)
+	}
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the model picker", func(m Model) bool { return len(m.dialogs) == 1 })
+	if !strings.Contains(h.m.View(), "test/scripted-test") {
+		t.Fatalf("the picker does not list the model:\n%s", h.m.View())
+	}
+	h.key(tea.KeyEnter, false)
+	h.waitView("model: test/scripted-test")
+}

@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"io"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/steer-tui/steer/tui/chat"
+	"github.com/steer-tui/steer/tui/command"
+	"github.com/steer-tui/steer/tui/dialog"
+	"github.com/steer-tui/steer/tui/input"
+	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/queue"
+	"github.com/steer-tui/steer/tui/status"
+	"github.com/steer-tui/steer/tui/theme"
+)
+
+// Options configure the TUI. The zero value works: the dark theme, no saved
+// sessions, no mouse capture.
+type Options struct {
+	// Theme is the palette and markdown style, chosen once before the
+	// program starts (theme.Dark, theme.Light or theme.Plain). The zero
+	// value means theme.Dark().
+	Theme theme.Theme
+	// Profile is the colour profile markdown is rendered for; main passes
+	// lipgloss.ColorProfile(), tests termenv.Ascii. The zero value is
+	// TrueColor.
+	Profile termenv.Profile
+	// Sessions lists and resumes saved sessions; nil disables /sessions.
+	Sessions SessionBrowser
+	// Welcome is a note shown at the top of an empty transcript.
+	Welcome string
+	// ToolColors keeps SGR colours in tool output (everything else is
+	// always stripped).
+	ToolColors bool
+	// Mouse starts with mouse capture on (wheel scrolling); Alt+M toggles it.
+	// Off by default so that the terminal's own selection works.
+	Mouse bool
+	// Now is the clock; it defaults to time.Now.
+	Now func() time.Time
+
+	// Input and Output replace the terminal (tests); Unsent receives the
+	// input left unsent when the program ends (default os.Stderr).
+	Input  io.Reader
+	Output io.Writer
+	Unsent io.Writer
+}
+
+// focusArea is which pane has the keys.
+type focusArea int
+
+const (
+	focusInput focusArea = iota
+	focusChat
+	focusQueue
+)
+
+// Model is the root of the program. It routes messages to its components
+// and turns requests into runtime calls; the components own their state.
+type Model struct {
+	rt       Runtime
+	sessions SessionBrowser
+	opts     *Options      // never changed after New
+	styles   *theme.Styles // never changed after New
+	keys     KeyMap
+	commands *command.Registry
+	calls    *serial
+	order    *ordering
+
+	chat    chat.Model
+	input   input.Model
+	queue   queue.Model
+	status  status.Model
+	dialogs []dialog.Model
+	help    *help.Model // only its Width changes, in refresh
+
+	focus     focusArea
+	width     int
+	height    int
+	runID     uint64
+	running   bool
+	aborting  bool // Esc was pressed; the run's end takes the queue back
+	quitting  bool
+	mouse     bool
+	lastCtrlC time.Time
+	sessionID string
+	thinking  string
+	helpLine  string
+	helpSig   string
+}
+
+// New builds the root model. It does no IO: the runtime is first read by the
+// Cmd Init returns.
+func New(rt Runtime, opts Options) Model {
+	if opts.Theme.Name == "" {
+		opts.Theme = theme.Dark()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	st := theme.NewStyles(opts.Theme)
+	m := Model{
+		rt: rt, sessions: opts.Sessions, opts: &opts, styles: &st,
+		keys: DefaultKeyMap(), calls: newSerial(), mouse: opts.Mouse,
+		order: &ordering{next: 1, held: map[uint64]msgs.Submission{}},
+		width: 80, height: 24,
+	}
+	m.commands = m.registerCommands()
+	var suggestions []input.Suggestion
+	for _, c := range m.commands.All() {
+		suggestions = append(suggestions, input.Suggestion{Name: c.Name, Args: c.Args, Summary: c.Summary})
+	}
+	m.chat = chat.New(chat.Deps{
+		Styles: st.Chat, Keys: chat.DefaultKeyMap(), Profile: opts.Profile,
+		Now: opts.Now, ToolColors: opts.ToolColors,
+	})
+	m.input = input.New(input.Deps{
+		Styles: st.Input, Keys: input.DefaultKeyMap(), Edit: input.DefaultEditKeyMap(),
+		Commands: suggestions, Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
+	})
+	m.queue = queue.New(queue.Deps{Styles: st.Queue, Keys: queue.DefaultKeyMap()})
+	m.status = status.New(status.Deps{Styles: st.Status, Now: opts.Now})
+	h := help.New()
+	h.Styles = st.Help
+	m.help = &h
+	m.refresh()
+	return m
+}
+
+// Init loads the runtime's state (transcript, queue, model) and turns on the
+// mouse if asked.
+func (m Model) Init() tea.Cmd {
+	load := m.calls.cmd(loadSession(m.rt, m.opts.Welcome, nil, ""))
+	if m.mouse {
+		return tea.Batch(load, tea.EnableMouseCellMotion)
+	}
+	return load
+}
+
+func (m Model) dialogDeps() dialog.Deps {
+	return dialog.Deps{Styles: m.styles.Dialog, Keys: dialog.DefaultKeyMap()}
+}

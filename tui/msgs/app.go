@@ -1,0 +1,30 @@
+package msgs
+
+// RunCommandMsg asks to run the slash command Name ("model", without the
+// slash) with Args (the rest of the line, trimmed). Seq orders it among the
+// editor's submissions.
+type RunCommandMsg struct {
+	Name, Args string
+	Seq        uint64
+}
+
+// Order returns the submission's sequence number.
+func (m RunCommandMsg) Order() uint64 { return m.Seq }
+
+// OpenHelpMsg asks to show every key and command.
+type OpenHelpMsg struct{}
+
+// CloseDialogMsg asks to close the topmost dialog.
+type CloseDialogMsg struct{}
+
+// QuitMsg asks to leave: an active run is aborted first and unsent input is
+// printed after the screen is restored.
+type QuitMsg struct{}
+
+// ToggleMouseMsg asks to turn mouse capture (wheel scrolling) on or off;
+// with it off the terminal's own selection and copying work.
+type ToggleMouseMsg struct{}
+
+// FocusEditorMsg asks to give the editor the focus, inserting Runes if any
+// (typing in another pane goes to the editor).
+type FocusEditorMsg struct{ Runes []rune }

@@ -1,0 +1,68 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/muesli/termenv"
+
+	"github.com/steer-tui/steer/tui/theme"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the program's writer and the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestRunPrintsUnsentInputWhenCancelled(t *testing.T) {
+	rt := newRuntime(t, nil)
+	in, keys := io.Pipe()
+	defer keys.Close()
+	var screen, unsent lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Input: in, Output: &screen, Unsent: &unsent})
+	}()
+	if _, err := keys.Write([]byte("half a thought")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(screen.String(), "half a thought") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the typed text never showed:\n%s", screen.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Run returned %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after the context was cancelled")
+	}
+	if !strings.Contains(unsent.String(), "half a thought") {
+		t.Fatalf("the unsent text was not printed: %q", unsent.String())
+	}
+}

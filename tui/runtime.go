@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"context"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/msgs"
+)
+
+// Runtime is everything the TUI asks of the runtime facade, grouped by use;
+// *runner.Runtime satisfies it. All methods are called from tea.Cmd
+// goroutines or the bridge, never from Update or View.
+type Runtime interface {
+	Inputs
+	Events
+	Settings
+}
+
+// Inputs hands what the user types to the runtime and controls runs.
+type Inputs interface {
+	// Steer queues text as steering while a run is active, else starts a
+	// run with it; queued reports which. It returns once the input is saved,
+	// or with the reason it could not be.
+	Steer(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
+	// FollowUp queues text until the agent would stop, else starts a run.
+	FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
+	// Dequeue takes the queued item id back, or every item when id is "".
+	Dequeue(id string) ([]agent.QueueItem, error)
+	// Abort aborts the active run; queued items stay queued.
+	Abort()
+	// WaitForIdle returns once no run is active, or with ctx's error.
+	WaitForIdle(ctx context.Context) error
+}
+
+// Events is how the TUI learns what happens: a subscription to every event
+// (the bridge's) and a snapshot for start-up and session switches.
+type Events interface {
+	// Subscribe calls fn with every event, in order, on the runtime's
+	// goroutine; fn must return quickly and must not call Inputs.
+	Subscribe(fn agent.Subscriber) (unsubscribe func())
+	// State returns a snapshot: transcript, queue, model, thinking level.
+	State() runner.State
+}
+
+// Settings are the session-level choices the slash commands change.
+type Settings interface {
+	Models() []agent.Model
+	SetModel(ref string) (agent.Model, error)
+	SetThinking(level agent.ThinkingLevel)
+	// NewSession starts an empty session; it fails while a run is active.
+	NewSession() error
+}
+
+// SessionBrowser lists and resumes saved sessions. It is optional (see
+// Options.Sessions): without it /sessions says saved sessions are not
+// available. Both methods are called from tea.Cmd goroutines and may do IO.
+type SessionBrowser interface {
+	// ListSessions returns the saved sessions, newest first.
+	ListSessions(ctx context.Context) ([]SessionSummary, error)
+	// SwitchSession makes session id the runtime's current session; the
+	// TUI then reloads the transcript from State. It is only called while
+	// no run is active.
+	SwitchSession(ctx context.Context, id string) error
+}
+
+// SessionSummary is one saved session as the picker lists it.
+type SessionSummary = msgs.SessionSummary
+
+var _ Runtime = (*runner.Runtime)(nil)
+
+// RunnerSessions is the session side of *runner.Runtime.
+type RunnerSessions interface {
+	ListSessions(ctx context.Context) ([]runner.SessionInfo, error)
+	SwitchSession(ctx context.Context, id string) error
+}
+
+// SessionsOf adapts the runtime's saved sessions to the picker's
+// SessionBrowser.
+func SessionsOf(rt RunnerSessions) SessionBrowser { return runnerSessions{rt} }
+
+type runnerSessions struct{ rt RunnerSessions }
+
+// ListSessions converts the runtime's session list.
+func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, error) {
+	infos, err := s.rt.ListSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionSummary, len(infos))
+	for i, in := range infos {
+		out[i] = SessionSummary{ID: in.ID, Title: in.Title, Updated: in.Updated, Messages: in.Messages}
+	}
+	return out, nil
+}
+
+// SwitchSession switches the runtime's session.
+func (s runnerSessions) SwitchSession(ctx context.Context, id string) error {
+	return s.rt.SwitchSession(ctx, id)
+}
+
+var _ RunnerSessions = (*runner.Runtime)(nil)

@@ -1,0 +1,79 @@
+package sanitize
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestString(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		sgr  bool
+		want string
+	}{
+		{"plain text is unchanged", "hello\n\tworld", false, "hello\n\tworld"},
+		{"unicode is unchanged", "héllo — 世界 🙂", false, "héllo — 世界 🙂"},
+		{"OSC 52 clipboard write (BEL)", "a\x1b]52;c;ZXZpbA==\x07b", false, "ab"},
+		{"OSC 52 clipboard write (ST)", "a\x1b]52;c;ZXZpbA==\x1b\\b", false, "ab"},
+		{"OSC 8 hyperlink keeps its text", "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\", false, "click"},
+		{"OSC 0 title change", "\x1b]0;pwned\x07ok", false, "ok"},
+		{"CSI cursor moves and clears", "a\x1b[2J\x1b[H\x1b[10;5Hb\x1b[3A", false, "ab"},
+		{"SGR removed by default", "\x1b[31mred\x1b[0m", false, "red"},
+		{"SGR kept when allowed", "\x1b[31mred\x1b[0m", true, "\x1b[31mred\x1b[0m"},
+		{"non-SGR CSI removed even when SGR allowed", "\x1b[2Jx\x1b[?25l", true, "x"},
+		{"DCS removed", "a\x1bPq#0;2;0;0;0\x1b\\b", false, "ab"},
+		{"APC removed", "a\x1b_Gf=100;AAAA\x1b\\b", false, "ab"},
+		{"two-byte ESC (RIS) removed", "a\x1bcb", false, "ab"},
+		{"carriage return restarts the line", "10%\r50%\r100%\ndone", false, "100%\ndone"},
+		{"CRLF is a newline", "one\r\ntwo\r\n", false, "one\ntwo\n"},
+		{"backspace removed", "ab\bc", false, "abc"},
+		{"BEL removed", "ding\a!", false, "ding!"},
+		{"other C0 removed", "a\x00b\x01c\x0bd\x0ce\x1ff", false, "abcdef"},
+		{"DEL removed", "a\x7fb", false, "ab"},
+		{"C1 CSI U+009B with its parameters", "a\u009b2Jb", false, "ab"},
+		{"C1 OSC U+009D to BEL", "a\u009d52;c;eA==\ab", false, "ab"},
+		{"C1 NEL removed", "a\u0085b", false, "ab"},
+		{"raw 0x9b byte is invalid UTF-8", "a\x9b2Jb", false, "a\uFFFD2Jb"},
+		{"bidi overrides removed", "abc\u202edcb\u202c\u2066x\u2069", false, "abcdcbx"},
+		{"unterminated OSC is dropped", "ok\x1b]52;c;AAAA", false, "ok"},
+		{"lone ESC at the end", "ok\x1b", false, "ok"},
+		{"invalid UTF-8", "a\xffb", false, "a\uFFFDb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := String(tt.in, Options{AllowSGR: tt.sgr})
+			if got != tt.want {
+				t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if !tt.sgr && strings.ContainsRune(got, 0x1b) {
+				t.Errorf("ESC survived in %q", got)
+			}
+		})
+	}
+}
+
+func TestStringIsIdempotent(t *testing.T) {
+	for _, in := range []string{"a\x1b[31mb\r\nc\rd", "\u009b1m\u202ex\x07"} {
+		once := String(in, Options{})
+		if twice := String(once, Options{}); twice != once {
+			t.Errorf("String(String(%q)) = %q, want %q", in, twice, once)
+		}
+	}
+}
+
+func BenchmarkStringClean(b *testing.B) {
+	s := strings.Repeat("a line of ordinary tool output\n", 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		String(s, Options{})
+	}
+}
+
+func BenchmarkStringEscapes(b *testing.B) {
+	s := strings.Repeat("\x1b[32mok\x1b[0m line\r\n", 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		String(s, Options{})
+	}
+}

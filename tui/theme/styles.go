@@ -1,0 +1,107 @@
+package theme
+
+import (
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/glamour/ansi"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Styles holds one style set per component; each component receives its own
+// sub-struct in New.
+type Styles struct {
+	Chat   ChatStyles
+	Queue  QueueStyles
+	Status StatusStyles
+	Input  InputStyles
+	Dialog DialogStyles
+	Help   help.Styles
+}
+
+// ChatStyles style the transcript.
+type ChatStyles struct {
+	// UserPrompt is the "❯" before a user message, UserText its text and
+	// UserLabel the kind of an injected message (steer, follow-up).
+	UserPrompt, UserText, UserLabel lipgloss.Style
+	// Thinking is the dimmed reasoning text; ThinkingHeader its one-line
+	// summary when collapsed.
+	Thinking, ThinkingHeader lipgloss.Style
+	// ToolName, ToolArgs and ToolMeta make a tool block's header; ToolRunning,
+	// ToolOK and ToolFailed its status mark; ToolOutput and ToolGutter its body.
+	ToolName, ToolArgs, ToolMeta           lipgloss.Style
+	ToolRunning, ToolOK, ToolFailed        lipgloss.Style
+	ToolOutput, ToolGutter                 lipgloss.Style
+	Error, Interrupted, Notice, Selected   lipgloss.Style
+	NewOutput                              lipgloss.Style
+	Markdown, FastMarkdown                 ansi.StyleConfig
+	MarkdownFallback, MarkdownFallbackNote lipgloss.Style
+}
+
+// QueueStyles style the strip of pending inputs above the editor.
+type QueueStyles struct {
+	Steer, FollowUp, Text, Selected, More lipgloss.Style
+}
+
+// StatusStyles style the one-line status bar.
+type StatusStyles struct {
+	Bar, Model, Dim, Running, Idle, Meter, MeterEmpty, Warning, Error, Info lipgloss.Style
+}
+
+// InputStyles style the editor and its completion list.
+type InputStyles struct {
+	Rule, RuleFocused                                 lipgloss.Style
+	Prompt, PromptBlurred, Text, Placeholder, Cursor  lipgloss.Style
+	Completion, CompletionSelected, CompletionSummary lipgloss.Style
+}
+
+// DialogStyles style pickers and the help dialog.
+type DialogStyles struct {
+	Box, Title, Item, Selected, Detail, Hint lipgloss.Style
+}
+
+// NewStyles builds every component's styles from t. It is pure: the same
+// theme always gives the same styles.
+func NewStyles(t Theme) Styles {
+	s := lipgloss.NewStyle
+	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return s().Foreground(c) }
+	return Styles{
+		Chat: ChatStyles{
+			UserPrompt: fg(t.Accent).Bold(true), UserText: fg(t.Text).Bold(true),
+			UserLabel: fg(t.Muted).Italic(true),
+			Thinking:  fg(t.Muted).Italic(true), ThinkingHeader: fg(t.Muted),
+			ToolName: fg(t.Text).Bold(true), ToolArgs: fg(t.Muted), ToolMeta: fg(t.Muted),
+			ToolRunning: fg(t.Accent), ToolOK: fg(t.Success), ToolFailed: fg(t.Error),
+			ToolOutput: fg(t.Muted), ToolGutter: fg(t.Border),
+			Error: fg(t.Error), Interrupted: fg(t.Warning), Notice: fg(t.Muted),
+			Selected: fg(t.Accent).Bold(true), NewOutput: fg(t.Accent).Bold(true),
+			Markdown: t.Markdown, FastMarkdown: Fast(t.Markdown),
+			MarkdownFallback: fg(t.Text), MarkdownFallbackNote: fg(t.Muted),
+		},
+		Queue: QueueStyles{
+			Steer: fg(t.Accent).Bold(true), FollowUp: fg(t.Warning).Bold(true),
+			Text: fg(t.Text), Selected: fg(t.Accent).Bold(true).Reverse(true), More: fg(t.Muted),
+		},
+		Status: StatusStyles{
+			Bar: fg(t.Text), Model: fg(t.Text).Bold(true), Dim: fg(t.Muted),
+			Running: fg(t.Accent), Idle: fg(t.Muted), Meter: fg(t.Accent),
+			MeterEmpty: fg(t.Border), Warning: fg(t.Warning), Error: fg(t.Error).Bold(true),
+			Info: fg(t.Accent),
+		},
+		Input: InputStyles{
+			Rule: fg(t.Border), RuleFocused: fg(t.Accent),
+			Prompt: fg(t.Accent).Bold(true), PromptBlurred: fg(t.Muted),
+			Text: fg(t.Text), Placeholder: fg(t.Muted), Cursor: s().Reverse(true),
+			Completion: fg(t.Text), CompletionSelected: fg(t.Accent).Bold(true),
+			CompletionSummary: fg(t.Muted),
+		},
+		Dialog: DialogStyles{
+			Box:   s().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1),
+			Title: fg(t.Accent).Bold(true), Item: fg(t.Text),
+			Selected: fg(t.Accent).Bold(true), Detail: fg(t.Muted), Hint: fg(t.Muted),
+		},
+		Help: help.Styles{
+			Ellipsis: fg(t.Muted), ShortKey: fg(t.Text), ShortDesc: fg(t.Muted),
+			ShortSeparator: fg(t.Border), FullKey: fg(t.Text), FullDesc: fg(t.Muted),
+			FullSeparator: fg(t.Border),
+		},
+	}
+}

@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/tui/msgs"
+)
+
+// Update routes one message: each case names the handler or the component
+// that owns it. refresh then settles the layout, the key states and the help
+// line.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := m.route(msg)
+	m.refresh()
+	return m, cmd
+}
+
+func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, nil
+	case tea.KeyMsg:
+		return m.handleKey(msg)
+	case tea.MouseMsg:
+		return m.handleMouse(msg)
+	case msgs.RunEventMsg:
+		return m.handleRunEvents(msg)
+	case spinner.TickMsg:
+		return m.handleTick(msg)
+	case msgs.Submission:
+		return m.handleSubmission(msg)
+	case msgs.AbortRunMsg:
+		return m.handleAbort()
+	case msgs.TakeBackMsg:
+		return m.handleTakeBack(msg.ID)
+	case msgs.DropQueuedMsg:
+		return m.handleDrop(msg.ID)
+	case msgs.ItemsTakenBackMsg:
+		return m.handleTakenBack(msg)
+	case msgs.QueuedDroppedMsg:
+		return m.hint("dropped: " + oneLine(msg.Item.Text, 40))
+	case msgs.NewSessionMsg:
+		return m.handleNewSession()
+	case msgs.OpenSessionsMsg:
+		return m.handleOpenSessions()
+	case msgs.SessionsListedMsg:
+		return m.handleSessionsListed(msg)
+	case msgs.ResumeSessionMsg:
+		return m.handleResume(msg)
+	case msgs.SessionLoadedMsg:
+		return m.handleSessionLoaded(msg)
+	case msgs.OpenModelsMsg:
+		return m.handleOpenModels()
+	case modelsListedMsg:
+		return m.handleModelsListed(msg)
+	case msgs.SetModelMsg:
+		return m.handleSetModel(msg.Ref)
+	case msgs.ModelChangedMsg:
+		return m.handleModelChanged(msg)
+	case msgs.OpenThinkingMsg:
+		return m.handleOpenThinking()
+	case msgs.SetThinkingMsg:
+		return m.handleSetThinking(msg.Level)
+	case msgs.ThinkingChangedMsg:
+		return m.handleThinkingChanged(msg)
+	case msgs.OpenHelpMsg:
+		return m.handleOpenHelp()
+	case msgs.CloseDialogMsg:
+		return m.closeDialog(), nil
+	case msgs.QuitMsg:
+		return m.handleQuit()
+	case quitReadyMsg:
+		return m, tea.Quit
+	case msgs.ToggleMouseMsg:
+		return m.handleToggleMouse()
+	case msgs.FocusEditorMsg:
+		return m.handleFocusEditor(msg.Runes)
+	case msgs.HintMsg, msgs.ErrorMsg:
+		return m.updateStatus(msg)
+	case msgs.NoteMsg, msgs.ScrollMsg, msgs.ToggleToolsMsg, msgs.ToggleThinkingMsg:
+		return m.updateChat(msg)
+	case fmt.Stringer: // last: many messages print themselves
+		if isShiftEnter(msg) {
+			return m.handleKey(tea.KeyMsg{Type: tea.KeyCtrlJ})
+		}
+	}
+	return m.updateFocused(msg)
+}
+
+// isShiftEnter recognises Shift+Enter from terminals that report it with
+// the kitty or xterm modifyOtherKeys encoding; Bubble Tea v1 delivers those
+// as unknown CSI sequences, which only print themselves.
+func isShiftEnter(msg fmt.Stringer) bool {
+	switch msg.String() {
+	case "?CSI[49 51 59 50 117]?", // CSI 13;2u
+		"?CSI[50 55 59 50 59 49 51 126]?": // CSI 27;2;13~
+		return true
+	}
+	return false
+}
+
+func (m Model) updateStatus(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.status, cmd = m.status.Update(msg)
+	return m, cmd
+}
+
+func (m Model) updateChat(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.chat, cmd = m.chat.Update(msg)
+	return m, cmd
+}
+
+// updateFocused hands anything else (cursor blinks, pastes) to the dialog or
+// the focused component.
+func (m Model) updateFocused(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch {
+	case len(m.dialogs) > 0:
+		top := len(m.dialogs) - 1
+		m.dialogs[top], cmd = m.dialogs[top].Update(msg)
+	case m.focus == focusInput:
+		m.input, cmd = m.input.Update(msg)
+	}
+	return m, cmd
+}

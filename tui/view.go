@@ -1,0 +1,56 @@
+package tui
+
+import (
+	"strings"
+)
+
+// refresh settles what depends on the whole model after every message: which
+// bindings apply, the sizes of the panes and the help line. Children skip
+// work when their size did not change.
+func (m *Model) refresh() {
+	m.syncKeys()
+	w, h := max(m.width, 1), max(m.height, 1)
+	m.status.SetSize(w)
+	m.input.SetSize(w, min(max(h/4, 1), 5))
+	m.queue.SetSize(w, min(max(h/6, 1), 4))
+	chatHeight := max(h-m.input.Height()-m.queue.Height()-m.status.Height()-1, 1)
+	m.chat.SetSize(w, chatHeight)
+	for i := range m.dialogs {
+		m.dialogs[i].SetSize(w, chatHeight)
+	}
+	m.refreshHelp(w)
+}
+
+// refreshHelp rebuilds the help line when the bindings it shows changed.
+func (m *Model) refreshHelp(width int) {
+	var sig strings.Builder
+	bindings := m.ShortHelp()
+	for _, b := range bindings {
+		if b.Enabled() {
+			sig.WriteString(b.Help().Key + "\x00" + b.Help().Desc + "\x00")
+		}
+	}
+	sig.WriteString(strings.Repeat("|", width))
+	if sig.String() == m.helpSig {
+		return
+	}
+	m.helpSig = sig.String()
+	m.help.Width = width
+	m.helpLine = m.help.ShortHelpView(bindings)
+}
+
+// View joins the panes' cached strings: transcript (or the open dialog),
+// queue strip, editor, status bar and help line.
+func (m Model) View() string {
+	top := m.chat.View()
+	if n := len(m.dialogs); n > 0 {
+		top = m.dialogs[n-1].View()
+	}
+	parts := make([]string, 0, 5)
+	parts = append(parts, top)
+	if q := m.queue.View(); q != "" {
+		parts = append(parts, q)
+	}
+	parts = append(parts, m.input.View(), m.status.View(), m.helpLine)
+	return strings.Join(parts, "\n")
+}
