@@ -7,9 +7,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,13 +18,16 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/anthropic"
+	"github.com/steer-tui/steer/agent/llm/openai"
 	"github.com/steer-tui/steer/agent/llm/scripted"
 	"github.com/steer-tui/steer/agent/rpc"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/config"
+	"github.com/steer-tui/steer/agent/runner/headless"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/assets"
 	"github.com/steer-tui/steer/persistence"
@@ -39,16 +40,16 @@ import (
 
 // Exit statuses of SPEC §10.
 const (
-	exitOK        = 0
-	exitFailed    = 1
-	exitUsage     = 2
-	exitTimedOut  = 3
-	exitCancelled = 130
+	exitOK        = headless.ExitOK
+	exitFailed    = headless.ExitFailed
+	exitUsage     = headless.ExitUsage
+	exitCancelled = headless.ExitCancelled
 )
 
 const usage = `steer — chat with an LLM agent that uses tools, and steer it while it works.
 
 Usage:
+  steer [flags]                       the terminal UI
   steer run [--json] [flags] PROMPT   answer one prompt headless (PROMPT "-" or absent: read stdin)
   steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
   steer sessions [--json]             list saved sessions, newest first
@@ -59,13 +60,15 @@ Flags (before or after the command):
   --model REF        provider/model or model id (default: the first configured model)
   --scenario NAME    scripted-provider scenario: a name from assets/scenarios or a JSON file
   --pace N           scripted-provider chunks per second (default 60; 0 = as fast as possible)
+  --config FILE      configuration file (default: ~/.config/steer/config.json, if present)
   --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
   --session ID       resume a saved session (see 'steer sessions')
   --continue         resume the latest session of this directory
   --json             run: print the event stream as JSON lines; sessions: print JSON
   --timeout D        run: give up after D (e.g. 90s, 10m); exit status 3
 
-With no key and no config, steer runs offline on the scripted provider.
+Real providers come from the config file or ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY;
+with none, steer runs offline on the scripted provider.
 Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out, 130 interrupted.
 `
 
@@ -106,26 +109,32 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
+	var prompt string
 	switch opts.command {
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	case "sessions":
-		return listSessions(opts, stdout, stderr)
+		return sessions(opts, stdout, stderr)
+	case "run":
+		if prompt, err = headless.ReadPrompt(opts.args, stdin); err != nil {
+			fmt.Fprintf(stderr, "steer: %v\n", err)
+			return exitUsage
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rt, closeLog, err := build(opts)
+	rt, closeAll, err := build(opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	defer closeLog()
+	defer closeAll()
 	switch opts.command {
 	case "":
 		return runTUI(ctx, rt, opts)
 	case "run":
-		return runOnce(ctx, rt, opts, stdin, stdout, stderr)
+		return headless.Run(ctx, rt, prompt, headless.RunOptions{JSON: opts.json, Timeout: opts.timeout}, stdout, stderr)
 	default: // "rpc"
 		if err := rpc.NewServer(rt, stdin, stdout).Serve(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "steer: %v\n", err)
@@ -184,11 +193,8 @@ func parseArgs(argv []string) (options, error) {
 	if o.timeout < 0 {
 		return o, usagef("--timeout must be positive, got %v", o.timeout)
 	}
-	switch {
-	case o.session != "" && o.cont:
+	if o.session != "" && o.cont {
 		return o, usagef("--session and --continue exclude each other")
-	case o.config != "":
-		return o, usagef("--config: configuration files are not supported yet; steer runs on the scripted provider")
 	}
 	return o, nil
 }
@@ -213,61 +219,138 @@ func interleaved(fs *flag.FlagSet, rest []string) ([]string, error) {
 	return args, nil
 }
 
-// build wires the runtime: the state directory and its log, the scripted
-// provider (with its scenario), the tools and the model.
+// build wires the runtime: the configuration and its providers (the scripted
+// one always among them), the state directory with its lock, log and
+// database, the tools and the session.
 func build(o options) (*runner.Runtime, func(), error) {
-	stateDir, err := resolveStateDir(o.stateDir)
+	cfg, err := config.Load(o.config, os.Getenv)
 	if err != nil {
 		return nil, nil, err
 	}
-	logger, closeLog, err := openLog(stateDir)
+	providers, err := providersFrom(cfg, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	stateDir, err := resolveStateDir(o.stateDir)
 	if err != nil {
 		return nil, nil, err
 	}
 	workspace, err := os.Getwd()
 	if err != nil {
-		closeLog()
 		return nil, nil, fmt.Errorf("cannot read the working directory: %w", err)
 	}
-	popts := scripted.Options{Pace: o.pace}
-	if o.scenario != "" {
-		sc, err := scripted.LoadScenario(o.scenario)
-		if err != nil {
-			closeLog()
-			return nil, nil, fmt.Errorf("--scenario: %w", err)
-		}
-		popts.Scenario = sc
-	}
-	provider := scripted.New(popts)
 	store, err := persistence.Open(stateDir, persistence.Options{})
 	if err != nil {
-		closeLog()
 		return nil, nil, err
 	}
-	cleanup := func() {
+	logger, closeLog, err := openLog(stateDir)
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	closeAll := func() {
 		if err := store.Close(); err != nil {
 			logger.Error("closing the database failed", "error", err)
 		}
 		closeLog()
 	}
+	model := o.model
+	if model == "" {
+		model = cfg.Model
+	}
 	rt, err := runner.New(context.Background(), runner.Options{
-		Providers:    []runner.Provider{{Name: "scripted", Models: scripted.Models(), Stream: provider.Stream}},
-		Model:        o.model,
+		Providers:    providers,
+		Model:        model,
+		Resolve:      resolverFor(cfg, providers),
 		Tools:        tools.New(workspace),
 		SystemPrompt: assets.SystemPrompt(),
 		Workspace:    workspace,
+		Thinking:     cfg.Agent.Thinking,
+		SteeringMode: cfg.Agent.SteeringMode,
+		FollowUpMode: cfg.Agent.FollowUpMode,
 		Logger:       logger,
 		Store:        store,
 		Session:      o.session,
 		Continue:     o.cont,
 	})
 	if err != nil {
-		cleanup()
+		closeAll()
 		return nil, nil, err
 	}
-	logger.Info("steer started", "command", o.command, "model", rt.State().Model.Ref(),
+	logger.Info("steer started", "command", o.command, "config", cfg.Source, "model", rt.State().Model.Ref(),
 		"workspace", workspace, "session", rt.SessionID())
-	return rt, cleanup, nil
+	return rt, closeAll, nil
+}
+
+// providersFrom builds each configured provider, then the built-in scripted
+// one (with --pace and --scenario) unless the configuration names its own.
+func providersFrom(cfg *config.Config, o options) ([]runner.Provider, error) {
+	popts := scripted.Options{Pace: o.pace}
+	if o.scenario != "" {
+		sc, err := scripted.LoadScenario(o.scenario)
+		if err != nil {
+			return nil, fmt.Errorf("--scenario: %w", err)
+		}
+		popts.Scenario = sc
+	}
+	offline := scripted.New(popts).Stream
+	var out []runner.Provider
+	hasScripted := false
+	for _, p := range cfg.Providers {
+		stream, err := streamOf(p, offline)
+		if err != nil {
+			return nil, fmt.Errorf("provider %s: %w", p.Name, err)
+		}
+		hasScripted = hasScripted || p.Name == scripted.ProviderName
+		out = append(out, runner.Provider{Name: p.Name, Models: p.Models, Stream: stream})
+	}
+	if !hasScripted {
+		out = append(out, runner.Provider{Name: scripted.ProviderName, Models: scripted.Models(), Stream: offline})
+	}
+	return out, nil
+}
+
+// streamOf builds the client of one configured provider. Until failover
+// rotates auth profiles, the first profile's key is used.
+func streamOf(p config.Provider, offline agent.StreamFn) (agent.StreamFn, error) {
+	key := ""
+	if len(p.Profiles) > 0 {
+		key = p.Profiles[0].Key.Reveal()
+	}
+	switch p.API {
+	case config.APIOpenAIChat:
+		c, err := openai.New(openai.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout, Headers: p.Headers})
+		if err != nil {
+			return nil, err
+		}
+		return c.Stream, nil
+	case config.APIAnthropicMessages:
+		c, err := anthropic.New(anthropic.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout, Headers: p.Headers})
+		if err != nil {
+			return nil, err
+		}
+		return c.Stream, nil
+	default:
+		return offline, nil
+	}
+}
+
+// resolverFor resolves references through the configuration (aliases,
+// catalogue models); the scripted models resolve as they are.
+func resolverFor(cfg *config.Config, providers []runner.Provider) func(string) (agent.Model, error) {
+	return func(ref string) (agent.Model, error) {
+		if ref == "" || strings.HasPrefix(ref, scripted.ProviderName+"/") {
+			return runner.ResolveModel(providers, ref)
+		}
+		m, err := cfg.ResolveModel(ref)
+		if err != nil {
+			if sm, serr := runner.ResolveModel(providers, ref); serr == nil {
+				return sm, nil
+			}
+			return agent.Model{}, fmt.Errorf("--model: %w", err)
+		}
+		return m, nil
+	}
 }
 
 // resolveStateDir picks the state directory (SPEC §10) and creates it 0700.
@@ -303,139 +386,28 @@ func openLog(stateDir string) (*slog.Logger, func(), error) {
 	return slog.New(slog.NewJSONHandler(f, nil)), func() { _ = f.Close() }, nil
 }
 
-// runOnce answers one prompt headless and maps the outcome to an exit status.
-func runOnce(ctx context.Context, rt *runner.Runtime, o options, stdin io.Reader, stdout, stderr io.Writer) int {
-	prompt, err := readPrompt(o.args, stdin)
+// sessions prints the saved sessions, or one transcript with "show ID". It
+// opens the database read-only when another steer owns the directory.
+func sessions(o options, stdout, stderr io.Writer) int {
+	stateDir, err := resolveStateDir(o.stateDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	if o.json {
-		out.Write(rpc.SessionHeader(rt.SessionID(), rt.Workspace(), time.Now()))
-		out.WriteByte('\n')
+	store, err := persistence.Open(stateDir, persistence.Options{})
+	var locked *persistence.LockedError
+	if errors.As(err, &locked) {
+		store, err = persistence.Open(stateDir, persistence.Options{ReadOnly: true})
 	}
-	var last agent.Message
-	rt.Subscribe(func(ev agent.Event) {
-		if end, ok := ev.(agent.MessageEnd); ok && end.Message.Role == agent.RoleAssistant {
-			last = end.Message
-		}
-		if o.json {
-			writeJSONEvent(out, ev, rt.SessionID(), stderr)
-		} else {
-			writeText(out, ev, stderr)
-		}
-	})
-	if err := rt.Prompt(prompt); err != nil {
+	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return exitFailed
+		return exitUsage
 	}
-	timedOut := waitRun(ctx, rt, o.timeout)
-	switch {
-	case ctx.Err() != nil:
-		return exitCancelled
-	case timedOut:
-		fmt.Fprintf(stderr, "steer: timed out after %v\n", o.timeout)
-		return exitTimedOut
-	case last.StopReason == agent.StopReasonError:
-		fmt.Fprintf(stderr, "steer: %s\n", last.ErrorMessage)
-		return exitFailed
-	case last.StopReason == agent.StopReasonAborted:
-		return exitCancelled
+	defer store.Close()
+	if len(o.args) == 2 {
+		return headless.ShowSession(context.Background(), store, o.args[1], o.json, stdout, stderr)
 	}
-	return exitOK
-}
-
-// waitRun waits for the run to end; an interrupt or the timeout aborts it
-// (and still waits, so the transcript gets its aborted marker).
-func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration) (timedOut bool) {
-	var deadline <-chan time.Time
-	if timeout > 0 {
-		timer := time.NewTimer(timeout)
-		defer timer.Stop()
-		deadline = timer.C
-	}
-	idle := make(chan struct{})
-	go func() {
-		_ = rt.WaitForIdle(context.Background())
-		close(idle)
-	}()
-	select {
-	case <-idle:
-		return false
-	case <-ctx.Done():
-	case <-deadline:
-		timedOut = true
-	}
-	rt.Abort()
-	<-idle
-	return timedOut
-}
-
-func readPrompt(args []string, stdin io.Reader) (string, error) {
-	if len(args) > 0 && !(len(args) == 1 && args[0] == "-") {
-		return strings.Join(args, " "), nil
-	}
-	if f, ok := stdin.(*os.File); ok && len(args) == 0 {
-		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
-			return "", usagef("run needs a PROMPT (or '-' to read it from stdin)")
-		}
-	}
-	data, err := io.ReadAll(stdin)
-	if err != nil {
-		return "", fmt.Errorf("cannot read the prompt from stdin: %v", err)
-	}
-	prompt := strings.TrimSpace(string(data))
-	if prompt == "" {
-		return "", usagef("the prompt is empty")
-	}
-	return prompt, nil
-}
-
-func writeJSONEvent(out *bufio.Writer, ev agent.Event, sessionID string, stderr io.Writer) {
-	line, err := rpc.EncodeEvent(ev, sessionID)
-	if err != nil {
-		fmt.Fprintf(stderr, "steer: cannot encode a %s event: %v\n", ev.Type(), err)
-		return
-	}
-	out.Write(line)
-	out.WriteByte('\n')
-	out.Flush()
-}
-
-// writeText prints the answer's text as it streams, and one line per tool on
-// stderr so that stdout stays the answer alone.
-func writeText(out *bufio.Writer, ev agent.Event, stderr io.Writer) {
-	switch e := ev.(type) {
-	case agent.MessageUpdate:
-		if e.Event.Type == agent.EventTextDelta {
-			out.WriteString(e.Event.Delta)
-			out.Flush()
-		}
-	case agent.MessageEnd:
-		if e.Message.Role == agent.RoleAssistant && e.Message.TextContent() != "" {
-			out.WriteString("\n")
-			out.Flush()
-		}
-	case agent.ToolExecutionStart:
-		fmt.Fprintf(stderr, "→ %s %s\n", e.ToolName, summarizeArgs(e.Args))
-	case agent.ToolExecutionEnd:
-		status := "ok"
-		if e.IsError {
-			status = "failed"
-		}
-		fmt.Fprintf(stderr, "← %s %s\n", e.ToolName, status)
-	}
-}
-
-func summarizeArgs(args map[string]any) string {
-	for _, key := range []string{"command", "path"} {
-		if v, ok := args[key].(string); ok {
-			return v
-		}
-	}
-	return ""
+	return headless.ListSessions(context.Background(), store, o.json, stdout, stderr)
 }
 
 // runTUI runs the terminal UI (SPEC §9) until the user quits. Dark or light
@@ -489,117 +461,4 @@ func colorFGBGDark(v string) (dark, known bool) {
 		return false, false
 	}
 	return bg <= 6 || bg == 8, true
-}
-
-// listSessions prints the saved sessions, or one transcript with "show ID".
-// It opens the database read-only when another steer owns the directory.
-func listSessions(o options, stdout, stderr io.Writer) int {
-	stateDir, err := resolveStateDir(o.stateDir)
-	if err != nil {
-		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return exitUsage
-	}
-	store, err := persistence.Open(stateDir, persistence.Options{})
-	var locked *persistence.LockedError
-	if errors.As(err, &locked) {
-		store, err = persistence.Open(stateDir, persistence.Options{ReadOnly: true})
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return exitUsage
-	}
-	defer store.Close()
-	ctx := context.Background()
-	if len(o.args) == 2 {
-		return showSession(ctx, store, o.args[1], o.json, stdout, stderr)
-	}
-	sessions, err := store.ListSessions(ctx, persistence.ListOptions{})
-	if err != nil {
-		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return exitFailed
-	}
-	if o.json {
-		return writeJSON(stdout, stderr, sessionsJSON(sessions))
-	}
-	if len(sessions) == 0 {
-		fmt.Fprintln(stdout, "No saved sessions yet.")
-		return exitOK
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tWORKSPACE\tTITLE")
-	for _, s := range sessions {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"),
-			s.MessageCount, s.Model, s.Workspace, s.Title)
-	}
-	tw.Flush()
-	return exitOK
-}
-
-// sessionJSON is one session in `steer sessions --json`.
-type sessionJSON struct {
-	ID           string    `json:"id"`
-	Workspace    string    `json:"workspace"`
-	Title        string    `json:"title"`
-	Model        string    `json:"model"`
-	Created      time.Time `json:"created"`
-	Updated      time.Time `json:"updated"`
-	MessageCount int       `json:"messageCount"`
-	InputTokens  int64     `json:"inputTokens"`
-	OutputTokens int64     `json:"outputTokens"`
-	Cost         float64   `json:"cost"`
-}
-
-func sessionsJSON(sessions []persistence.Session) []sessionJSON {
-	out := make([]sessionJSON, len(sessions))
-	for i, s := range sessions {
-		out[i] = sessionJSON{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Model: s.Model,
-			Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
-			InputTokens: int64(s.InputTokens), OutputTokens: int64(s.OutputTokens), Cost: s.Cost}
-	}
-	return out
-}
-
-// showSession prints a transcript: pi's message objects with --json, else a
-// plain rendering.
-func showSession(ctx context.Context, store *persistence.Store, id string, asJSON bool, stdout, stderr io.Writer) int {
-	msgs, err := store.LoadTranscript(ctx, id)
-	if errors.Is(err, persistence.ErrNotFound) {
-		fmt.Fprintf(stderr, "steer: no saved session %q; 'steer sessions' lists them\n", id)
-		return exitUsage
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return exitFailed
-	}
-	if asJSON {
-		return writeJSON(stdout, stderr, msgs)
-	}
-	for _, m := range msgs {
-		switch m.Role {
-		case agent.RoleToolResult:
-			fmt.Fprintf(stdout, "[%s result%s]\n%s\n\n", m.ToolName, map[bool]string{true: ", error"}[m.IsError], m.TextContent())
-		default:
-			fmt.Fprintf(stdout, "%s:\n%s\n", m.Role, m.TextContent())
-			for _, c := range m.ToolCalls() {
-				args, _ := json.Marshal(c.Arguments)
-				fmt.Fprintf(stdout, "→ %s %s\n", c.Name, args)
-			}
-			if m.StopReason == agent.StopReasonError || m.StopReason == agent.StopReasonAborted {
-				fmt.Fprintf(stdout, "(%s: %s)\n", m.StopReason, m.ErrorMessage)
-			}
-			fmt.Fprintln(stdout)
-		}
-	}
-	return exitOK
-}
-
-func writeJSON(stdout, stderr io.Writer, v any) int {
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return exitFailed
-	}
-	return exitOK
 }

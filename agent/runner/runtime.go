@@ -14,8 +14,12 @@ import (
 // Options configure a Runtime. Providers is required.
 type Options struct {
 	Providers []Provider
-	// Model is the reference to start with (see ResolveModel).
-	Model        string
+	// Model is the reference to start with.
+	Model string
+	// Resolve turns a reference into a model of one of the Providers; it
+	// defaults to ResolveModel over their models. Configurations with
+	// aliases and catalogues supply their own.
+	Resolve      func(ref string) (agent.Model, error)
 	Tools        []agent.Tool
 	SystemPrompt string
 	Workspace    string
@@ -66,7 +70,11 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	model, err := ResolveModel(opts.Providers, opts.Model)
+	if opts.Resolve == nil {
+		providers := opts.Providers
+		opts.Resolve = func(ref string) (agent.Model, error) { return ResolveModel(providers, ref) }
+	}
+	model, err := opts.Resolve(opts.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -75,6 +83,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store}
+	if r.streamFor(model) == nil {
+		return nil, fmt.Errorf("model %s has no configured provider", model.Ref())
+	}
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
@@ -240,7 +251,7 @@ func (r *Runtime) Models() []agent.Model {
 
 // SetModel switches to the model ref names from the next request on.
 func (r *Runtime) SetModel(ref string) (agent.Model, error) {
-	m, err := ResolveModel(r.opts.Providers, ref)
+	m, err := r.opts.Resolve(ref)
 	if err != nil {
 		return agent.Model{}, err
 	}

@@ -118,7 +118,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string) error {
 	if _, err := r.agent.Reset(msgs); err != nil {
 		return err
 	}
-	if m, err := ResolveModel(r.opts.Providers, sess.Model); err == nil && sess.Model != "" {
+	if m, err := r.opts.Resolve(sess.Model); err == nil && sess.Model != "" {
 		r.agent.SetModel(m, r.streamFor(m))
 	}
 	r.mu.Lock()

@@ -54,7 +54,10 @@ func startSteer(t *testing.T) *pane {
 	p := &pane{t: t, socket: fmt.Sprintf("steer-e2e-%d-%d", os.Getpid(), sockets.Add(1))}
 	shell := fmt.Sprintf("exec %q --state-dir %q", steerBin, t.TempDir())
 	p.tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40",
-		"-c", t.TempDir(), "-e", "TERM=xterm-256color", "-e", "STEER_STATE_DIR=", "-e", "COLORFGBG=15;0", shell)
+		"-c", t.TempDir(), "-e", "TERM=xterm-256color", "-e", "STEER_STATE_DIR=", "-e", "COLORFGBG=15;0",
+		// Offline whatever the developer's environment holds: no keys, no config file.
+		"-e", "ANTHROPIC_API_KEY=", "-e", "OPENAI_API_KEY=", "-e", "OPENROUTER_API_KEY=",
+		"-e", "XDG_CONFIG_HOME="+t.TempDir(), shell)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
 	p.waitFor("the first screen", "scripted/echo", 10*time.Second)
 	return p

@@ -42,11 +42,13 @@ func steer(t *testing.T, args ...string) *exec.Cmd {
 }
 
 // steerIn returns a command for the binary on the given state directory and
-// workspace.
+// workspace, offline whatever the developer's environment holds: no keys and
+// no config file (the workspace stands in for the config home).
 func steerIn(stateDir, workspace string, args ...string) *exec.Cmd {
 	cmd := exec.Command(steerBin, append([]string{"--state-dir", stateDir}, args...)...)
 	cmd.Dir = workspace
-	cmd.Env = append(os.Environ(), "STEER_STATE_DIR=")
+	cmd.Env = append(os.Environ(), "STEER_STATE_DIR=", "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=",
+		"OPENROUTER_API_KEY=", "XDG_CONFIG_HOME="+workspace)
 	return cmd
 }
 

@@ -1,0 +1,114 @@
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// ListSessions prints every saved session, newest first, as a table or JSON.
+func ListSessions(ctx context.Context, store *persistence.Store, asJSON bool, stdout, stderr io.Writer) int {
+	sessions, err := store.ListSessions(ctx, persistence.ListOptions{})
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return ExitFailed
+	}
+	if asJSON {
+		return writeJSON(stdout, stderr, sessionsJSON(sessions))
+	}
+	if len(sessions) == 0 {
+		fmt.Fprintln(stdout, "No saved sessions yet.")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tWORKSPACE\tTITLE")
+	for _, s := range sessions {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"),
+			s.MessageCount, s.Model, s.Workspace, s.Title)
+	}
+	tw.Flush()
+	return ExitOK
+}
+
+// sessionJSON is one session in `steer sessions --json`.
+type sessionJSON struct {
+	ID           string    `json:"id"`
+	Workspace    string    `json:"workspace"`
+	Title        string    `json:"title"`
+	Model        string    `json:"model"`
+	Created      time.Time `json:"created"`
+	Updated      time.Time `json:"updated"`
+	MessageCount int       `json:"messageCount"`
+	InputTokens  int64     `json:"inputTokens"`
+	OutputTokens int64     `json:"outputTokens"`
+	Cost         float64   `json:"cost"`
+}
+
+func sessionsJSON(sessions []persistence.Session) []sessionJSON {
+	out := make([]sessionJSON, len(sessions))
+	for i, s := range sessions {
+		out[i] = sessionJSON{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Model: s.Model,
+			Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
+			InputTokens: int64(s.InputTokens), OutputTokens: int64(s.OutputTokens), Cost: s.Cost}
+	}
+	return out
+}
+
+// ShowSession prints one transcript: pi's message objects with asJSON, else a
+// plain rendering.
+func ShowSession(ctx context.Context, store *persistence.Store, id string, asJSON bool, stdout, stderr io.Writer) int {
+	msgs, err := store.LoadTranscript(ctx, id)
+	if errors.Is(err, persistence.ErrNotFound) {
+		fmt.Fprintf(stderr, "steer: no saved session %q; 'steer sessions' lists them\n", id)
+		return ExitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return ExitFailed
+	}
+	if asJSON {
+		return writeJSON(stdout, stderr, msgs)
+	}
+	for _, m := range msgs {
+		writeMessage(stdout, m)
+	}
+	return ExitOK
+}
+
+func writeMessage(w io.Writer, m agent.Message) {
+	if m.Role == agent.RoleToolResult {
+		status := ""
+		if m.IsError {
+			status = ", error"
+		}
+		fmt.Fprintf(w, "[%s result%s]\n%s\n\n", m.ToolName, status, m.TextContent())
+		return
+	}
+	fmt.Fprintf(w, "%s:\n%s\n", m.Role, m.TextContent())
+	for _, c := range m.ToolCalls() {
+		args, _ := json.Marshal(c.Arguments)
+		fmt.Fprintf(w, "→ %s %s\n", c.Name, args)
+	}
+	if m.StopReason == agent.StopReasonError || m.StopReason == agent.StopReasonAborted {
+		fmt.Fprintf(w, "(%s: %s)\n", m.StopReason, m.ErrorMessage)
+	}
+	fmt.Fprintln(w)
+}
+
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return ExitFailed
+	}
+	return ExitOK
+}
