@@ -59,7 +59,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("anthropic: base URL %q is not an http(s) URL", redactURL(base))
+		return nil, fmt.Errorf("anthropic: base URL %q is not an http(s) URL", llmhttp.RedactURL(base))
 	}
 	idle := cfg.IdleTimeout
 	if idle <= 0 {
@@ -108,7 +108,7 @@ func (p *Provider) Stream(ctx context.Context, model agent.Model, llm agent.LLMC
 }
 
 func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) {
-	name := providerName(model)
+	name := llmhttp.ProviderName(model, "anthropic")
 	key := p.apiKey
 	if opts.APIKey != "" {
 		key = opts.APIKey
@@ -148,7 +148,7 @@ func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model
 		perr := h.event(s.Current())
 		x.Resume()
 		if perr != nil {
-			fail(withTail(perr, x))
+			fail(x.WithTail(perr))
 			return
 		}
 	}
@@ -158,35 +158,8 @@ func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model
 	}
 	reason, perr := h.end()
 	if perr != nil {
-		fail(withTail(perr, x))
+		fail(x.WithTail(perr))
 		return
 	}
 	w.Finish(reason)
-}
-
-// withTail gives an error found in the stream's content the end of the
-// stream as its body excerpt.
-func withTail(e *agent.ProviderError, x *llmhttp.Exchange) *agent.ProviderError {
-	if e.Body == "" {
-		e.Body = x.Tail()
-	}
-	return e
-}
-
-// providerName names the server in messages: the model's provider, or
-// anthropic.
-func providerName(m agent.Model) string {
-	if m.Provider != "" {
-		return m.Provider
-	}
-	return "anthropic"
-}
-
-// redactURL hides a password in a URL's user info; a URL that does not parse
-// is not shown at all.
-func redactURL(s string) string {
-	if u, err := url.Parse(s); err == nil {
-		return u.Redacted()
-	}
-	return "(unparseable)"
 }

@@ -39,7 +39,6 @@ var adaptiveModels = map[string]bool{"claude-opus-4-6": true, "claude-mythos-pre
 // Placeholders for what a request cannot carry.
 const (
 	imageOmitted = "(image omitted: the model does not accept images)"
-	noToolResult = "No result provided: the tool call was interrupted."
 )
 
 // buildParams turns the kernel's context into a Messages request.
@@ -116,7 +115,7 @@ func messagesOf(model agent.Model, llm agent.LLMContext) []sdk.MessageParam {
 			results = nil
 		}
 	}
-	for _, m := range replayable(llm.Messages) {
+	for _, m := range agent.Replayable(llm.Messages) {
 		if m.Role != agent.RoleToolResult {
 			flush()
 		}
@@ -272,44 +271,4 @@ func toolsOf(specs []agent.ToolSpec) ([]sdk.ToolUnionParam, error) {
 		out = append(out, sdk.ToolUnionParam{OfTool: &tool})
 	}
 	return out, nil
-}
-
-// replayable returns the messages worth sending. An assistant message that
-// failed or was aborted is an incomplete turn: it is dropped, and so is any
-// tool result that answers no call of a kept message. A kept call without a
-// result gets a synthetic error result before the next turn, because the API
-// rejects a call left unanswered.
-func replayable(msgs []agent.Message) []agent.Message {
-	out := make([]agent.Message, 0, len(msgs))
-	var pending []agent.Content // unanswered calls of the last kept assistant message
-	flush := func() {
-		for _, c := range pending {
-			out = append(out, agent.Message{Role: agent.RoleToolResult, ToolCallID: c.ID, ToolName: c.Name,
-				Content: []agent.Content{agent.Text(noToolResult)}, IsError: true})
-		}
-		pending = nil
-	}
-	for _, m := range msgs {
-		switch m.Role {
-		case agent.RoleAssistant:
-			flush()
-			if m.StopReason == agent.StopReasonError || m.StopReason == agent.StopReasonAborted {
-				continue
-			}
-			pending = m.ToolCalls()
-			out = append(out, m)
-		case agent.RoleToolResult:
-			i := slices.IndexFunc(pending, func(c agent.Content) bool { return c.ID == m.ToolCallID })
-			if i < 0 {
-				continue
-			}
-			pending = slices.Delete(pending, i, i+1)
-			out = append(out, m)
-		default:
-			flush()
-			out = append(out, m)
-		}
-	}
-	flush()
-	return out
 }

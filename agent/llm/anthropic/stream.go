@@ -7,6 +7,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/llmhttp"
 )
 
 // handler turns the events of one response into StreamWriter calls. It reads
@@ -115,7 +116,7 @@ func (h *handler) blockDelta(d sdk.MessageStreamEventUnionDelta) *agent.Provider
 	case "input_json_delta":
 		if !h.toolOpen {
 			return &agent.ProviderError{Kind: agent.ErrorMalformed,
-				Message: providerName(h.model) + ": input_json_delta outside a tool_use block"}
+				Message: llmhttp.ProviderName(h.model, "anthropic") + ": input_json_delta outside a tool_use block"}
 		}
 		h.toolInput = ""
 		if d.PartialJSON != "" {
@@ -145,13 +146,13 @@ func (h *handler) deltaUsage(u sdk.MessageDeltaUsage) {
 
 func (h *handler) setUsage() {
 	u := h.usage
-	u.Cost = costOf(h.model.Cost, u)
+	u.Cost = h.model.Cost.Price(u)
 	h.w.SetUsage(u)
 }
 
 // end maps the stop reason once the stream is over.
 func (h *handler) end() (agent.StopReason, *agent.ProviderError) {
-	name := providerName(h.model)
+	name := llmhttp.ProviderName(h.model, "anthropic")
 	if !h.stopped {
 		if h.hasContent {
 			return "", &agent.ProviderError{Kind: agent.ErrorStream,
@@ -178,16 +179,4 @@ func (h *handler) end() (agent.StopReason, *agent.ProviderError) {
 		return agent.StopReasonToolUse, nil
 	}
 	return agent.StopReasonStop, nil
-}
-
-// costOf prices usage at the model's rates per million tokens.
-func costOf(c agent.ModelCost, u agent.Usage) agent.Cost {
-	out := agent.Cost{
-		Input:      c.Input * float64(u.Input) / 1e6,
-		Output:     c.Output * float64(u.Output) / 1e6,
-		CacheRead:  c.CacheRead * float64(u.CacheRead) / 1e6,
-		CacheWrite: c.CacheWrite * float64(u.CacheWrite) / 1e6,
-	}
-	out.Total = out.Input + out.Output + out.CacheRead + out.CacheWrite
-	return out
 }

@@ -195,3 +195,12 @@ func (x *Exchange) keepTail(p []byte) {
 	}
 	x.tail = append(x.tail, p...)
 }
+
+// WithTail gives an error found in the stream's content the end of the
+// stream as its body excerpt, unless it has a body already.
+func (x *Exchange) WithTail(e *agent.ProviderError) *agent.ProviderError {
+	if e.Body == "" {
+		e.Body = x.Tail()
+	}
+	return e
+}

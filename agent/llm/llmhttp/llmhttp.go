@@ -16,6 +16,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/steer-tui/steer/agent"
 )
 
 // The idle windows: how long a stream may go without a byte before the
@@ -82,4 +84,22 @@ func NewClient(responseHeaderTimeout time.Duration) *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.ResponseHeaderTimeout = responseHeaderTimeout
 	return &http.Client{Transport: t}
+}
+
+// RedactURL hides a password in a URL's user info; a URL that does not parse
+// is not shown at all.
+func RedactURL(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return "(unparseable)"
+}
+
+// ProviderName names the server in messages: the model's provider, or
+// fallback.
+func ProviderName(m agent.Model, fallback string) string {
+	if m.Provider != "" {
+		return m.Provider
+	}
+	return fallback
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/respjson"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/llmhttp"
 )
 
 // reasoningFields are the delta fields OpenAI-compatible servers stream
@@ -94,7 +95,7 @@ func (h *handler) toolCallDelta(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) *
 	case idx != h.lastCall || !h.openCall:
 		return &agent.ProviderError{Kind: agent.ErrorMalformed, Message: fmt.Sprintf(
 			"%s: tool call %d continued after other content had started; interleaved tool-call deltas are not supported",
-			providerName(h.model), idx)}
+			llmhttp.ProviderName(h.model, "openai"), idx)}
 	case (tc.ID != "" && tc.ID != call.id) || (call.name == "" && tc.Function.Name != ""):
 		if tc.ID != "" {
 			call.id = tc.ID
@@ -127,7 +128,7 @@ func (h *handler) indexOf(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) int64 {
 
 // end maps the finish reason once the stream is over.
 func (h *handler) end() (agent.StopReason, *agent.ProviderError) {
-	name := providerName(h.model)
+	name := llmhttp.ProviderName(h.model, "openai")
 	switch h.finish {
 	case "length":
 		return agent.StopReasonLength, nil
@@ -191,18 +192,6 @@ func usageOf(u sdk.CompletionUsage, model agent.Model) agent.Usage {
 		CacheRead:  cacheRead,
 		CacheWrite: cacheWrite,
 	}
-	out.Cost = costOf(model.Cost, out)
-	return out
-}
-
-// costOf prices usage at the model's rates per million tokens.
-func costOf(c agent.ModelCost, u agent.Usage) agent.Cost {
-	out := agent.Cost{
-		Input:      c.Input * float64(u.Input) / 1e6,
-		Output:     c.Output * float64(u.Output) / 1e6,
-		CacheRead:  c.CacheRead * float64(u.CacheRead) / 1e6,
-		CacheWrite: c.CacheWrite * float64(u.CacheWrite) / 1e6,
-	}
-	out.Total = out.Input + out.Output + out.CacheRead + out.CacheWrite
+	out.Cost = model.Cost.Price(out)
 	return out
 }
