@@ -1,35 +1,20 @@
 package scripted
 
-import "github.com/steer-tui/steer/agent"
+import (
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/builtin"
+)
 
 // ProviderName and API name the scripted provider and its API kind in model
 // references and config (`"api": "scripted"`).
 const (
-	ProviderName = "scripted"
-	API          = "scripted"
+	ProviderName = builtin.ProviderName
+	API          = builtin.API
 )
 
-// Models lists the scripted models:
-//
-//   - scripted/echo, the default: a 200k-token window, like a large cloud
-//     model; it reasons (thinks aloud) when a thinking level is set.
-//   - scripted/tiny: an 8k-token window, to rehearse context overflow,
-//     truncation and compaction after a few tool results.
-//
-// Both cost nothing.
-func Models() []agent.Model {
-	return []agent.Model{
-		{
-			Provider: ProviderName, ID: "echo", Name: "Scripted echo (offline)", API: API,
-			ContextWindow: 200_000, MaxOutput: 16_384, Reasoning: true, Input: []string{"text"},
-		},
-		{
-			Provider: ProviderName, ID: "tiny", Name: "Scripted tiny (8k context, offline)", API: API,
-			ContextWindow: 8_192, MaxOutput: 1_024, Input: []string{"text"},
-		},
-	}
-}
+// Models lists the scripted models; see builtin.Models.
+func Models() []agent.Model { return builtin.Models() }
 
 // DefaultModel is scripted/echo, the model steer uses when nothing is
 // configured.
-func DefaultModel() agent.Model { return Models()[0] }
+func DefaultModel() agent.Model { return builtin.DefaultModel() }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/llm/scripted"
+	"github.com/steer-tui/steer/agent/llm/builtin"
 )
 
 // ResolveRef turns a model reference into a provider name and a model id:
@@ -126,15 +126,15 @@ func (c *Config) find(ps []Provider, id string) []agent.Model {
 // config declares one of that name.
 func (c *Config) providers() []Provider {
 	for _, p := range c.Providers {
-		if p.Name == scripted.ProviderName {
+		if p.Name == builtin.ProviderName {
 			return c.Providers
 		}
 	}
 	return append(slices.Clip(c.Providers), Provider{
-		Name:     scripted.ProviderName,
+		Name:     builtin.ProviderName,
 		API:      APIScripted,
-		Profiles: []Profile{{ID: scripted.ProviderName + ":default"}},
-		Models:   scripted.Models(),
+		Profiles: []Profile{{ID: builtin.ProviderName + ":default"}},
+		Models:   builtin.Models(),
 	})
 }
 
