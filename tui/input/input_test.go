@@ -46,7 +46,7 @@ func TestEditing(t *testing.T) {
 		{"kill to start", []tea.KeyMsg{{Type: tea.KeyCtrlU}}, ""},
 		{"home then insert", []tea.KeyMsg{{Type: tea.KeyHome}, {Type: tea.KeyRunes, Runes: []rune(">")}}, ">hello world"},
 		{"word left then kill to end", []tea.KeyMsg{{Type: tea.KeyLeft, Alt: true}, {Type: tea.KeyCtrlK}}, "hello "},
-		{"paste keeps newlines", []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("\r\nnext\tline"), Paste: true}}, "hello world\nnext  line"},
+		{"paste keeps newlines", []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("\r\nnext\tline"), Paste: true}}, "hello world\nnext    line"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,9 +130,19 @@ func TestGrowsToMaxLines(t *testing.T) {
 	if !strings.Contains(m.View(), "line") {
 		t.Fatal("the cursor line is not visible")
 	}
+	for i := 0; i < 5*len("line"); i++ {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	if h, v := m.Height(), m.View(); h != 3 || !strings.Contains(v, "› a") {
+		t.Fatalf("back to two lines the editor shows %d lines, want rule + 2 from the first:\n%s", h, v)
+	}
 	m.SetValue(strings.Repeat("wrap ", 20))
 	if h := m.Height(); h != 4 {
 		t.Fatalf("a wrapped line shows as %d lines, want 4", h)
+	}
+	m.Reset()
+	if h := m.Height(); h != 2 {
+		t.Fatalf("cleared, the editor is %d lines, want rule + 1", h)
 	}
 }
 

@@ -1,13 +1,16 @@
 package input
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+)
 
 // KeyMap is the editor's bindings: sending, and the completion list while it
 // is open. The root enables or disables them through the model's state.
 type KeyMap struct {
 	Send     key.Binding // steer while a run is active, else prompt
 	FollowUp key.Binding
-	Newline  key.Binding
+	Newline  key.Binding // drives the textarea's InsertNewline
 	// Complete, CompletePrev, CompleteNext and Dismiss work the list of
 	// slash commands shown while a command is typed.
 	Complete, CompletePrev, CompleteNext, Dismiss key.Binding
@@ -36,14 +39,18 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Send, k.FollowUp, k.Newline}, {k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss}}
 }
 
-// EditKeyMap is the text-editing bindings. They are listed in the full help
-// but not on the help line.
+// EditKeyMap is the text-editing bindings, which the textarea carries out.
+// They are listed in the full help but not on the help line. The textarea's
+// Ctrl+T (transpose) is left out: Ctrl+T is the global thinking toggle.
 type EditKeyMap struct {
-	Left, Right, Up, Down          key.Binding
-	WordLeft, WordRight            key.Binding
-	Home, End                      key.Binding
-	Backspace, Delete              key.Binding
-	DeleteWord, KillStart, KillEnd key.Binding
+	Left, Right, Up, Down        key.Binding
+	WordLeft, WordRight          key.Binding
+	Home, End, Top, Bottom       key.Binding
+	Backspace, Delete            key.Binding
+	DeleteWord, DeleteWordRight  key.Binding
+	KillStart, KillEnd           key.Binding
+	Upcase, Downcase, Capitalize key.Binding
+	Paste                        key.Binding // the system clipboard; terminal pastes need no key
 }
 
 // DefaultEditKeyMap returns the usual readline-style editing keys.
@@ -53,20 +60,45 @@ func DefaultEditKeyMap() EditKeyMap {
 	}
 	return EditKeyMap{
 		Left: b("←", "left", "left", "ctrl+b"), Right: b("→", "right", "right", "ctrl+f"),
-		Up: b("↑", "line up", "up"), Down: b("↓", "line down", "down"),
+		Up: b("↑", "line up", "up", "ctrl+p"), Down: b("↓", "line down", "down", "ctrl+n"),
 		WordLeft:  b("alt+←", "word left", "alt+left", "ctrl+left", "alt+b"),
 		WordRight: b("alt+→", "word right", "alt+right", "ctrl+right", "alt+f"),
 		Home:      b("ctrl+a", "line start", "home", "ctrl+a"), End: b("ctrl+e", "line end", "end", "ctrl+e"),
-		Backspace:  b("backspace", "delete left", "backspace", "ctrl+h"),
-		Delete:     b("delete", "delete right", "delete", "ctrl+d"),
-		DeleteWord: b("ctrl+w", "delete word", "ctrl+w", "alt+backspace"),
-		KillStart:  b("ctrl+u", "delete to line start", "ctrl+u"),
-		KillEnd:    b("ctrl+k", "delete to line end", "ctrl+k"),
+		Top:             b("alt+<", "text start", "alt+<", "ctrl+home"),
+		Bottom:          b("alt+>", "text end", "alt+>", "ctrl+end"),
+		Backspace:       b("backspace", "delete left", "backspace", "ctrl+h"),
+		Delete:          b("delete", "delete right", "delete", "ctrl+d"),
+		DeleteWord:      b("ctrl+w", "delete word", "ctrl+w", "alt+backspace"),
+		DeleteWordRight: b("alt+d", "delete word right", "alt+d", "alt+delete"),
+		KillStart:       b("ctrl+u", "delete to line start", "ctrl+u"),
+		KillEnd:         b("ctrl+k", "delete to line end", "ctrl+k"),
+		Upcase:          b("alt+u", "uppercase word", "alt+u"),
+		Downcase:        b("alt+l", "lowercase word", "alt+l"),
+		Capitalize:      b("alt+c", "capitalize word", "alt+c"),
+		Paste:           b("ctrl+v", "paste clipboard", "ctrl+v"),
 	}
 }
 
 // Bindings lists every editing binding.
 func (k EditKeyMap) Bindings() []key.Binding {
 	return []key.Binding{k.Left, k.Right, k.Up, k.Down, k.WordLeft, k.WordRight, k.Home, k.End,
-		k.Backspace, k.Delete, k.DeleteWord, k.KillStart, k.KillEnd}
+		k.Top, k.Bottom, k.Backspace, k.Delete, k.DeleteWord, k.DeleteWordRight, k.KillStart, k.KillEnd,
+		k.Upcase, k.Downcase, k.Capitalize, k.Paste}
+}
+
+// textarea hands the bindings to the textarea, with newline as its
+// InsertNewline; what is not listed (transpose) stays unbound.
+func (k EditKeyMap) textarea(newline key.Binding) textarea.KeyMap {
+	return textarea.KeyMap{
+		CharacterBackward: k.Left, CharacterForward: k.Right,
+		LinePrevious: k.Up, LineNext: k.Down,
+		WordBackward: k.WordLeft, WordForward: k.WordRight,
+		LineStart: k.Home, LineEnd: k.End, InputBegin: k.Top, InputEnd: k.Bottom,
+		DeleteCharacterBackward: k.Backspace, DeleteCharacterForward: k.Delete,
+		DeleteWordBackward: k.DeleteWord, DeleteWordForward: k.DeleteWordRight,
+		DeleteBeforeCursor: k.KillStart, DeleteAfterCursor: k.KillEnd,
+		UppercaseWordForward: k.Upcase, LowercaseWordForward: k.Downcase, CapitalizeWordForward: k.Capitalize,
+		Paste:         k.Paste,
+		InsertNewline: newline,
+	}
 }

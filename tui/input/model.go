@@ -4,10 +4,13 @@
 package input
 
 import (
+	"math"
 	"regexp"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/tui/msgs"
@@ -26,17 +29,17 @@ type Deps struct {
 	Placeholder string
 }
 
-// Model is the editor.
+// Model is the editor: a Bubbles textarea, which does the editing, wrapping
+// and drawing, and around it the sending keys and the completion list.
 type Model struct {
 	d        *Deps // shared by copies; never changed after New
 	keys     KeyMap
 	editKeys EditKeyMap
-	ed       editor
+	ta       textarea.Model
 	width    int
 	maxLines int
-	focused  bool
 	running  bool
-	scroll   int    // first visible screen line
+	scroll   int    // first visible screen line of the text
 	seq      uint64 // submissions so far
 
 	matches   []Suggestion
@@ -49,10 +52,29 @@ type Model struct {
 // maxSuggestions is how many completions show at once.
 const maxSuggestions = 6
 
+// prompt marks the first line of the text; the others are indented to match.
+const prompt, indent = "› ", "  "
+
 // New returns an empty, focused editor.
 func New(d Deps) Model {
-	m := Model{d: &d, keys: d.Keys, editKeys: d.Edit, ed: newEditor(), focused: true, maxLines: 5, width: 40}
-	m.sync()
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	// No caps: a MaxHeight would also refuse newlines past it. The height
+	// shown is set per frame by render.
+	ta.MaxHeight, ta.MaxWidth = 0, 0
+	ta.Placeholder = d.Placeholder
+	ta.FocusedStyle, ta.BlurredStyle = d.Styles.Focused, d.Styles.Blurred
+	ta.Cursor.Style = d.Styles.Cursor
+	ta.Cursor.SetMode(cursor.CursorStatic) // no blink ticks: views stay deterministic
+	ta.SetPromptFunc(len(indent), func(line int) string {
+		if line == 0 {
+			return prompt
+		}
+		return indent
+	})
+	m := Model{d: &d, keys: d.Keys, editKeys: d.Edit, ta: ta}
+	m.ta.Focus()
+	m.SetSize(40, 5)
 	return m
 }
 
@@ -63,19 +85,20 @@ func (m *Model) SetSize(width, maxLines int) {
 		return
 	}
 	m.width, m.maxLines = width, maxLines
+	m.ta.SetWidth(width)
 	m.sync()
 }
 
 // Focus gives the editor the keys.
 func (m *Model) Focus() tea.Cmd {
-	m.focused = true
+	cmd := m.ta.Focus()
 	m.sync()
-	return nil
+	return cmd
 }
 
 // Blur takes the keys away.
 func (m *Model) Blur() {
-	m.focused = false
+	m.ta.Blur()
 	m.sync()
 }
 
@@ -89,11 +112,11 @@ func (m *Model) SetRunning(running bool) {
 }
 
 // Value returns the text.
-func (m Model) Value() string { return m.ed.value() }
+func (m Model) Value() string { return m.ta.Value() }
 
 // SetValue replaces the text, with the cursor at its end.
 func (m *Model) SetValue(s string) {
-	m.ed.setValue(s)
+	m.ta.SetValue(s)
 	m.dismissed = false
 	m.sync()
 }
@@ -101,7 +124,7 @@ func (m *Model) SetValue(s string) {
 // Prepend puts text before what is typed, on its own line: taken-back items
 // come back in the order they were queued.
 func (m *Model) Prepend(text string) {
-	if cur := m.ed.value(); strings.TrimSpace(cur) != "" {
+	if cur := m.ta.Value(); strings.TrimSpace(cur) != "" {
 		text += "\n" + cur
 	}
 	m.SetValue(text)
@@ -122,7 +145,7 @@ func (m Model) EditKeys() EditKeyMap { return m.editKeys }
 // Wants reports whether a key is the editor's: one of its bindings, or text.
 // The root offers keys to the editor before its global bindings.
 func (m Model) Wants(msg tea.KeyMsg) bool {
-	if !m.focused {
+	if !m.ta.Focused() {
 		return false
 	}
 	k := m.keys
@@ -135,14 +158,17 @@ func (m Model) Wants(msg tea.KeyMsg) bool {
 	return (msg.Type == tea.KeyRunes && !msg.Alt) || msg.Type == tea.KeySpace || msg.Paste
 }
 
-// Update handles keys while focused.
+// Update handles keys while focused: its own bindings here, editing in the
+// textarea. Other messages (a clipboard paste) go to the textarea too.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	k, ok := msg.(tea.KeyMsg)
-	if !ok || !m.focused {
+	if !m.ta.Focused() {
 		return m, nil
 	}
+	k, isKey := msg.(tea.KeyMsg)
 	var cmd tea.Cmd
 	switch {
+	case !isKey:
+		cmd = m.edit(msg)
 	case key.Matches(k, m.keys.Complete):
 		m.complete()
 	case key.Matches(k, m.keys.CompletePrev):
@@ -155,53 +181,29 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd = m.submit(false)
 	case key.Matches(k, m.keys.FollowUp):
 		cmd = m.submit(true)
-	case key.Matches(k, m.keys.Newline):
-		m.ed.newline()
 	default:
-		m.edit(k)
+		if k.Paste { // the sanitiser would make "\r\n" two lines
+			k.Runes = []rune(strings.ReplaceAll(string(k.Runes), "\r\n", "\n"))
+		}
+		cmd = m.edit(k)
 	}
 	m.sync()
 	return m, cmd
 }
 
-func (m *Model) edit(k tea.KeyMsg) {
-	e, ed := m.editKeys, &m.ed
-	before := ed.value()
-	switch {
-	case k.Paste || k.Type == tea.KeyRunes:
-		ed.insert(string(k.Runes))
-	case k.Type == tea.KeySpace:
-		ed.insert(" ")
-	case key.Matches(k, e.Left):
-		ed.left()
-	case key.Matches(k, e.Right):
-		ed.right()
-	case key.Matches(k, e.Up):
-		ed.up()
-	case key.Matches(k, e.Down):
-		ed.down()
-	case key.Matches(k, e.WordLeft):
-		ed.wordLeft()
-	case key.Matches(k, e.WordRight):
-		ed.wordRight()
-	case key.Matches(k, e.Home):
-		ed.home()
-	case key.Matches(k, e.End):
-		ed.end()
-	case key.Matches(k, e.Backspace):
-		ed.backspace()
-	case key.Matches(k, e.Delete):
-		ed.deleteForward()
-	case key.Matches(k, e.DeleteWord):
-		ed.deleteWordBack()
-	case key.Matches(k, e.KillStart):
-		ed.killToStart()
-	case key.Matches(k, e.KillEnd):
-		ed.killToEnd()
-	}
-	if ed.value() != before {
+// edit gives msg to the textarea. The textarea scrolls only to keep the
+// cursor within its height; lifted for the call, the height never makes it
+// scroll, so its view always starts at the first line and render cuts the
+// window onto the text itself.
+func (m *Model) edit(msg tea.Msg) tea.Cmd {
+	before := m.ta.Value()
+	m.ta.SetHeight(math.MaxInt32)
+	var cmd tea.Cmd
+	m.ta, cmd = m.ta.Update(msg)
+	if m.ta.Value() != before {
 		m.dismissed = false
 	}
+	return cmd
 }
 
 // commandLine matches a line that names a slash command: "/name" and its
@@ -211,7 +213,7 @@ var commandLine = regexp.MustCompile(`^/([a-z][a-z0-9-]*)(?:\s+(.*))?$`)
 // submit turns the text into an intent and clears the editor: a command when
 // it names one (or the list offers one), else steering or a follow-up.
 func (m *Model) submit(followUp bool) tea.Cmd {
-	text := strings.TrimSpace(m.ed.value())
+	text := strings.TrimSpace(m.ta.Value())
 	if m.PopupOpen() && !followUp {
 		if s := m.matches[m.sel]; "/"+s.Name != text {
 			text = "/" + s.Name
@@ -239,5 +241,5 @@ func (m *Model) complete() {
 	if len(m.matches) == 0 {
 		return
 	}
-	m.ed.setValue("/" + m.matches[m.sel].Name + " ")
+	m.ta.SetValue("/" + m.matches[m.sel].Name + " ")
 }

@@ -3,6 +3,7 @@ package input
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -18,6 +19,7 @@ func (m *Model) sync() {
 	k.Dismiss.SetEnabled(open)
 	m.editKeys.Up.SetEnabled(!open)
 	m.editKeys.Down.SetEnabled(!open)
+	m.ta.KeyMap = m.editKeys.textarea(k.Newline)
 	if m.running {
 		k.Send.SetHelp("enter", "steer")
 	} else {
@@ -27,9 +29,9 @@ func (m *Model) sync() {
 }
 
 func (m *Model) updateMatches() {
-	text := m.ed.value()
+	text := m.ta.Value()
 	m.matches = nil
-	if m.dismissed || !m.focused || !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n\t") {
+	if m.dismissed || !m.ta.Focused() || !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n\t") {
 		m.sel = 0
 		return
 	}
@@ -51,55 +53,41 @@ func (m Model) View() string { return m.view }
 
 func (m *Model) render() string {
 	st := m.d.Styles
-	var out []string
-	out = append(out, m.renderMatches()...)
+	out := m.renderMatches()
 	rule := st.Rule
-	if m.focused {
+	if m.ta.Focused() {
 		rule = st.RuleFocused
 	}
 	out = append(out, rule.Render(strings.Repeat("─", m.width)))
 
-	prompt := st.PromptBlurred.Render("›") + " "
-	if m.focused {
-		prompt = st.Prompt.Render("›") + " "
+	// The text grows to maxLines screen lines, then scrolls with the cursor.
+	total, cur := layout(m.ta)
+	m.scroll = clampScroll(m.scroll, cur, total, m.maxLines)
+	end := min(m.scroll+m.maxLines, total)
+	m.ta.SetHeight(end) // the textarea's view starts at the first line (see edit)
+	lines := strings.Split(m.ta.View(), "\n")
+	return strings.Join(append(out, lines[min(m.scroll, len(lines)):min(end, len(lines))]...), "\n")
+}
+
+// layout counts the screen lines the text wraps to and finds the one that
+// holds the cursor. The textarea keeps both to itself, so a copy of it walks
+// the rows with its exported cursor moves; each row's wrap is memoised.
+func layout(ta textarea.Model) (total, cursor int) {
+	info, row := ta.LineInfo(), ta.Line()
+	total, cursor = info.Height, info.RowOffset
+	up := ta
+	for r := row; r > 0; r-- {
+		up.CursorStart()
+		up.CursorUp() // to the end of the row above
+		h := up.LineInfo().Height
+		total, cursor = total+h, cursor+h
 	}
-	textWidth := m.width - 2
-	if m.ed.empty() {
-		cur := ""
-		if m.focused {
-			cur = st.Cursor.Render(" ")
-		}
-		ph := ansi.Truncate(m.d.Placeholder, max(textWidth-1, 0), "…")
-		return strings.Join(append(out, prompt+cur+st.Placeholder.Render(ph)), "\n")
+	for r := row + 1; r < ta.LineCount(); r++ {
+		ta.CursorEnd()
+		ta.CursorDown() // to the start of the row below
+		total += ta.LineInfo().Height
 	}
-	lines, cursor := m.ed.layout(textWidth)
-	m.scroll = clampScroll(m.scroll, cursor, len(lines), m.maxLines)
-	end := min(m.scroll+m.maxLines, len(lines))
-	for i := m.scroll; i < end; i++ {
-		v := lines[i]
-		runes := m.ed.lines[v.row][v.start:v.end]
-		var text string
-		if i == cursor && m.focused {
-			col := m.ed.col - v.start
-			under := " "
-			if col < len(runes) {
-				under = string(runes[col])
-			}
-			after := ""
-			if col+1 <= len(runes) {
-				after = string(runes[min(col+1, len(runes)):])
-			}
-			text = st.Text.Render(string(runes[:col])) + st.Cursor.Render(under) + st.Text.Render(after)
-		} else {
-			text = st.Text.Render(string(runes))
-		}
-		p := "  "
-		if i == 0 {
-			p = prompt
-		}
-		out = append(out, p+text)
-	}
-	return strings.Join(out, "\n")
+	return total, cursor
 }
 
 func clampScroll(scroll, cursor, total, window int) int {

@@ -2,6 +2,7 @@ package theme
 
 import (
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/glamour/ansi"
 	"github.com/charmbracelet/lipgloss"
 )
@@ -48,8 +49,11 @@ type StatusStyles struct {
 
 // InputStyles style the editor and its completion list.
 type InputStyles struct {
-	Rule, RuleFocused                                 lipgloss.Style
-	Prompt, PromptBlurred, Text, Placeholder, Cursor  lipgloss.Style
+	Rule, RuleFocused lipgloss.Style
+	// Focused and Blurred style the textarea (prompt, text, placeholder) with
+	// and without the keys; Cursor is its cursor.
+	Focused, Blurred                                  textarea.Style
+	Cursor                                            lipgloss.Style
 	Completion, CompletionSelected, CompletionSummary lipgloss.Style
 }
 
@@ -63,6 +67,12 @@ type DialogStyles struct {
 func NewStyles(t Theme) Styles {
 	s := lipgloss.NewStyle
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return s().Foreground(c) }
+	editor := func(prompt lipgloss.Style) textarea.Style {
+		return textarea.Style{
+			Base: s(), Prompt: prompt, Text: fg(t.Text), CursorLine: fg(t.Text), Placeholder: fg(t.Muted),
+			EndOfBuffer: fg(t.Border), LineNumber: fg(t.Muted), CursorLineNumber: fg(t.Muted),
+		}
+	}
 	return Styles{
 		Chat: ChatStyles{
 			UserPrompt: fg(t.Accent).Bold(true), UserText: fg(t.Text).Bold(true),
@@ -88,10 +98,9 @@ func NewStyles(t Theme) Styles {
 		},
 		Input: InputStyles{
 			Rule: fg(t.Border), RuleFocused: fg(t.Accent),
-			Prompt: fg(t.Accent).Bold(true), PromptBlurred: fg(t.Muted),
-			Text: fg(t.Text), Placeholder: fg(t.Muted), Cursor: s().Reverse(true),
-			Completion: fg(t.Text), CompletionSelected: fg(t.Accent).Bold(true),
-			CompletionSummary: fg(t.Muted),
+			Focused: editor(fg(t.Accent).Bold(true)), Blurred: editor(fg(t.Muted)),
+			Cursor: s().Reverse(true), Completion: fg(t.Text),
+			CompletionSelected: fg(t.Accent).Bold(true), CompletionSummary: fg(t.Muted),
 		},
 		Dialog: DialogStyles{
 			Box:   s().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1),
