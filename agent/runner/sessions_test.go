@@ -1,0 +1,154 @@
+package runner
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/persistence"
+)
+
+func openStore(t *testing.T, dir string) *persistence.Store {
+	t.Helper()
+	store, err := persistence.Open(dir, persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+func newRuntime(t *testing.T, store *persistence.Store, script *agenttest.Script, opts Options) *Runtime {
+	t.Helper()
+	opts.Providers = []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}}
+	opts.Store, opts.Workspace, opts.Now = store, "/ws", agenttest.Clock
+	rt, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
+func waitIdle(t *testing.T, rt *Runtime) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := rt.WaitForIdle(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSessionSurvivesARestart saves a run and a queued input, closes the
+// store, and resumes with Continue: the transcript and the queue come back.
+func TestSessionSurvivesARestart(t *testing.T) {
+	dir := t.TempDir()
+	store := openStore(t, dir)
+	release := make(chan struct{})
+	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Wait(release).Text("answer").Stop(agent.StopReasonStop)), Options{})
+	if err := rt.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	rt.Abort() // leaves the aborted marker; nothing is running afterwards
+	close(release)
+	waitIdle(t, rt)
+	it, queued, err := rt.FollowUp("later")
+	if err != nil || queued {
+		t.Fatalf("FollowUp while idle = %v, %v; want a run started", queued, err)
+	}
+	waitIdle(t, rt)
+	stay := rt.agent.Enqueue(agent.QueueItem{Kind: agent.QueueSteer, Text: "never sent"})
+	if err := store.AddPendingInput(context.Background(), rt.SessionID(), stay); err != nil {
+		t.Fatal(err)
+	}
+	id := rt.SessionID()
+	want := len(rt.State().Messages)
+	store.Close()
+
+	store = openStore(t, dir)
+	defer store.Close()
+	resumed := newRuntime(t, store, agenttest.NewScript(), Options{Continue: true})
+	st := resumed.State()
+	if st.SessionID != id || len(st.Messages) != want {
+		t.Fatalf("resumed session %s with %d messages; want %s with %d", st.SessionID, len(st.Messages), id, want)
+	}
+	if len(st.Queue) != 1 || st.Queue[0].ID != stay.ID {
+		t.Fatalf("resumed queue = %+v, want the pending item", st.Queue)
+	}
+	if texts := userTexts(st.Messages); len(texts) != 2 || texts[1] != it.Text {
+		t.Fatalf("user messages = %v", texts)
+	}
+}
+
+func TestDequeueForgetsTheSavedInput(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	release := make(chan struct{})
+	rt := newRuntime(t, store, agenttest.NewScript(
+		agenttest.Reply().Wait(release).Text("ok").Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("ok").Stop(agent.StopReasonStop),
+	), Options{})
+	if err := rt.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	it, queued, err := rt.Steer("take me back")
+	if err != nil || !queued {
+		t.Fatalf("Steer during a run = %v, %v", queued, err)
+	}
+	ctx := context.Background()
+	if pending, _ := store.PendingInputs(ctx, rt.SessionID()); len(pending) != 1 {
+		t.Fatalf("%d pending inputs saved, want the steering item", len(pending))
+	}
+	if _, err := rt.Dequeue(it.ID); err != nil {
+		t.Fatal(err)
+	}
+	if pending, _ := store.PendingInputs(ctx, rt.SessionID()); len(pending) != 0 {
+		t.Fatalf("pending inputs after Dequeue = %+v", pending)
+	}
+	close(release)
+	waitIdle(t, rt)
+}
+
+func TestSwitchAndListSessions(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	rt := newRuntime(t, store, agenttest.NewScript(
+		agenttest.Reply().Text("one").Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("two").Stop(agent.StopReasonStop),
+	), Options{})
+	if err := rt.Prompt("first session"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	first := rt.SessionID()
+	if err := rt.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Prompt("second session"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	list, err := rt.ListSessions(context.Background())
+	if err != nil || len(list) != 2 {
+		t.Fatalf("ListSessions = %+v, %v", list, err)
+	}
+	if err := rt.SwitchSession(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+	if texts := userTexts(rt.State().Messages); len(texts) != 1 || texts[0] != "first session" {
+		t.Fatalf("after switching back: %v", texts)
+	}
+	if err := rt.SwitchSession(context.Background(), "s_nope"); err == nil {
+		t.Fatal("switching to an unknown session succeeded")
+	}
+}
+
+func userTexts(msgs []agent.Message) []string {
+	var out []string
+	for _, m := range msgs {
+		if m.Role == agent.RoleUser {
+			out = append(out, m.TextContent())
+		}
+	}
+	return out
+}
