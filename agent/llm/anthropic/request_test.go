@@ -1,118 +1,16 @@
 package anthropic
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"flag"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/llmtest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden request bodies")
-
-const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
-
-func image() agent.Content {
-	return agent.Content{Type: agent.ContentImage, MimeType: "image/png", Data: png}
-}
-
-// richContext has every kind of block and the transcript shapes a replay
-// must repair: an aborted turn and a call that never got a result.
-func richContext(model agent.Model) agent.LLMContext {
-	assistant := func(stop agent.StopReason, blocks ...agent.Content) agent.Message {
-		return agent.Message{Role: agent.RoleAssistant, Provider: model.Provider, API: model.API, Model: model.ID,
-			Content: blocks, StopReason: stop, Timestamp: t0}
-	}
-	result := func(id, name string, isError bool, blocks ...agent.Content) agent.Message {
-		return agent.Message{Role: agent.RoleToolResult, ToolCallID: id, ToolName: name, Content: blocks, IsError: isError, Timestamp: t0}
-	}
-	return agent.LLMContext{
-		SystemPrompt: "You are steer, a terminal agent.",
-		Tools: []agent.ToolSpec{
-			{Name: "read", Description: "Read a file", Parameters: json.RawMessage(
-				`{"type":"object","properties":{"path":{"type":"string","description":"file to read"}},"required":["path"]}`)},
-			{Name: "ls", Description: "List a directory"},
-		},
-		Messages: []agent.Message{
-			{Role: agent.RoleUser, Timestamp: t0, Content: []agent.Content{agent.Text("What is in a.txt? Here is a picture."), image()}},
-			assistant(agent.StopReasonToolUse,
-				agent.Content{Type: agent.ContentThinking, Thinking: "Let me read it.", Signature: "sig-abc"},
-				agent.Text("I'll read the file."),
-				agent.ToolCall("toolu_01", "read", map[string]any{"path": "a.txt"}),
-				agent.ToolCall("functions.ls:1", "ls", map[string]any{})),
-			result("toolu_01", "read", false, agent.Text("hello")),
-			result("functions.ls:1", "ls", true, agent.Text("permission denied"), image()),
-			assistant(agent.StopReasonAborted, agent.Text("partial"), agent.ToolCall("toolu_02", "read", map[string]any{"path": "b"})),
-			result("toolu_02", "read", true, agent.Text("aborted")),
-			agent.UserMessage("Now read c.", t0),
-			assistant(agent.StopReasonToolUse, agent.ToolCall("toolu_03", "read", map[string]any{"path": "c"})),
-			agent.UserMessage("Never mind.", t0),
-			assistant(agent.StopReasonStop,
-				agent.Content{Type: agent.ContentThinking, Redacted: true, Signature: "opaque-payload"},
-				agent.Text("Done.")),
-			agent.UserMessage("Thanks!", t0),
-		},
-	}
-}
-
-// captureServer records request bodies and answers with a short stream.
-func captureServer(t *testing.T) (*httptest.Server, *[]byte) {
-	var got []byte
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, _ = io.ReadAll(r.Body)
-		writeSSE(w, []byte(messageStart(1, 0, 0)+textBlock(0, "ok")+messageEnd("end_turn", 1)), false)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, &got
-}
-
-// checkGolden compares a JSON body with testdata/name, rewriting it under
-// -update.
-func checkGolden(t *testing.T, name string, body []byte) {
-	t.Helper()
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, body, "", "  "); err != nil {
-		t.Fatalf("body is not JSON: %v\n%s", err, body)
-	}
-	pretty.WriteByte('\n')
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(pretty.Bytes(), want) {
-		t.Errorf("request body differs from %s (run with -update to accept):\n%s", path, pretty.Bytes())
-	}
-}
 
 // TestRequestGolden checks the wire form of a request with a system prompt,
 // tools, images, tool calls and results, thinking, and repaired turns.
-func TestRequestGolden(t *testing.T) {
-	srv, got := captureServer(t)
-	p := newProvider(t, Config{BaseURL: srv.URL})
-	model := testModel
-	model.Reasoning = true
-	model.Input = []string{"text", "image"}
-	_, msg := drain(t, p.Stream(context.Background(), model, richContext(model),
-		agent.StreamOptions{Thinking: agent.ThinkingHigh, MaxTokens: 4096, SessionID: "session-1"}))
-	if msg.StopReason != agent.StopReasonStop {
-		t.Fatalf("stop %s error %+v", msg.StopReason, msg.Error)
-	}
-	checkGolden(t, "request.golden.json", *got)
-}
+func TestRequestGolden(t *testing.T) { llmtest.CheckRequestGolden(t, harness().ContractHarness) }
 
 // TestRequestOptions checks max_tokens, thinking budgets and images.
 func TestRequestOptions(t *testing.T) {
@@ -124,7 +22,7 @@ func TestRequestOptions(t *testing.T) {
 	adaptive.ID = "claude-opus-4-6"
 	textOnly := testModel
 	textOnly.Input = []string{"text"}
-	user := agent.LLMContext{Messages: []agent.Message{{Role: agent.RoleUser, Content: []agent.Content{agent.Text("look"), image()}}}}
+	user := agent.LLMContext{Messages: []agent.Message{{Role: agent.RoleUser, Content: []agent.Content{agent.Text("look"), llmtest.Image()}}}}
 	tests := []struct {
 		name  string
 		model agent.Model
@@ -158,23 +56,7 @@ func TestRequestOptions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, _ := json.Marshal(params)
-			var body map[string]any
-			if err := json.Unmarshal(raw, &body); err != nil {
-				t.Fatal(err)
-			}
-			for k, want := range tt.want {
-				got, ok := body[k]
-				if want == nil {
-					if ok {
-						t.Errorf("%s = %v, want it absent", k, got)
-					}
-					continue
-				}
-				if !jsonEqual(t, got, want) {
-					t.Errorf("%s = %v, want %v", k, got, want)
-				}
-			}
+			llmtest.CheckFields(t, params, tt.want)
 		})
 	}
 }
@@ -189,20 +71,4 @@ func TestToolUseID(t *testing.T) {
 			t.Errorf("toolUseID(%q) = %q, want %q", in, got, want)
 		}
 	}
-}
-
-func TestRequestRejectsBadToolSchema(t *testing.T) {
-	llm := agent.LLMContext{Tools: []agent.ToolSpec{{Name: "bad", Parameters: json.RawMessage(`[1,2]`)}}}
-	srv, _ := captureServer(t)
-	p := newProvider(t, Config{BaseURL: srv.URL})
-	_, msg := drain(t, p.Stream(context.Background(), testModel, llm, agent.StreamOptions{}))
-	if msg.Error == nil || msg.Error.Kind != agent.ErrorMalformed {
-		t.Fatalf("error = %+v", msg.Error)
-	}
-}
-
-func jsonEqual(t *testing.T, a, b any) bool {
-	x, _ := json.Marshal(jsonValue(t, a))
-	y, _ := json.Marshal(jsonValue(t, b))
-	return bytes.Equal(x, y)
 }

@@ -1,7 +1,8 @@
 // Package llmhttp is the HTTP plumbing the real provider packages share: the
 // idle window a base URL gets, the client they default to, and an Exchange
 // that watches one streaming request (the idle watchdog) and keeps what error
-// reporting needs (status, error body, the tail of the stream).
+// reporting needs (status, error body, the tail of the stream), and Stream,
+// the loop that runs one such request on a provider's goroutine.
 //
 // A stream never runs under http.Client.Timeout, which would cut a long but
 // healthy answer off: the client bounds only the wait for response headers,

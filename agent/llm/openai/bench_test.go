@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/llmtest"
 )
 
 // benchChunks is the length of the benchmark's stream.
@@ -31,7 +32,7 @@ func BenchmarkOpenAIStream(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		stream := p.Stream(context.Background(), testModel, simpleContext, agent.StreamOptions{})
+		stream := p.Stream(context.Background(), testModel, llmtest.Prompt, agent.StreamOptions{})
 		n := 0
 		for ev := range stream.Events() {
 			if ev.Type == agent.EventTextDelta {

@@ -114,58 +114,29 @@ func (p *Provider) Stream(ctx context.Context, model agent.Model, llm agent.LLMC
 }
 
 func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) {
-	name := llmhttp.ProviderName(model, "openai")
 	key := p.apiKey
 	if opts.APIKey != "" {
 		key = opts.APIKey
 	}
 	w := agent.NewStreamWriter(ctx, stream, model, p.now())
-	fail := func(e *agent.ProviderError) { w.Fail(llmhttp.Redact(e, key, p.apiKey)) }
-	defer func() {
-		// Both are no-ops once the response has ended.
-		if r := recover(); r != nil {
-			fail(&agent.ProviderError{Kind: agent.ErrorStream, Message: fmt.Sprintf("%s provider panicked: %v", name, r)})
-		}
-		fail(&agent.ProviderError{Kind: agent.ErrorStream, Message: name + " provider ended without a result"})
-	}()
-
-	params, err := buildParams(model, llm, opts, p.official)
-	if err != nil {
-		fail(&agent.ProviderError{Kind: agent.ErrorMalformed, Message: fmt.Sprintf("%s request: %v", name, err)})
-		return
-	}
-	x := llmhttp.Start(ctx, name, p.idle)
-	defer x.Stop()
-	reqOpts := []option.RequestOption{option.WithMiddleware(x.Middleware)}
-	if key != "" {
-		reqOpts = append(reqOpts, option.WithAPIKey(key))
-	}
-	s := p.svc.NewStreaming(x.Context(), params, reqOpts...)
-	defer s.Close()
-	if err := s.Err(); err != nil {
-		fail(failure(x, err))
-		return
-	}
-
-	w.Start()
 	h := newHandler(w, model)
-	for s.Next() {
-		x.Pause()
-		perr := h.chunk(s.Current())
-		x.Resume()
-		if perr != nil {
-			fail(x.WithTail(perr))
-			return
-		}
-	}
-	if err := s.Err(); err != nil {
-		fail(failure(x, err))
-		return
-	}
-	reason, perr := h.end()
-	if perr != nil {
-		fail(x.WithTail(perr))
-		return
-	}
-	w.Finish(reason)
+	llmhttp.Stream(ctx, w, llmhttp.Request[sdk.ChatCompletionChunk]{
+		Provider: llmhttp.ProviderName(model, "openai"),
+		Idle:     p.idle,
+		Secrets:  []string{key, p.apiKey},
+		Open: func(x *llmhttp.Exchange) (llmhttp.SDKStream[sdk.ChatCompletionChunk], error) {
+			params, err := buildParams(model, llm, opts, p.official)
+			if err != nil {
+				return nil, err
+			}
+			reqOpts := []option.RequestOption{option.WithMiddleware(x.Middleware)}
+			if key != "" {
+				reqOpts = append(reqOpts, option.WithAPIKey(key))
+			}
+			return p.svc.NewStreaming(x.Context(), params, reqOpts...), nil
+		},
+		Handle:  h.chunk,
+		End:     h.end,
+		Failure: failure,
+	})
 }

@@ -1,0 +1,115 @@
+package llmtest
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// Conn says how the StreamFn under test reaches the suite's test server.
+type Conn struct {
+	// URL is the server's base URL; "" means the provider's default.
+	URL string
+	// APIKey is the configured key; "" configures none.
+	APIKey string
+	// IdleTimeout is the watchdog's window; 0 means the provider's default.
+	IdleTimeout time.Duration
+	// HTTPClient makes the requests; nil means the provider's default.
+	HTTPClient *http.Client
+}
+
+// Wire is how an API streams a text answer, as raw server-sent events: Head
+// opens the response, Text(s) is one event streaming s as a text delta, and
+// Tail ends the response with a normal stop.
+type Wire struct {
+	Head string
+	Text func(s string) string
+	Tail string
+}
+
+// Reply is a whole answer that streams parts as one text delta each.
+func (w Wire) Reply(parts ...string) string {
+	var b strings.Builder
+	b.WriteString(w.Head)
+	for _, p := range parts {
+		b.WriteString(w.Text(p))
+	}
+	b.WriteString(w.Tail)
+	return b.String()
+}
+
+// ContractHarness plugs a StreamFn into RunContract.
+type ContractHarness struct {
+	// Model is passed to every call. Its Provider is the name the provider
+	// gives the server in messages.
+	Model agent.Model
+	// Open returns the StreamFn under test connected as c says, or the
+	// error the provider's constructor gives for c.
+	Open func(c Conn) (agent.StreamFn, error)
+	// Wire is how the provider's API streams text.
+	Wire Wire
+	// ErrorJSON is the API's error body with the given type, code and
+	// message; an empty code is left out.
+	ErrorJSON func(typ, code, message string) string
+}
+
+// stream returns the StreamFn connected as c says, failing t if it cannot.
+func (h ContractHarness) stream(t testing.TB, c Conn) agent.StreamFn {
+	t.Helper()
+	fn, err := h.Open(c)
+	if err != nil {
+		t.Fatalf("Open(%+v): %v", c, err)
+	}
+	return fn
+}
+
+// ask streams Prompt from the provider connected as c says and drains it.
+func (h ContractHarness) ask(t testing.TB, c Conn) ([]agent.AssistantEvent, agent.Message) {
+	t.Helper()
+	return Drain(t, h.stream(t, c)(context.Background(), h.Model, Prompt, agent.StreamOptions{}))
+}
+
+// HTTPHarness plugs an HTTP provider into RunHTTP: the contract harness plus
+// the API's own error bodies and credentials.
+type HTTPHarness struct {
+	ContractHarness
+	// Errors are the API's error responses, one case each; the suite adds
+	// the API-neutral ones (an HTML 502, an empty 503, a huge 500).
+	Errors []HTTPErrorCase
+	// MidStream is an error event the API sends in a started stream.
+	MidStream MidStreamError
+	// BadEvent is an event whose JSON is cut off; it contains "oops".
+	BadEvent string
+	// Env are the SDK's environment variables (key, token, base URL), set
+	// during the credentials cases; none of their values may reach the
+	// server.
+	Env map[string]string
+	// Credentials returns the key a request authenticates with, "" when it
+	// carries none.
+	Credentials func(r *http.Request) string
+}
+
+// HTTPErrorCase is a failure response and the error it must become.
+type HTTPErrorCase struct {
+	Name   string
+	Status int
+	Body   string
+	// Type, Code and Message are the provider's, as the error must keep them.
+	Type, Code, Message string
+	// Excerpt must appear in the error's body; "" means the body's first
+	// 100 bytes.
+	Excerpt string
+}
+
+// MidStreamError is an error event sent after the text "Hel", and the
+// stream error it must become.
+type MidStreamError struct {
+	Event               string
+	Type, Code, Message string
+	// Excerpt must appear in the error's body.
+	Excerpt string
+}
