@@ -37,6 +37,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		out.WriteByte('\n')
 	}
 	var last agent.Message
+	flush := flusher{out: out}
 	unsubscribe := rt.Subscribe(func(ev agent.Event) {
 		if end, ok := ev.(agent.MessageEnd); ok && end.Message.Role == agent.RoleAssistant {
 			last = end.Message
@@ -46,6 +47,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		} else {
 			writeText(out, ev, stderr)
 		}
+		flush.after(ev)
 	})
 	defer unsubscribe()
 	if err := rt.Prompt(prompt); err != nil {
@@ -125,7 +127,26 @@ func writeJSONEvent(out *bufio.Writer, ev agent.Event, sessionID string, stderr 
 	}
 	out.Write(line)
 	out.WriteByte('\n')
-	out.Flush()
+}
+
+// flushInterval bounds how long streamed output may sit in the buffer: short
+// enough to read as live, long enough that a fast stream is not one write per
+// delta.
+const flushInterval = 16 * time.Millisecond
+
+// flusher writes the buffer out at most every flushInterval while deltas
+// stream, and at once on every other event.
+type flusher struct {
+	out  *bufio.Writer
+	last time.Time
+}
+
+func (f *flusher) after(ev agent.Event) {
+	if _, delta := ev.(agent.MessageUpdate); delta && time.Since(f.last) < flushInterval {
+		return
+	}
+	f.out.Flush()
+	f.last = time.Now()
 }
 
 // writeText prints the answer's text as it streams, and one line per tool on
@@ -135,12 +156,10 @@ func writeText(out *bufio.Writer, ev agent.Event, stderr io.Writer) {
 	case agent.MessageUpdate:
 		if e.Event.Type == agent.EventTextDelta {
 			out.WriteString(e.Event.Delta)
-			out.Flush()
 		}
 	case agent.MessageEnd:
 		if e.Message.Role == agent.RoleAssistant && e.Message.TextContent() != "" {
 			out.WriteString("\n")
-			out.Flush()
 		}
 	case agent.ToolExecutionStart:
 		fmt.Fprintf(stderr, "→ %s %s\n", e.ToolName, summarizeArgs(e.Args))
