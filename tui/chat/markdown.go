@@ -32,7 +32,9 @@ func newMarkdown(width int, full, fast gansi.StyleConfig, profile termenv.Profil
 
 // render returns the lines of src rendered with r, trimmed of the blank
 // lines and trailing padding Glamour puts around a document. src is
-// sanitised here, before any styling.
+// sanitised before any styling, and Glamour's output again keeping only its
+// colours: the markdown parser decodes character references such as
+// "&#x1b;" into the very control characters the first pass removed.
 func (md *markdown) render(src string, fast bool) []string {
 	src = sanitize.String(src, sanitize.Options{})
 	r := md.full
@@ -47,7 +49,7 @@ func (md *markdown) render(src string, fast bool) []string {
 	if r == nil || err != nil {
 		return wrapLines(src, md.width)
 	}
-	return trimBlank(splitLines(out))
+	return trimBlank(splitLines(sanitize.String(out, sanitize.Options{AllowSGR: true})))
 }
 
 // stream is the markdown of a message that is still arriving. Text before

@@ -93,3 +93,24 @@ func TestTrimRightStyled(t *testing.T) {
 		}
 	}
 }
+
+// Character references that decode to control characters must not smuggle
+// escape sequences past the sanitiser through Glamour's parser.
+func TestMarkdownDecodedReferencesAreSanitised(t *testing.T) {
+	st := theme.Dark()
+	md := newMarkdown(60, st.Markdown, theme.Fast(st.Markdown), termenv.TrueColor)
+	for _, src := range []string{
+		"hello &#x1b;]0;PWNED&#x07; world",
+		"`&#27;[2J` and &#27;]52;c;ZXZpbA==&#7;",
+		"bell &#7; and csi &#x9b;2J",
+	} {
+		for _, fast := range []bool{false, true} {
+			out := strings.Join(md.render(src, fast), "\n")
+			for _, bad := range []string{"\x1b]", "\x1b[2J", "\a", "\u009b"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("render(%q, fast=%v) contains %q:\n%q", src, fast, bad, out)
+				}
+			}
+		}
+	}
+}
