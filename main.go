@@ -136,7 +136,11 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "run":
 		return headless.Run(ctx, rt, prompt, headless.RunOptions{JSON: opts.json, Timeout: opts.timeout}, stdout, stderr)
 	default: // "rpc"
-		if err := rpc.NewServer(rt, stdin, stdout).Serve(ctx); err != nil && ctx.Err() == nil {
+		err := rpc.NewServer(rt, stdin, stdout).Serve(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return exitCancelled
+		case err != nil:
 			fmt.Fprintf(stderr, "steer: %v\n", err)
 			return exitFailed
 		}

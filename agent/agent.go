@@ -150,6 +150,7 @@ func (a *Agent) loopConfigLocked() LoopConfig {
 		PollSteering:   func() []Message { return a.drain(&a.steering) },
 		PollFollowUps:  func() []Message { return a.drain(&a.followUps) },
 		Unpoll:         a.unpoll,
+		Current:        a.current,
 		Now:            a.cfg.Now,
 		ToolAbortGrace: a.cfg.ToolAbortGrace,
 	}
@@ -198,6 +199,14 @@ func (a *Agent) drainLocked(q *pendingQueue) []Message {
 		a.drained[it.ID] = it
 	}
 	return msgs
+}
+
+// current is what the next request uses: the model, its stream and options,
+// as SetModel and SetThinking last left them.
+func (a *Agent) current() (Model, StreamFn, StreamOptions) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg.Model, a.cfg.Stream, StreamOptions{Thinking: a.cfg.Thinking}
 }
 
 func (a *Agent) isDrained(id string) bool {
@@ -475,10 +484,12 @@ func (a *Agent) replace(msgs []Message, clearQueues bool) ([]QueueItem, error) {
 
 // Deliver hands an input to the agent in one step: while a run is active it is
 // queued under its Kind (queued is true); otherwise it starts a run as the
-// prompt. Callers that cannot know whether a run is about to end use it so
-// that nothing is queued behind a run that already stopped polling. Either
-// way the user message carries the item's ID, so that a persisted pending
-// input is retired with the message.
+// prompt, after any input still queued from before (an abort keeps queues; a
+// resumed session restores them), so that nothing newer jumps ahead of it.
+// Callers that cannot know whether a run is about to end use it so that
+// nothing is queued behind a run that already stopped polling. Either way the
+// user message carries the item's ID, so that a persisted pending input is
+// retired with the message.
 func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 	a.mu.Lock()
 	if !a.running {
@@ -488,7 +499,14 @@ func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 		if it.Created.IsZero() {
 			it.Created = a.cfg.Now()
 		}
-		a.startLocked([]Message{it.message(a.cfg.Now())})
+		waiting := a.queueLocked()
+		a.steering.items, a.followUps.items = nil, nil
+		prompts := make([]Message, 0, len(waiting)+1)
+		for _, old := range waiting {
+			a.drained[old.ID] = old
+			prompts = append(prompts, old.message(a.cfg.Now()))
+		}
+		a.startLocked(append(prompts, it.message(a.cfg.Now())))
 		a.mu.Unlock()
 		return it, false
 	}

@@ -30,6 +30,11 @@ type LoopConfig struct {
 	// injected, so that no queued input is lost.
 	Unpoll func([]Message)
 
+	// Current, when set, is read before every request for the model, the
+	// function that streams it and the options, so that a model or thinking
+	// level switched during a run applies from the next request on.
+	Current func() (Model, StreamFn, StreamOptions)
+
 	// Now stamps messages; it defaults to time.Now.
 	Now func() time.Time
 	// ToolAbortGrace defaults to DefaultToolAbortGrace.
@@ -102,11 +107,13 @@ func (l *loop) runTurns() {
 	for {
 		moreTools := true
 		for moreTools || len(pending) > 0 {
-			if l.ctx.Err() != nil && len(pending) > 0 && l.cfg.Unpoll != nil {
-				l.cfg.Unpoll(pending)
-				pending = nil
-			}
-			if l.aborted() {
+			// One check: an abort landing between a second check and this
+			// one would drop the polled items on the floor.
+			if l.ctx.Err() != nil {
+				if len(pending) > 0 && l.cfg.Unpoll != nil {
+					l.cfg.Unpoll(pending)
+				}
+				l.aborted()
 				return
 			}
 			l.startTurn()
@@ -222,6 +229,9 @@ func (l *loop) streamResponse() Message {
 		SystemPrompt: l.cfg.SystemPrompt,
 		Messages:     append([]Message(nil), l.context...),
 		Tools:        l.cfg.Tools.Specs(),
+	}
+	if l.cfg.Current != nil {
+		l.cfg.Model, l.cfg.Stream, l.cfg.Options = l.cfg.Current()
 	}
 	stream := l.cfg.Stream(l.ctx, l.cfg.Model, llm, l.cfg.Options)
 	if stream == nil {

@@ -318,3 +318,59 @@ func countTrace(traces []string, want string) int {
 	}
 	return n
 }
+
+func TestDeliverWhileIdleKeepsOlderQueuedInputFirst(t *testing.T) {
+	f := newFixture(t, agenttest.NewScript(
+		agenttest.Reply().Text("thinking").Hang(),
+		agenttest.Reply().Text("ok").Stop(agent.StopReasonStop),
+	))
+	streaming := waitForEvent(f.agent, "message_update text_delta")
+	if err := f.agent.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, streaming, "streaming")
+	f.agent.Steer("older")
+	f.agent.Abort()
+	f.wait(t)
+	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueSteer, Text: "newer"}); queued {
+		t.Fatal("Deliver while idle queued")
+	}
+	f.wait(t)
+	users := []string{}
+	for _, m := range f.agent.State().Messages {
+		if m.Role == agent.RoleUser {
+			users = append(users, m.TextContent())
+		}
+	}
+	if strings.Join(users, "|") != "first|older|newer" {
+		t.Fatalf("user messages = %v, want the older queued input before the newer one", users)
+	}
+	if q := f.agent.Queue(); len(q) != 0 {
+		t.Fatalf("queue = %+v", q)
+	}
+}
+
+func TestModelSwitchedDuringARunAppliesToTheNextRequest(t *testing.T) {
+	release := make(chan struct{})
+	first := agenttest.NewScript(agenttest.Reply().Wait(release).Text("from A").Stop(agent.StopReasonStop))
+	second := agenttest.NewScript(agenttest.Reply().Text("from B").Stop(agent.StopReasonStop))
+	f := newFixture(t, first)
+	requested := waitForEvent(f.agent, "message_start assistant stop")
+	if err := f.agent.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, requested, "the first request")
+	modelB := agenttest.Model
+	modelB.ID = "model-b"
+	f.agent.SetModel(modelB, second.Stream)
+	f.agent.FollowUp("and then")
+	close(release)
+	f.wait(t)
+	if n := len(second.Requests()); n != 1 {
+		t.Fatalf("model B got %d requests, want the follow-up's", n)
+	}
+	msgs := f.agent.State().Messages
+	if last := msgs[len(msgs)-1]; last.Model != "model-b" || last.TextContent() != "from B" {
+		t.Fatalf("last answer = %s %q, want model-b", last.Model, last.TextContent())
+	}
+}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,9 +89,17 @@ func TestDequeueForgetsTheSavedInput(t *testing.T) {
 		agenttest.Reply().Wait(release).Text("ok").Stop(agent.StopReasonStop),
 		agenttest.Reply().Text("ok").Stop(agent.StopReasonStop),
 	), Options{})
+	stored := make(chan struct{})
+	var once sync.Once
+	rt.Subscribe(func(ev agent.Event) {
+		if e, ok := ev.(agent.MessageEnd); ok && e.Message.Role == agent.RoleUser {
+			once.Do(func() { close(stored) })
+		}
+	})
 	if err := rt.Prompt("go"); err != nil {
 		t.Fatal(err)
 	}
+	<-stored // the prompt's own pending input is retired with its message
 	it, queued, err := rt.Steer("take me back")
 	if err != nil || !queued {
 		t.Fatalf("Steer during a run = %v, %v", queued, err)
