@@ -62,9 +62,11 @@ type Agent struct {
 	steering  pendingQueue
 	followUps pendingQueue
 	drained   map[string]QueueItem // items taken from a queue whose message has not started yet
-	running   bool
-	cancel    context.CancelFunc
-	idle      chan struct{} // closed while no run is active
+	// queueChanged asks dispatch to announce the queue with the next event.
+	queueChanged bool
+	running      bool
+	cancel       context.CancelFunc
+	idle         chan struct{} // closed while no run is active
 
 	emitMu  sync.Mutex     // serialises subscriber calls
 	subs    []subscription // replaced, never modified, so readers need no copy
@@ -233,12 +235,15 @@ func (a *Agent) unpoll(msgs []Message) {
 	}
 	a.steering.items = append(steer, a.steering.items...)
 	a.followUps.items = append(follow, a.followUps.items...)
+	// Announced by dispatch with the run's next event, so that the update
+	// cannot overtake events the run emitted before.
+	a.queueChanged = true
 	a.mu.Unlock()
-	a.emitQueue()
 }
 
 // dispatch folds ev into the state, then hands it to every subscriber. An
-// injected queue item leaves the queue display as its message starts.
+// injected queue item leaves the queue display as its message starts; items
+// given back by an abort reappear before the run's next event.
 func (a *Agent) dispatch(ev Event) {
 	a.emitMu.Lock()
 	defer a.emitMu.Unlock()
@@ -248,6 +253,10 @@ func (a *Agent) dispatch(ev Event) {
 	var queue *QueueUpdate
 	if ms, ok := ev.(MessageStart); ok && a.isDrained(ms.Message.QueueItemID) {
 		delete(a.drained, ms.Message.QueueItemID)
+		a.queueChanged = true
+	}
+	if a.queueChanged {
+		a.queueChanged = false
 		queue = &QueueUpdate{Items: a.queueLocked()}
 	}
 	a.mu.Unlock()
