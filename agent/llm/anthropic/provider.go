@@ -2,11 +2,7 @@ package anthropic
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
-	"sort"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -53,48 +49,27 @@ type Provider struct {
 // http(s) and on an HTTPClient with a Timeout; the error never contains the
 // key.
 func New(cfg Config) (*Provider, error) {
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("anthropic: base URL %q is not an http(s) URL", llmhttp.RedactURL(base))
-	}
-	idle := cfg.IdleTimeout
-	if idle <= 0 {
-		idle = llmhttp.DefaultIdleTimeout(base)
-	}
-	client := cfg.HTTPClient
-	if client != nil && client.Timeout != 0 {
-		return nil, errors.New("anthropic: HTTPClient.Timeout would cut long streams off; leave it 0 and set IdleTimeout")
-	}
-	if client == nil {
-		client = llmhttp.NewClient(idle)
-	}
-	now := cfg.Now
-	if now == nil {
-		now = time.Now
+	t, err := llmhttp.NewTransport(llmhttp.TransportConfig{
+		Provider: "anthropic", BaseURL: cfg.BaseURL, DefaultBaseURL: DefaultBaseURL,
+		IdleTimeout: cfg.IdleTimeout, HTTPClient: cfg.HTTPClient, Now: cfg.Now, Headers: cfg.Headers,
+	})
+	if err != nil {
+		return nil, err
 	}
 	opts := []option.RequestOption{
 		// No ANTHROPIC_API_KEY, auth token, profile or base URL from the
 		// environment: the key is set per request, explicitly.
 		option.WithoutEnvironmentDefaults(),
 		option.WithoutOpenTelemetry(),
-		option.WithBaseURL(base),
-		option.WithHTTPClient(client),
+		option.WithBaseURL(t.BaseURL),
+		option.WithHTTPClient(t.Client),
 		option.WithMaxRetries(0),
 	}
-	keys := make([]string, 0, len(cfg.Headers))
-	for k := range cfg.Headers {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range t.HeaderKeys {
 		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
 	}
 	client2 := sdk.NewClient(opts...)
-	return &Provider{svc: client2.Messages, apiKey: cfg.APIKey, idle: idle, now: now}, nil
+	return &Provider{svc: client2.Messages, apiKey: cfg.APIKey, idle: t.Idle, now: t.Now}, nil
 }
 
 // Stream answers one request; it is the provider's agent.StreamFn. It returns

@@ -2,11 +2,7 @@ package openai
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
-	"sort"
 	"strings"
 	"time"
 
@@ -56,50 +52,29 @@ type Provider struct {
 // http(s) and on an HTTPClient with a Timeout; the error never contains the
 // key.
 func New(cfg Config) (*Provider, error) {
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("openai: base URL %q is not an http(s) URL", llmhttp.RedactURL(base))
-	}
-	idle := cfg.IdleTimeout
-	if idle <= 0 {
-		idle = llmhttp.DefaultIdleTimeout(base)
-	}
-	client := cfg.HTTPClient
-	if client != nil && client.Timeout != 0 {
-		return nil, errors.New("openai: HTTPClient.Timeout would cut long streams off; leave it 0 and set IdleTimeout")
-	}
-	if client == nil {
-		client = llmhttp.NewClient(idle)
-	}
-	now := cfg.Now
-	if now == nil {
-		now = time.Now
+	t, err := llmhttp.NewTransport(llmhttp.TransportConfig{
+		Provider: "openai", BaseURL: cfg.BaseURL, DefaultBaseURL: DefaultBaseURL,
+		IdleTimeout: cfg.IdleTimeout, HTTPClient: cfg.HTTPClient, Now: cfg.Now, Headers: cfg.Headers,
+	})
+	if err != nil {
+		return nil, err
 	}
 	// NewChatCompletionService, unlike NewClient, reads nothing from the
 	// environment: no OPENAI_API_KEY, OPENAI_BASE_URL or custom headers.
 	opts := []option.RequestOption{
-		option.WithBaseURL(base),
-		option.WithHTTPClient(client),
+		option.WithBaseURL(t.BaseURL),
+		option.WithHTTPClient(t.Client),
 		option.WithMaxRetries(0),
 	}
-	keys := make([]string, 0, len(cfg.Headers))
-	for k := range cfg.Headers {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range t.HeaderKeys {
 		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
 	}
 	return &Provider{
 		svc:      sdk.NewChatCompletionService(opts...),
 		apiKey:   cfg.APIKey,
-		idle:     idle,
-		now:      now,
-		official: strings.EqualFold(u.Hostname(), "api.openai.com"),
+		idle:     t.Idle,
+		now:      t.Now,
+		official: strings.EqualFold(t.URL.Hostname(), "api.openai.com"),
 	}, nil
 }
 
