@@ -65,7 +65,7 @@ type Agent struct {
 	// queueChanged asks dispatch to announce the queue with the next event.
 	queueChanged bool
 	running      bool
-	cancel       context.CancelFunc
+	cancel       context.CancelCauseFunc
 	idle         chan struct{} // closed while no run is active
 
 	emitMu  sync.Mutex     // serialises subscriber calls
@@ -137,7 +137,7 @@ func (a *Agent) start(prompts []Message, continuing bool) error {
 }
 
 func (a *Agent) startLocked(prompts []Message) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	a.running, a.cancel, a.idle = true, cancel, make(chan struct{})
 	go a.run(ctx, a.loopConfigLocked(), append([]Message(nil), a.messages...), prompts)
 }
@@ -179,7 +179,7 @@ func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Mess
 			}
 		}
 		a.running, a.streaming = false, Message{}
-		a.cancel()
+		a.cancel(nil)
 		close(a.idle)
 		a.mu.Unlock()
 		return
@@ -368,13 +368,18 @@ func (a *Agent) Queue() []QueueItem {
 	return a.queueLocked()
 }
 
-// Abort cancels the active run: the stream and the tools are cancelled and the
-// run ends with the aborted marker. Queued items are kept.
-func (a *Agent) Abort() {
+// Abort cancels the active run on the user's behalf: the stream and the tools
+// are cancelled and the run ends with the aborted marker. Queued items are
+// kept.
+func (a *Agent) Abort() { a.AbortWith(AbortedMessage) }
+
+// AbortWith is Abort with the reason the aborted marker records (a timeout,
+// a quit, a signal). The first reason given to a run is the one it keeps.
+func (a *Agent) AbortWith(reason string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
-		a.cancel()
+		a.cancel(&AbortError{Reason: reason})
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// AbortedMessage is the errorMessage of the assistant message that marks an
-// aborted run.
+// AbortedMessage is the errorMessage of the assistant message that marks a
+// run the user aborted (Esc, rpc abort); other reasons come from AbortWith.
 const AbortedMessage = "aborted by the user"
 
 // DefaultToolAbortGrace is how long an aborted batch waits for its tools to
@@ -175,7 +175,9 @@ func (l *loop) aborted() bool {
 }
 
 // marker is the empty assistant message that records an abort.
-func (l *loop) marker() Message { return l.emptyAssistant(StopReasonAborted, AbortedMessage) }
+func (l *loop) marker() Message {
+	return l.emptyAssistant(StopReasonAborted, AbortReason(l.ctx))
+}
 
 // emptyAssistant is an assistant message without content that closes a turn
 // the provider did not close.
@@ -273,7 +275,7 @@ func (l *loop) streamResponse() Message {
 	}
 	if l.ctx.Err() != nil && final.StopReason != StopReasonAborted {
 		final.StopReason = StopReasonAborted
-		final.ErrorMessage = AbortedMessage
+		final.ErrorMessage = AbortReason(l.ctx)
 	}
 	if final.StopReason != StopReasonToolUse {
 		final = final.withoutToolCalls() // half calls are never run nor kept (seed)

@@ -158,7 +158,7 @@ func (w *StreamWriter) Fail(perr *ProviderError) {
 	w.EndBlock()
 	if w.ctx.Err() != nil {
 		w.msg.StopReason = StopReasonAborted
-		w.msg.ErrorMessage = AbortedMessage
+		w.msg.ErrorMessage = AbortReason(w.ctx)
 	} else {
 		w.msg.StopReason = StopReasonError
 		w.msg.Error = perr

@@ -56,6 +56,8 @@ type Runtime struct {
 	log   *slog.Logger
 	store *persistence.Store
 
+	notices notices
+
 	mu         sync.Mutex
 	session    sessionState
 	persistErr string
@@ -225,9 +227,6 @@ func (r *Runtime) Dequeue(id string) ([]agent.QueueItem, error) {
 	r.dropPending(ids...)
 	return items, nil
 }
-
-// Abort aborts the active run, if any.
-func (r *Runtime) Abort() { r.agent.Abort() }
 
 // WaitForIdle waits until no run is active.
 func (r *Runtime) WaitForIdle(ctx context.Context) error { return r.agent.WaitForIdle(ctx) }

@@ -1,0 +1,78 @@
+package runner
+
+import (
+	"slices"
+	"sync"
+	"time"
+)
+
+// NoticeKind names what a Notice reports.
+type NoticeKind string
+
+// The notices a Runtime sends. Failover and the context guard add theirs.
+const (
+	// NoticePersistError: a save failed (disk full, database unwritable).
+	// Text says what failed; the session goes on in memory and
+	// State().PersistError keeps the text until a later save succeeds.
+	NoticePersistError NoticeKind = "persist_error"
+	// NoticePersistRecovered: a save succeeded after a failure.
+	NoticePersistRecovered NoticeKind = "persist_recovered"
+)
+
+// Notice is something the runtime reports that is not a kernel event: front
+// ends show it (the TUI as a warning line, rpc as an event, steer run on
+// stderr).
+type Notice struct {
+	Kind NoticeKind
+	Text string
+	At   time.Time
+}
+
+// notices fans notices out to their subscribers, in order, one at a time.
+type notices struct {
+	mu   sync.Mutex
+	next int
+	subs map[int]func(Notice)
+	emit sync.Mutex // serialises deliveries so subscribers see one order
+}
+
+// SubscribeNotices calls fn with every notice, in order, on the runtime's
+// goroutine; fn must return quickly and must not call the Runtime's input
+// methods. The returned func removes it.
+func (r *Runtime) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
+	n := &r.notices
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.subs == nil {
+		n.subs = map[int]func(Notice){}
+	}
+	n.next++
+	id := n.next
+	n.subs[id] = fn
+	return func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		delete(n.subs, id)
+	}
+}
+
+func (r *Runtime) notify(kind NoticeKind, text string) {
+	n := &r.notices
+	n.emit.Lock()
+	defer n.emit.Unlock()
+	n.mu.Lock()
+	ids := make([]int, 0, len(n.subs))
+	for id := range n.subs {
+		ids = append(ids, id)
+	}
+	fns := make([]func(Notice), 0, len(ids))
+	slices.Sort(ids)
+	for _, id := range ids {
+		fns = append(fns, n.subs[id])
+	}
+	n.mu.Unlock()
+	note := Notice{Kind: kind, Text: text, At: r.opts.Now()}
+	for _, fn := range fns {
+		fn(note)
+	}
+}
