@@ -1,5 +1,5 @@
 // Package assets holds steer's embedded files: default config, system prompt,
-// glamour styles and demo scenarios.
+// glamour styles, demo scenarios and the offline (scripted) models.
 //
 // The files are compiled into the binary so that steer runs with nothing on
 // disk: the scripted provider plays the scenarios by name, and the runner

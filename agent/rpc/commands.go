@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/eventjson"
 )
 
 // handler answers one command with its response data (nil for none) or the
@@ -205,7 +206,7 @@ func (s *Server) getState(context.Context, command) (any, error) {
 func (s *Server) getMessages(context.Context, command) (any, error) {
 	return struct {
 		Messages []agent.Message `json:"messages"`
-	}{messageList(s.rt.State().Messages)}, nil
+	}{eventjson.Messages(s.rt.State().Messages)}, nil
 }
 
 func (s *Server) setModel(_ context.Context, c command) (any, error) {
@@ -314,7 +315,7 @@ func (s *Server) dequeue(_ context.Context, c command) (any, error) {
 		texts[i] = it.Text
 	}
 	return struct {
-		Items []queueItemOut `json:"items"`
-		Texts []string       `json:"texts"`
-	}{queueItemsOut(items), texts}, nil
+		Items []eventjson.QueueItem `json:"items"`
+		Texts []string              `json:"texts"`
+	}{eventjson.QueueItems(items), texts}, nil
 }

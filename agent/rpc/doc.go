@@ -35,21 +35,8 @@
 //
 // # Events
 //
-// EncodeEvent renders each kernel event with pi's "type" and fields, plus
-// steer's "sessionId":
-//
-//	agent_start · agent_end {messages} · turn_start · turn_end {message, toolResults}
-//	message_start / message_end {message}
-//	message_update {message, assistantMessageEvent {type, contentIndex?, delta?, content?,
-//	               toolCall?, reason?, message? (done), error? (error)}}
-//	tool_execution_start {toolCallId, toolName, args}
-//	tool_execution_update {toolCallId, toolName, args, partialResult {content, details?}}
-//	tool_execution_end {toolCallId, toolName, result {content, details?}, isError}
-//	queue_update {steering [text], followUp [text], items [{id, kind, text}]}
-//
-// Unlike pi, assistantMessageEvent carries no "partial": the message_update's
-// "message" is that same message so far, and sending both would double the
-// stream. `steer run --json` opens with SessionHeader.
+// Events go out as package eventjson writes them (pi's shapes plus steer's
+// "sessionId"); its doc lists them.
 //
 // # Commands
 //

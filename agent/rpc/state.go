@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
 )
 
@@ -47,16 +48,16 @@ func modelOut(m agent.Model) modelJSON {
 // session files yet, and compaction never runs as a separate step here, so
 // isCompacting is always false.
 type stateJSON struct {
-	Model               modelJSON      `json:"model"`
-	ThinkingLevel       string         `json:"thinkingLevel"`
-	IsStreaming         bool           `json:"isStreaming"`
-	IsCompacting        bool           `json:"isCompacting"`
-	SteeringMode        string         `json:"steeringMode"`
-	FollowUpMode        string         `json:"followUpMode"`
-	SessionID           string         `json:"sessionId"`
-	MessageCount        int            `json:"messageCount"`
-	PendingMessageCount int            `json:"pendingMessageCount"`
-	Queue               []queueItemOut `json:"queue"`
+	Model               modelJSON             `json:"model"`
+	ThinkingLevel       string                `json:"thinkingLevel"`
+	IsStreaming         bool                  `json:"isStreaming"`
+	IsCompacting        bool                  `json:"isCompacting"`
+	SteeringMode        string                `json:"steeringMode"`
+	FollowUpMode        string                `json:"followUpMode"`
+	SessionID           string                `json:"sessionId"`
+	MessageCount        int                   `json:"messageCount"`
+	PendingMessageCount int                   `json:"pendingMessageCount"`
+	Queue               []eventjson.QueueItem `json:"queue"`
 }
 
 func stateOut(st runner.State) stateJSON {
@@ -73,6 +74,6 @@ func stateOut(st runner.State) stateJSON {
 		SessionID:           st.SessionID,
 		MessageCount:        len(st.Messages),
 		PendingMessageCount: len(st.Queue),
-		Queue:               queueItemsOut(st.Queue),
+		Queue:               eventjson.QueueItems(st.Queue),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/eventjson"
 )
 
 // Writer writes JSON lines: each call writes one whole line, ended by LF, and
@@ -55,30 +56,16 @@ func (w *Writer) WriteLine(line []byte) error {
 
 // Encode writes v as one JSON line.
 func (w *Writer) Encode(v any) error {
-	line, err := marshal(v)
+	line, err := eventjson.Marshal(v)
 	if err != nil {
 		return err
 	}
 	return w.WriteLine(line)
 }
 
-// WriteEvent writes ev as one line (see EncodeEvent). An event that cannot be
-// encoded still goes out, as its type and session with an "encodeError", so
-// that a client waiting for agent_end is never left hanging.
+// WriteEvent writes ev as one line (see eventjson.Line).
 func (w *Writer) WriteEvent(ev agent.Event, sessionID string) error {
-	line, err := EncodeEvent(ev, sessionID)
-	if err != nil {
-		line, _ = marshal(encodeFailureOut{
-			header:      header{Type: ev.Type(), SessionID: sessionID},
-			EncodeError: err.Error(),
-		})
-	}
-	return w.WriteLine(line)
-}
-
-type encodeFailureOut struct {
-	header
-	EncodeError string `json:"encodeError"`
+	return w.WriteLine(eventjson.Line(ev, sessionID))
 }
 
 // Err returns the first write error, if any.

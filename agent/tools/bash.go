@@ -26,19 +26,6 @@ const (
 	groupPoll = 20 * time.Millisecond
 )
 
-// BashDetails describes how a bash call ended, for the UI.
-type BashDetails struct {
-	// ExitCode is the shell's exit status; 128+n when signal n killed it.
-	ExitCode int `json:"exitCode"`
-	// DurationMs is the wall time of the command.
-	DurationMs int64 `json:"durationMs"`
-	// Truncated is set when only the tail of the output is shown.
-	Truncated bool `json:"truncated"`
-	// TimedOut and Aborted say why a command was stopped, if it was.
-	TimedOut bool `json:"timedOut"`
-	Aborted  bool `json:"aborted"`
-}
-
 type bashTool struct{ workspace string }
 
 // Bash returns the bash tool, which runs a command with bash -c in the
@@ -97,9 +84,9 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	if err := cmd.Start(); err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return bashResult(out.snapshot(), BashDetails{Aborted: true}, "[aborted]"), nil
+			return bashResult(out.snapshot(), agent.CommandDetails{Aborted: true}, "[aborted]"), nil
 		case runCtx.Err() != nil:
-			return bashResult(out.snapshot(), BashDetails{TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
+			return bashResult(out.snapshot(), agent.CommandDetails{TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
 		}
 		return agent.ErrorResult(fmt.Sprintf("cannot run bash: %v", err)), nil
 	}
@@ -107,7 +94,7 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	waitErr := cmd.Wait()
 	stopUpdates()
 
-	details := BashDetails{DurationMs: time.Since(start).Milliseconds()}
+	details := agent.CommandDetails{DurationMs: time.Since(start).Milliseconds()}
 	select {
 	case at := <-stopped:
 		killGroup(cmd.Process.Pid, at.Add(killGrace))
@@ -140,7 +127,7 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 
 // bashResult is the result of a finished command; a result with an ending
 // note (exit code, abort, timeout) is an error.
-func bashResult(t tail, details BashDetails, ending string) agent.ToolResult {
+func bashResult(t tail, details agent.CommandDetails, ending string) agent.ToolResult {
 	details.Truncated = t.truncated
 	return agent.ToolResult{
 		Content: []agent.Content{agent.Text(renderTail(t, ending))},

@@ -57,7 +57,7 @@ func TestBash(t *testing.T) {
 			if !utf8.ValidString(got) || len(got) > maxBytes+200 {
 				t.Errorf("text is %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
 			}
-			d := r.Details.(BashDetails)
+			d := r.Details.(agent.CommandDetails)
 			if r.IsError != tt.isError || d.ExitCode != tt.exitCode || d.Truncated != tt.trunc || d.Aborted || d.TimedOut {
 				t.Errorf("IsError %v, details %+v; want IsError %v, exit code %d, truncated %v",
 					r.IsError, d, tt.isError, tt.exitCode, tt.trunc)
@@ -167,7 +167,7 @@ func TestBashStops(t *testing.T) {
 			}
 			r := awaitResult(t, result, 2*time.Second)
 
-			d := r.Details.(BashDetails)
+			d := r.Details.(agent.CommandDetails)
 			if got := text(r); got != tt.want || !r.IsError || d.Aborted != (tt.timeout == 0) || d.TimedOut != (tt.timeout > 0) {
 				t.Errorf("result %q (error %v, details %+v), want %q", got, r.IsError, d, tt.want)
 			}

@@ -10,7 +10,6 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -75,7 +74,7 @@ func TestHistoryLoads(t *testing.T) {
 		user("run false"),
 		{Role: agent.RoleAssistant, Content: []agent.Content{agent.Text("Running it."), call}, StopReason: agent.StopReasonToolUse},
 		{Role: agent.RoleToolResult, ToolCallID: "c1", ToolName: "bash", IsError: true,
-			Content: []agent.Content{agent.Text("[exit code 1]")}, Details: tools.BashDetails{ExitCode: 1, DurationMs: 12}},
+			Content: []agent.Content{agent.Text("[exit code 1]")}, Details: agent.CommandDetails{ExitCode: 1, DurationMs: 12}},
 		{Role: agent.RoleAssistant, StopReason: agent.StopReasonAborted, ErrorMessage: agent.AbortedMessage},
 		{Role: agent.RoleAssistant, StopReason: agent.StopReasonError, ErrorMessage: "rate limited: retry in 20s"},
 	}})

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/tui/sanitize"
 )
 
@@ -59,7 +58,7 @@ func (t *toolItem) finish(res agent.ToolResult, isError bool, at time.Time) {
 	if !t.started.IsZero() && !at.IsZero() {
 		t.duration = at.Sub(t.started)
 	}
-	if info, ok := bashInfo(res.Details); ok {
+	if info, ok := agent.CommandDetailsOf(res.Details); ok {
 		exit := info.ExitCode
 		t.exit, t.aborted = &exit, info.Aborted
 		if info.DurationMs > 0 {
@@ -191,29 +190,6 @@ func resultText(content []agent.Content) string {
 		}
 	}
 	return strings.Join(parts, "\n")
-}
-
-// bashInfo reads a bash result's details, whether they are the tool's own
-// struct or came back from JSON.
-func bashInfo(details any) (tools.BashDetails, bool) {
-	switch d := details.(type) {
-	case tools.BashDetails:
-		return d, true
-	case *tools.BashDetails:
-		if d != nil {
-			return *d, true
-		}
-	case map[string]any:
-		if _, ok := d["exitCode"]; !ok {
-			return tools.BashDetails{}, false
-		}
-		raw, err := json.Marshal(d)
-		var info tools.BashDetails
-		if err == nil && json.Unmarshal(raw, &info) == nil {
-			return info, true
-		}
-	}
-	return tools.BashDetails{}, false
 }
 
 // argSummary is a one-line summary of a call's arguments: the argument that

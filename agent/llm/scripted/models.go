@@ -2,19 +2,19 @@ package scripted
 
 import (
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/llm/builtin"
+	"github.com/steer-tui/steer/assets"
 )
 
 // ProviderName and API name the scripted provider and its API kind in model
 // references and config (`"api": "scripted"`).
 const (
-	ProviderName = builtin.ProviderName
-	API          = builtin.API
+	ProviderName = assets.OfflineProvider
+	API          = assets.OfflineAPI
 )
 
-// Models lists the scripted models; see builtin.Models.
-func Models() []agent.Model { return builtin.Models() }
+// Models lists the scripted models; see assets.OfflineModels.
+func Models() []agent.Model { return assets.OfflineModels() }
 
 // DefaultModel is scripted/echo, the model steer uses when nothing is
 // configured.
-func DefaultModel() agent.Model { return builtin.DefaultModel() }
+func DefaultModel() agent.Model { return assets.DefaultOfflineModel() }

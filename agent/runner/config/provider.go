@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/llm/builtin"
+	"github.com/steer-tui/steer/assets"
 )
 
 // provider builds and checks one provider; path is its JSON path.
@@ -18,7 +18,7 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 	if err := b.nonNegative(path+".timeoutSeconds", fp.TimeoutSeconds); err != nil {
 		return Provider{}, err
 	}
-	if p.API == "" && name == builtin.ProviderName {
+	if p.API == "" && name == assets.OfflineProvider {
 		p.API = APIScripted
 	}
 	if p.BaseURL = strings.TrimSuffix(fp.BaseURL, "/"); p.BaseURL != "" {
@@ -187,7 +187,7 @@ func isConventionalVar(s string) bool { return strings.ToUpper(s) == s }
 func (b *builder) models(p Provider, fms []fileModel, path string, cp *catProvider) ([]agent.Model, error) {
 	known := func(id string) (agent.Model, bool) {
 		if p.API == APIScripted {
-			for _, m := range builtin.Models() {
+			for _, m := range assets.OfflineModels() {
 				if m.ID == id {
 					return m, true
 				}
@@ -203,7 +203,7 @@ func (b *builder) models(p Provider, fms []fileModel, path string, cp *catProvid
 	switch {
 	case len(fms) > 0:
 	case p.API == APIScripted:
-		out = builtin.Models()
+		out = assets.OfflineModels()
 	case cp != nil:
 		out = b.catalogue().models(cp.kind)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/llm/builtin"
+	"github.com/steer-tui/steer/assets"
 )
 
 // ResolveRef turns a model reference into a provider name and a model id:
@@ -126,15 +126,15 @@ func (c *Config) find(ps []Provider, id string) []agent.Model {
 // config declares one of that name.
 func (c *Config) providers() []Provider {
 	for _, p := range c.Providers {
-		if p.Name == builtin.ProviderName {
+		if p.Name == assets.OfflineProvider {
 			return c.Providers
 		}
 	}
 	return append(slices.Clip(c.Providers), Provider{
-		Name:     builtin.ProviderName,
+		Name:     assets.OfflineProvider,
 		API:      APIScripted,
-		Profiles: []Profile{{ID: builtin.ProviderName + ":default"}},
-		Models:   builtin.Models(),
+		Profiles: []Profile{{ID: assets.OfflineProvider + ":default"}},
+		Models:   assets.OfflineModels(),
 	})
 }
 

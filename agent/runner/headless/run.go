@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/rpc"
+	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
 )
 
@@ -33,7 +33,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	if o.JSON {
-		out.Write(rpc.SessionHeader(rt.SessionID(), rt.Workspace(), time.Now()))
+		out.Write(eventjson.SessionHeader(rt.SessionID(), rt.Workspace(), time.Now()))
 		out.WriteByte('\n')
 	}
 	var last agent.Message
@@ -43,7 +43,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 			last = end.Message
 		}
 		if o.JSON {
-			writeJSONEvent(out, ev, rt.SessionID(), stderr)
+			writeJSONEvent(out, ev, rt.SessionID())
 		} else {
 			writeText(out, ev, stderr)
 		}
@@ -119,13 +119,8 @@ func ReadPrompt(args []string, stdin io.Reader) (string, error) {
 	return prompt, nil
 }
 
-func writeJSONEvent(out *bufio.Writer, ev agent.Event, sessionID string, stderr io.Writer) {
-	line, err := rpc.EncodeEvent(ev, sessionID)
-	if err != nil {
-		fmt.Fprintf(stderr, "steer: cannot encode a %s event: %v\n", ev.Type(), err)
-		return
-	}
-	out.Write(line)
+func writeJSONEvent(out *bufio.Writer, ev agent.Event, sessionID string) {
+	out.Write(eventjson.Line(ev, sessionID))
 	out.WriteByte('\n')
 }
 

@@ -1,11 +1,9 @@
-package rpc
+package eventjson
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
@@ -24,7 +22,7 @@ func TestEncodeEvent(t *testing.T) {
 	result := agent.Message{Role: agent.RoleToolResult, ToolCallID: "c1", ToolName: "bash", Content: []agent.Content{agent.Text("a.go")}, Timestamp: at}
 
 	msg := func(m agent.Message) string {
-		b, err := marshal(m)
+		b, err := Marshal(m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +128,7 @@ func TestEncodeEvent(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := EncodeEvent(tc.ev, "s1")
+			got, err := Encode(tc.ev, "s1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,82 +146,5 @@ func TestSessionHeader(t *testing.T) {
 	got := string(SessionHeader("s_1", "/work", agenttest.Epoch))
 	if want := `{"type":"session","version":3,"id":"s_1","timestamp":"2026-01-02T03:04:05Z","cwd":"/work"}`; got != want {
 		t.Fatalf("\n got %s\nwant %s", got, want)
-	}
-}
-
-func TestWriterWholeLines(t *testing.T) {
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	const writers, lines = 8, 50
-	var wg sync.WaitGroup
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range lines {
-				line := bytes.Repeat([]byte{byte('a' + i)}, 1000)
-				if err := w.Encode(map[string]string{"x": string(line)}); err != nil {
-					t.Error(err)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	out := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(out) != writers*lines {
-		t.Fatalf("%d lines, want %d", len(out), writers*lines)
-	}
-	for _, l := range out {
-		var v map[string]string
-		if err := json.Unmarshal([]byte(l), &v); err != nil || strings.Trim(v["x"], v["x"][:1]) != "" {
-			t.Fatalf("torn line %q (%v)", l, err)
-		}
-	}
-}
-
-func TestWriterEscapesSeparators(t *testing.T) {
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	if err := w.WriteLine([]byte("{\"id\":\"a\u2028b\u2029c\"}")); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := buf.String(), `{"id":"a\u2028b\u2029c"}`+"\n"; got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-}
-
-func TestWriterEventThatCannotBeEncoded(t *testing.T) {
-	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	ev := agent.ToolExecutionEnd{ToolCallID: "c1", ToolName: "x", Result: agent.ToolResult{Details: make(chan int)}}
-	if err := w.WriteEvent(ev, "s1"); err != nil {
-		t.Fatal(err)
-	}
-	var got map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got["type"] != "tool_execution_end" || got["sessionId"] != "s1" || got["encodeError"] == nil {
-		t.Fatalf("got %v", got)
-	}
-}
-
-type failingWriter struct{ n int }
-
-func (f *failingWriter) Write(p []byte) (int, error) {
-	f.n++
-	return 0, errWrite
-}
-
-var errWrite = errors.New("broken pipe")
-
-func TestWriterKeepsFirstError(t *testing.T) {
-	fw := &failingWriter{}
-	w := NewWriter(fw)
-	if err := w.WriteLine([]byte(`{}`)); err != errWrite {
-		t.Fatalf("first write: %v", err)
-	}
-	if err := w.WriteLine([]byte(`{}`)); err != errWrite || fw.n != 1 {
-		t.Fatalf("second write: %v after %d writes", err, fw.n)
 	}
 }

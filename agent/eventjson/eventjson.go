@@ -1,4 +1,23 @@
-package rpc
+// Package eventjson writes the kernel's events as JSON in pi's shapes, for
+// every front end that prints them: `steer rpc`'s event stream and
+// `steer run --json`. It sits beside the kernel so that both import it from
+// below.
+//
+// Each event has pi's "type" and fields, plus steer's "sessionId":
+//
+//	agent_start · agent_end {messages} · turn_start · turn_end {message, toolResults}
+//	message_start / message_end {message}
+//	message_update {message, assistantMessageEvent {type, contentIndex?, delta?, content?,
+//	               toolCall?, reason?, message? (done), error? (error)}}
+//	tool_execution_start {toolCallId, toolName, args}
+//	tool_execution_update {toolCallId, toolName, args, partialResult {content, details?}}
+//	tool_execution_end {toolCallId, toolName, result {content, details?}, isError}
+//	queue_update {steering [text], followUp [text], items [{id, kind, text}]}
+//
+// Unlike pi, assistantMessageEvent carries no "partial": the message_update's
+// "message" is that same message so far, and sending both would double the
+// stream.
+package eventjson
 
 import (
 	"bytes"
@@ -8,11 +27,30 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// EncodeEvent renders ev as one JSON object in pi's event shape (no trailing
+// Encode renders ev as one JSON object in pi's event shape (no trailing
 // newline), with steer's "sessionId" added. It fails only when a message's or
 // a tool result's Details holds a value JSON cannot represent.
-func EncodeEvent(ev agent.Event, sessionID string) ([]byte, error) {
-	return marshal(eventOut(ev, sessionID))
+func Encode(ev agent.Event, sessionID string) ([]byte, error) {
+	return Marshal(eventOut(ev, sessionID))
+}
+
+// Line is Encode for a stream that must go on: an event that cannot be
+// encoded still goes out, as its type and session with an "encodeError", so
+// that a client waiting for agent_end is never left hanging.
+func Line(ev agent.Event, sessionID string) []byte {
+	line, err := Encode(ev, sessionID)
+	if err != nil {
+		line, _ = Marshal(encodeFailureOut{
+			header:      header{Type: ev.Type(), SessionID: sessionID},
+			EncodeError: err.Error(),
+		})
+	}
+	return line
+}
+
+type encodeFailureOut struct {
+	header
+	EncodeError string `json:"encodeError"`
 }
 
 // sessionHeaderVersion is the version of pi's session header that steer's
@@ -22,7 +60,7 @@ const sessionHeaderVersion = 3
 // SessionHeader is the first line of `steer run --json`, shaped like pi's:
 // {"type":"session","version":3,"id":…,"timestamp":ISO-8601,"cwd":…}.
 func SessionHeader(id, cwd string, at time.Time) []byte {
-	line, _ := marshal(sessionHeaderOut{
+	line, _ := Marshal(sessionHeaderOut{
 		Type: "session", Version: sessionHeaderVersion, ID: id,
 		Timestamp: at.UTC().Format(time.RFC3339Nano), Cwd: cwd,
 	})
@@ -111,22 +149,23 @@ type agentToolResultOut struct {
 
 type queueUpdateOut struct {
 	header
-	Steering []string       `json:"steering"`
-	FollowUp []string       `json:"followUp"`
-	Items    []queueItemOut `json:"items"`
+	Steering []string    `json:"steering"`
+	FollowUp []string    `json:"followUp"`
+	Items    []QueueItem `json:"items"`
 }
 
-// queueItemOut is one pending input as steer's clients see it.
-type queueItemOut struct {
+// QueueItem is one pending input as steer's clients see it.
+type QueueItem struct {
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
 	Text string `json:"text"`
 }
 
-func queueItemsOut(items []agent.QueueItem) []queueItemOut {
-	out := make([]queueItemOut, len(items))
+// QueueItems converts pending inputs to their JSON shape; never nil.
+func QueueItems(items []agent.QueueItem) []QueueItem {
+	out := make([]QueueItem, len(items))
 	for i, it := range items {
-		out[i] = queueItemOut{ID: it.ID, Kind: string(it.Kind), Text: it.Text}
+		out[i] = QueueItem{ID: it.ID, Kind: string(it.Kind), Text: it.Text}
 	}
 	return out
 }
@@ -139,9 +178,9 @@ func eventOut(ev agent.Event, sessionID string) any {
 	case agent.AgentStart, agent.TurnStart:
 		return h
 	case agent.AgentEnd:
-		return agentEndOut{header: h, Messages: messageList(e.Messages)}
+		return agentEndOut{header: h, Messages: Messages(e.Messages)}
 	case agent.TurnEnd:
-		return turnEndOut{header: h, Message: (e.Message), ToolResults: messageList(e.ToolResults)}
+		return turnEndOut{header: h, Message: (e.Message), ToolResults: Messages(e.ToolResults)}
 	case agent.MessageStart:
 		return messageEventOut{header: h, Message: (e.Message)}
 	case agent.MessageEnd:
@@ -161,7 +200,7 @@ func eventOut(ev agent.Event, sessionID string) any {
 			Result: agentToolResultOut{Content: contentList(e.Result.Content), Details: e.Result.Details},
 		}
 	case agent.QueueUpdate:
-		out := queueUpdateOut{header: h, Steering: []string{}, FollowUp: []string{}, Items: queueItemsOut(e.Items)}
+		out := queueUpdateOut{header: h, Steering: []string{}, FollowUp: []string{}, Items: QueueItems(e.Items)}
 		for _, it := range e.Items {
 			if it.Kind == agent.QueueFollowUp {
 				out.FollowUp = append(out.FollowUp, it.Text)
@@ -213,8 +252,8 @@ func argsOut(args map[string]any) map[string]any {
 	return args
 }
 
-// messageList never returns nil, so that an empty list encodes as [].
-func messageList(msgs []agent.Message) []agent.Message {
+// Messages never returns nil, so that an empty list encodes as [].
+func Messages(msgs []agent.Message) []agent.Message {
 	if msgs == nil {
 		return []agent.Message{}
 	}
@@ -229,9 +268,9 @@ func contentList(cs []agent.Content) []agent.Content {
 	return cs
 }
 
-// marshal is json.Marshal without HTML escaping, so that code and tool output
+// Marshal is json.Marshal without HTML escaping, so that code and tool output
 // stay readable; U+2028 and U+2029 are still escaped inside strings.
-func marshal(v any) ([]byte, error) {
+func Marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
