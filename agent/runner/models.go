@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,6 +14,21 @@ type Provider struct {
 	Name   string
 	Models []agent.Model
 	Stream agent.StreamFn
+	// Unusable, when set, says why the provider cannot be used and what
+	// fixes it ("ANTHROPIC_API_KEY is not set"): its models are still listed,
+	// but choosing one fails with an *UnusableError.
+	Unusable string
+}
+
+// UnusableError is the error of choosing a model whose provider cannot be
+// used (see Provider.Unusable). It is a configuration problem: exit status 2.
+type UnusableError struct {
+	Model  string
+	Reason string
+}
+
+func (e *UnusableError) Error() string {
+	return fmt.Sprintf("model %s cannot be used: %s", e.Model, e.Reason)
 }
 
 // ResolveModel finds the model a reference names. "provider/id" must match
@@ -84,4 +100,25 @@ func allModels(providers []Provider) string {
 		}
 	}
 	return strings.Join(refs, ", ")
+}
+
+// unusable returns the *UnusableError of choosing m, or nil when its
+// provider can be used.
+func (r *Runtime) unusable(m agent.Model) error {
+	for _, p := range r.opts.Providers {
+		if p.Name == m.Provider && p.Unusable != "" {
+			return &UnusableError{Model: m.Ref(), Reason: p.Unusable}
+		}
+	}
+	return nil
+}
+
+// ModelProblem says why m cannot be chosen ("ANTHROPIC_API_KEY is not set"),
+// or "" when it can: pickers mark such models.
+func (r *Runtime) ModelProblem(m agent.Model) string {
+	var ue *UnusableError
+	if errors.As(r.unusable(m), &ue) {
+		return ue.Reason
+	}
+	return ""
 }

@@ -29,6 +29,10 @@ type Options struct {
 	Logger       *slog.Logger
 	// Now defaults to time.Now.
 	Now func() time.Time
+	// MaxInputBytes bounds one input (prompt, steering, follow-up); larger
+	// ones are refused with an *InputTooLargeError and nothing is stored.
+	// 0 is DefaultMaxInputBytes.
+	MaxInputBytes int
 
 	// Store keeps sessions, transcripts and pending inputs; nil keeps them in
 	// memory only.
@@ -76,6 +80,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		providers := opts.Providers
 		opts.Resolve = func(ref string) (agent.Model, error) { return ResolveModel(providers, ref) }
 	}
+	if opts.MaxInputBytes == 0 {
+		opts.MaxInputBytes = DefaultMaxInputBytes
+	}
 	model, err := opts.Resolve(opts.Model)
 	if err != nil {
 		return nil, err
@@ -87,6 +94,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store}
 	if r.streamFor(model) == nil {
 		return nil, fmt.Errorf("model %s has no configured provider", model.Ref())
+	}
+	if err := r.unusable(model); err != nil {
+		return nil, err
 	}
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
@@ -181,6 +191,9 @@ func (r *Runtime) deliver(kind agent.QueueKind, text string, images []agent.Cont
 // savePending makes an input durable before the agent sees it; the store
 // retires it in the transaction that appends its message.
 func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
+	if err := r.checkInput(text, images); err != nil {
+		return agent.QueueItem{}, err
+	}
 	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: r.opts.Now()}
 	if r.store == nil {
 		return it, nil
@@ -252,6 +265,9 @@ func (r *Runtime) Models() []agent.Model {
 func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 	m, err := r.opts.Resolve(ref)
 	if err != nil {
+		return agent.Model{}, err
+	}
+	if err := r.unusable(m); err != nil {
 		return agent.Model{}, err
 	}
 	r.agent.SetModel(m, r.streamFor(m))

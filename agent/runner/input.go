@@ -1,0 +1,45 @@
+package runner
+
+import (
+	"fmt"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// DefaultMaxInputBytes bounds one input unless the configuration says
+// otherwise (agent.maxInputBytes): a pasted log or file is fine, a runaway
+// pipe is not.
+const DefaultMaxInputBytes = 4 << 20
+
+// InputTooLargeError refuses an input over the limit; nothing of it is
+// stored or queued.
+type InputTooLargeError struct {
+	Bytes, Limit int
+}
+
+func (e *InputTooLargeError) Error() string {
+	return fmt.Sprintf("the input is %s, over the limit of %s (agent.maxInputBytes)", byteSize(e.Bytes), byteSize(e.Limit))
+}
+
+// checkInput refuses an input larger than the limit, counting its text and
+// its images' data.
+func (r *Runtime) checkInput(text string, images []agent.Content) error {
+	n := len(text)
+	for _, im := range images {
+		n += len(im.Data)
+	}
+	if n > r.opts.MaxInputBytes {
+		return &InputTooLargeError{Bytes: n, Limit: r.opts.MaxInputBytes}
+	}
+	return nil
+}
+
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
