@@ -17,17 +17,6 @@ import (
 // agent.MaxErrorBody of it is kept on the error.
 const maxErrorRead = 64 << 10
 
-// IdleTimeoutError is the cause the watchdog cancels a request with.
-type IdleTimeoutError struct {
-	Provider string
-	After    time.Duration
-}
-
-// Error says which provider went silent for how long.
-func (e *IdleTimeoutError) Error() string {
-	return fmt.Sprintf("no data from %s for %s (idle timeout)", e.Provider, e.After)
-}
-
 // Exchange is the HTTP side of one streaming request. Start it before the
 // request, run the request under Context with Middleware installed, and Stop
 // it when the stream is over.
@@ -41,12 +30,7 @@ func (e *IdleTimeoutError) Error() string {
 // used by the one goroutine that makes the request and reads the stream: the
 // SDKs call the middleware and read the body on the caller's goroutine.
 type Exchange struct {
-	provider string
-	idle     time.Duration
-	parent   context.Context
-	ctx      context.Context
-	cancel   context.CancelCauseFunc
-	timer    *time.Timer
+	*Watchdog
 
 	status       int
 	errBody      []byte
@@ -58,33 +42,7 @@ type Exchange struct {
 // Start arms the watchdog for a request of provider made under parent; idle
 // must be positive.
 func Start(parent context.Context, provider string, idle time.Duration) *Exchange {
-	ctx, cancel := context.WithCancelCause(parent)
-	x := &Exchange{provider: provider, idle: idle, parent: parent, ctx: ctx, cancel: cancel}
-	x.timer = time.AfterFunc(idle, func() { cancel(&IdleTimeoutError{Provider: provider, After: idle}) })
-	return x
-}
-
-// Context is the request's context: the parent's, cancelled by the watchdog.
-func (x *Exchange) Context() context.Context { return x.ctx }
-
-// Pause stops the watchdog while the caller handles a chunk, so that a slow
-// consumer is not mistaken for a silent server; Resume re-arms it.
-func (x *Exchange) Pause() { x.timer.Stop() }
-
-// Resume re-arms the watchdog for a full idle window.
-func (x *Exchange) Resume() { x.timer.Reset(x.idle) }
-
-// Stop disarms the watchdog and releases the request's context. Classify
-// failures before calling it.
-func (x *Exchange) Stop() {
-	x.timer.Stop()
-	x.cancel(context.Canceled)
-}
-
-// TimedOut reports whether the watchdog, not the caller, ended the request.
-func (x *Exchange) TimedOut() bool {
-	var idle *IdleTimeoutError
-	return x.parent.Err() == nil && errors.As(context.Cause(x.ctx), &idle)
+	return &Exchange{Watchdog: NewWatchdog(parent, provider, idle)}
 }
 
 // Status is the response's HTTP status, 0 before one arrived.
@@ -136,8 +94,7 @@ func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http
 func (x *Exchange) Failure(err error) *agent.ProviderError {
 	switch {
 	case x.TimedOut():
-		return &agent.ProviderError{Kind: agent.ErrorTimeout,
-			Message: (&IdleTimeoutError{Provider: x.provider, After: x.idle}).Error()}
+		return x.IdleFailure()
 	case x.status >= 400:
 		return HTTPError(x.status, x.errBody)
 	case x.parent.Err() != nil:
@@ -170,7 +127,7 @@ type watchedBody struct {
 func (b *watchedBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	if n > 0 {
-		b.x.timer.Reset(b.x.idle)
+		b.x.Resume()
 		b.x.keepTail(p[:n])
 	}
 	if err != nil && err != io.EOF {

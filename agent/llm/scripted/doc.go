@@ -46,6 +46,15 @@
 // possible). The wait between chunks selects on the request's context, so
 // cancelling ends the response at once with stopReason aborted.
 //
+// # Idle watchdog
+//
+// Like the HTTP providers, every response runs under an idle watchdog
+// (llmhttp.Watchdog): each piece streamed re-arms it, and a response silent
+// for Options.IdleTimeout (DefaultIdleTimeout, 5 s, when 0; a step's
+// "idleTimeoutMs" overrides it) fails with stopReason error and the timeout
+// error a silent server gets, "no data from scripted for 5s (idle timeout)".
+// The wait between paced chunks counts as silence.
+//
 // # Scenarios
 //
 // A scenario is a JSON object (see assets/scenarios/README.md for examples):
@@ -67,15 +76,15 @@
 // "toolCalls" ([{"name", "arguments", "id"?}]), and stops with toolUse when it
 // made calls, else stop. "default": true answers with the default behaviour
 // instead (after the step's thinking, if any). "pace" overrides the provider's
-// pace and "usage" ({"input", "output", "cacheRead", "cacheWrite"}) the
-// estimated usage. A "fault" ends the step with a failure, detailed by
+// pace, "idleTimeoutMs" the idle watchdog's window and "usage" ({"input",
+// "output", "cacheRead", "cacheWrite"}) the estimated usage. A "fault" ends the step with a failure, detailed by
 // "error" ({"status", "type", "code", "message", "body"}, all optional
 // except status for http):
 //
 //	http       fails before any content with an HTTP status (429, 401, 402, 400, 529 …)
 //	stream     streams the content, then an error inside the stream (overloaded)
-//	hang       streams the content, then nothing until the request is cancelled;
-//	           with "idleTimeoutMs" it fails with a timeout error after that long
+//	hang       streams the content, then nothing until the request is cancelled
+//	           or the idle watchdog fails it with a timeout error
 //	malformed  streams the content, then a chunk that cannot be parsed ("body")
 //	empty      ends without any content
 //	length     streams the text and half of the first tool call, then stops

@@ -3,11 +3,11 @@ package scripted
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/llmhttp"
 )
 
 // reply is one response to stream, decided by the default behaviour or taken
@@ -24,8 +24,12 @@ type reply struct {
 	usage               *UsageSpec
 }
 
-// play streams r through w and ends the response.
-func (p *Provider) play(ctx context.Context, w *agent.StreamWriter, r reply, inputTokens int) {
+// play streams r through w and ends the response. It runs under an idle
+// watchdog like the HTTP providers' (llmhttp.Watchdog): every piece the
+// response streams re-arms it, so a response that stays silent for the
+// window — a hang, or a pace slower than the window — fails with the same
+// timeout error as a silent server.
+func (p *Provider) play(ctx context.Context, w *agent.StreamWriter, model agent.Model, r reply, inputTokens int) {
 	switch r.fault {
 	case FaultHTTP: // the status arrives before any stream
 		w.Fail(r.providerError(agent.ErrorHTTP, http.StatusText(r.err.Status)))
@@ -35,9 +39,16 @@ func (p *Provider) play(ctx context.Context, w *agent.StreamWriter, r reply, inp
 		w.Fail(r.providerError(agent.ErrorEmpty, "the response ended without any content"))
 		return
 	}
-	w.Start()
-	if !p.emitter(ctx, w, r.pace).content(r) {
-		w.Fail(errCancelled()) // reported as aborted: ctx is done
+	idle := p.opts.IdleTimeout
+	if r.idleTimeout > 0 {
+		idle = r.idleTimeout
+	}
+	dog := llmhttp.NewWatchdog(ctx, llmhttp.ProviderName(model, ProviderName), idle)
+	defer dog.Stop()
+	e := p.emitter(dog, w, r.pace)
+	e.emit(w.Start)
+	if !e.content(r) {
+		w.Fail(e.silenced())
 		return
 	}
 	w.SetUsage(usageOf(r.usage, inputTokens, w.Message()))
@@ -52,8 +63,9 @@ func (p *Provider) play(ctx context.Context, w *agent.StreamWriter, r reply, inp
 			perr.Body = `data: {"type":"content_block_delta","delta":{"type":"text_delta","text":"`
 		}
 		w.Fail(perr)
-	case FaultHang:
-		hang(ctx, w, r)
+	case FaultHang: // nothing more, until the caller or the watchdog gives up
+		<-dog.Context().Done()
+		w.Fail(e.silenced())
 	default:
 		if len(r.calls) > 0 {
 			w.Finish(agent.StopReasonToolUse)
@@ -69,24 +81,6 @@ func errCancelled() *agent.ProviderError {
 	return &agent.ProviderError{Kind: agent.ErrorNetwork, Message: "request cancelled"}
 }
 
-// hang sends nothing more until ctx is done (the writer then reports
-// aborted) or the step's idle timeout fires.
-func hang(ctx context.Context, w *agent.StreamWriter, r reply) {
-	var fired <-chan time.Time
-	if r.idleTimeout > 0 {
-		t := time.NewTimer(r.idleTimeout)
-		defer t.Stop()
-		fired = t.C
-	}
-	select {
-	case <-ctx.Done():
-		w.Fail(errCancelled())
-	case <-fired:
-		w.Fail(r.providerError(agent.ErrorTimeout,
-			fmt.Sprintf("no data received for %s (idle timeout)", r.idleTimeout)))
-	}
-}
-
 // providerError fills the step's error details in, defaulting the message.
 func (r reply) providerError(kind agent.ErrorKind, message string) *agent.ProviderError {
 	if r.err.Message != "" {
@@ -99,12 +93,12 @@ func (r reply) providerError(kind agent.ErrorKind, message string) *agent.Provid
 }
 
 // emitter returns an emitter at the provider's pace, or at pace when the
-// reply sets one.
-func (p *Provider) emitter(ctx context.Context, w *agent.StreamWriter, pace float64) *emitter {
+// reply sets one, that reports its progress to dog.
+func (p *Provider) emitter(dog *llmhttp.Watchdog, w *agent.StreamWriter, pace float64) *emitter {
 	if pace <= 0 {
 		pace = p.opts.Pace
 	}
-	e := &emitter{ctx: ctx, w: w, sleep: p.opts.Sleep, runes: p.opts.ChunkSize}
+	e := &emitter{ctx: dog.Context(), dog: dog, w: w, sleep: p.opts.Sleep, runes: p.opts.ChunkSize}
 	if pace > 0 {
 		e.interval = time.Duration(float64(time.Second) / pace)
 	}
@@ -112,14 +106,33 @@ func (p *Provider) emitter(ctx context.Context, w *agent.StreamWriter, pace floa
 }
 
 // emitter streams content in paced chunks. Every method reports false when
-// ctx ended the wait between two chunks.
+// ctx — the request's, cancelled by the watchdog too — ended the wait
+// between two chunks.
 type emitter struct {
 	ctx      context.Context
+	dog      *llmhttp.Watchdog
 	w        *agent.StreamWriter
 	sleep    func(context.Context, time.Duration) error
 	interval time.Duration
 	runes    int
 	started  bool
+}
+
+// emit makes one writer call, which is progress: the watchdog is paused
+// while the call waits for the consumer, then re-armed for a full window.
+func (e *emitter) emit(write func()) {
+	e.dog.Pause()
+	write()
+	e.dog.Resume()
+}
+
+// silenced is the error of a response whose ctx ended: the watchdog's
+// timeout, or a cancel the writer reports as aborted.
+func (e *emitter) silenced() *agent.ProviderError {
+	if e.dog.TimedOut() {
+		return e.dog.IdleFailure()
+	}
+	return errCancelled()
 }
 
 // pause waits one interval before every chunk but the first.
@@ -158,7 +171,7 @@ func (e *emitter) text(s string) bool {
 		if !e.pause() {
 			return false
 		}
-		e.w.TextDelta(c)
+		e.emit(func() { e.w.TextDelta(c) })
 	}
 	return true
 }
@@ -168,13 +181,13 @@ func (e *emitter) thinking(s, signature string) bool {
 		if !e.pause() {
 			return false
 		}
-		e.w.ThinkingDelta(c)
+		e.emit(func() { e.w.ThinkingDelta(c) })
 	}
 	if signature != "" {
 		e.w.ThinkingSignature(signature)
 	}
 	if s != "" || signature != "" {
-		e.w.EndBlock()
+		e.emit(e.w.EndBlock)
 	}
 	return true
 }
@@ -183,14 +196,14 @@ func (e *emitter) toolCall(c agent.Content) bool {
 	if !e.pause() {
 		return false
 	}
-	e.w.ToolCallStart(c.ID, c.Name)
+	e.emit(func() { e.w.ToolCallStart(c.ID, c.Name) })
 	for _, piece := range argPieces(argsJSON(c.Arguments)) {
 		if !e.pause() {
 			return false
 		}
-		e.w.ToolCallDelta(piece)
+		e.emit(func() { e.w.ToolCallDelta(piece) })
 	}
-	e.w.EndBlock()
+	e.emit(e.w.EndBlock)
 	return true
 }
 
@@ -200,13 +213,13 @@ func (e *emitter) halfToolCall(c agent.Content) bool {
 	if !e.pause() {
 		return false
 	}
-	e.w.ToolCallStart(c.ID, c.Name)
+	e.emit(func() { e.w.ToolCallStart(c.ID, c.Name) })
 	args := []rune(argsJSON(c.Arguments))
 	for _, piece := range argPieces(string(args[:len(args)/2])) {
 		if !e.pause() {
 			return false
 		}
-		e.w.ToolCallDelta(piece)
+		e.emit(func() { e.w.ToolCallDelta(piece) })
 	}
 	return true
 }

@@ -13,6 +13,13 @@ import (
 // DefaultPace is the pace an interactive session wants: 60 chunks a second.
 const DefaultPace = 60
 
+// DefaultIdleTimeout is the idle window when Options.IdleTimeout is 0: how
+// long a response may go without progress before it fails with a timeout,
+// as a real provider's watchdog would end it. It is far shorter than a cloud
+// provider's (llmhttp.CloudIdleTimeout) so that a rehearsal of a silent
+// provider (the idle-hang scenario) ends in seconds.
+const DefaultIdleTimeout = 5 * time.Second
+
 // DefaultChunkSize is the number of runes per text chunk when
 // Options.ChunkSize is 0: small enough that text visibly streams.
 const DefaultChunkSize = 4
@@ -28,6 +35,12 @@ type Options struct {
 	// ChunkSize is the number of runes per text or thinking chunk; 0 means
 	// DefaultChunkSize.
 	ChunkSize int
+	// IdleTimeout is the idle watchdog's window: a response that makes no
+	// progress (no content, tool-call piece or end) for that long fails with
+	// the timeout error the HTTP providers give (llmhttp.IdleError). The wait
+	// between paced chunks counts as silence. 0 means DefaultIdleTimeout; a
+	// scenario step's idleTimeoutMs overrides it.
+	IdleTimeout time.Duration
 	// Scenario scripts the responses; nil answers every request with the
 	// default behaviour. New copies its list of steps.
 	Scenario *Scenario
@@ -39,10 +52,10 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// DefaultOptions returns the options of an interactive session: DefaultPace
-// and DefaultChunkSize, no scenario.
+// DefaultOptions returns the options of an interactive session: DefaultPace,
+// DefaultChunkSize and DefaultIdleTimeout, no scenario.
 func DefaultOptions() Options {
-	return Options{Pace: DefaultPace, ChunkSize: DefaultChunkSize}
+	return Options{Pace: DefaultPace, ChunkSize: DefaultChunkSize, IdleTimeout: DefaultIdleTimeout}
 }
 
 // Provider is the scripted, offline LLM. Its Stream method is an
@@ -64,6 +77,9 @@ func New(opts Options) *Provider {
 	}
 	if opts.Pace < 0 {
 		opts.Pace = 0
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -116,7 +132,7 @@ func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model
 	} else {
 		r = p.defaultReply(model, llm, opts)
 	}
-	p.play(ctx, w, r, req.contextTokens)
+	p.play(ctx, w, model, r, req.contextTokens)
 }
 
 // stepReply turns a scenario step into the reply to stream.

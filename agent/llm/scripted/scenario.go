@@ -56,8 +56,9 @@ const (
 	// reported inside the stream (like Anthropic's overloaded_error event).
 	FaultStream Fault = "stream"
 	// FaultHang streams the step's content, then sends nothing more until the
-	// request is cancelled, or until IdleTimeoutMS when it is set, which fails
-	// with a timeout as a provider's idle watchdog would.
+	// request is cancelled or the idle watchdog (Options.IdleTimeout, or the
+	// step's IdleTimeoutMS) fails it with a timeout, as a real provider's
+	// watchdog would.
 	FaultHang Fault = "hang"
 	// FaultMalformed streams the step's content, then fails on a chunk that
 	// cannot be parsed (Error.Body is the chunk).
@@ -94,7 +95,9 @@ type Step struct {
 	Fault Fault `json:"fault,omitempty"`
 	// Error details the failure; every field has a default per fault.
 	Error *ErrorSpec `json:"error,omitempty"`
-	// IdleTimeoutMS makes a hang end with a timeout error after that long.
+	// IdleTimeoutMS is the idle watchdog's window for this response, in
+	// milliseconds, overriding Options.IdleTimeout: a hang (or a pace slower
+	// than the window) ends with a timeout error after that much silence.
 	IdleTimeoutMS int `json:"idleTimeoutMs,omitempty"`
 	// Usage overrides the estimated token counts of the response.
 	Usage *UsageSpec `json:"usage,omitempty"`
@@ -222,8 +225,8 @@ func (s *Step) validate() error {
 	if s.Default && (s.Text != "" || len(s.ToolCalls) > 0 || s.Fault != FaultNone) {
 		return errors.New("default excludes text, toolCalls and fault")
 	}
-	if s.IdleTimeoutMS != 0 && (s.Fault != FaultHang || s.IdleTimeoutMS < 0) {
-		return errors.New(`idleTimeoutMs is a positive number and only for fault "hang"`)
+	if s.IdleTimeoutMS < 0 {
+		return errors.New("idleTimeoutMs is milliseconds and cannot be negative")
 	}
 	if s.Pace < 0 {
 		return errors.New("pace is chunks per second and cannot be negative")

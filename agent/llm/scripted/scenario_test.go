@@ -106,7 +106,7 @@ func TestStepKinds(t *testing.T) {
 			name:   "hang with idle timeout",
 			step:   Step{Text: "Wait", Fault: FaultHang, IdleTimeoutMS: 1},
 			reason: agent.StopReasonError,
-			perr:   &agent.ProviderError{Kind: agent.ErrorTimeout, Message: "no data received for 1ms (idle timeout)"},
+			perr:   &agent.ProviderError{Kind: agent.ErrorTimeout, Message: "no data from scripted for 1ms (idle timeout)"},
 		},
 		{
 			name:   "usage override",
