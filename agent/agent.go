@@ -68,6 +68,11 @@ type Agent struct {
 	cancel       context.CancelCauseFunc
 	idle         chan struct{} // closed while no run is active
 
+	// deliverHook, set only by tests, runs in Deliver after it has queued an
+	// item for the active run, with the lock released, so that a test can end
+	// the run right there.
+	deliverHook func()
+
 	emitMu  sync.Mutex     // serialises subscriber calls
 	subs    []subscription // replaced, never modified, so readers need no copy
 	nextSub int
@@ -300,20 +305,32 @@ func (a *Agent) FollowUp(text string, images ...Content) QueueItem {
 // and creation time (restored items keep theirs), and emits a QueueUpdate.
 func (a *Agent) Enqueue(it QueueItem) QueueItem {
 	a.mu.Lock()
+	it = a.pushLocked(a.stampLocked(it))
+	a.mu.Unlock()
+	a.emitQueue()
+	return it
+}
+
+// stampLocked fills in a missing ID and creation time.
+func (a *Agent) stampLocked(it QueueItem) QueueItem {
 	if it.ID == "" {
 		it.ID = a.cfg.NewItemID()
 	}
 	if it.Created.IsZero() {
 		it.Created = a.cfg.Now()
 	}
+	return it
+}
+
+// pushLocked appends it to the back of the queue its Kind names; an unknown
+// kind steers.
+func (a *Agent) pushLocked(it QueueItem) QueueItem {
 	if it.Kind == QueueFollowUp {
 		a.followUps.items = append(a.followUps.items, it)
 	} else {
 		it.Kind = QueueSteer
 		a.steering.items = append(a.steering.items, it)
 	}
-	a.mu.Unlock()
-	a.emitQueue()
 	return it
 }
 
@@ -506,24 +523,26 @@ func (a *Agent) replace(msgs []Message, clearQueues bool) ([]QueueItem, error) {
 // retired with the message.
 func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 	a.mu.Lock()
-	if !a.running {
-		if it.ID == "" {
-			it.ID = a.cfg.NewItemID()
-		}
-		if it.Created.IsZero() {
-			it.Created = a.cfg.Now()
-		}
-		waiting := a.queueLocked()
-		a.steering.items, a.followUps.items = nil, nil
-		prompts := make([]Message, 0, len(waiting)+1)
-		for _, old := range waiting {
-			a.drained[old.ID] = old
-			prompts = append(prompts, old.message(a.cfg.Now()))
-		}
-		a.startLocked(append(prompts, it.message(a.cfg.Now())))
+	it = a.stampLocked(it)
+	if a.running {
+		// Queued under the lock that saw the run: the run's last drain point,
+		// taken under it too, either sees the item or has not come yet.
+		it = a.pushLocked(it)
 		a.mu.Unlock()
-		return it, false
+		if a.deliverHook != nil {
+			a.deliverHook()
+		}
+		a.emitQueue()
+		return it, true
 	}
+	waiting := a.queueLocked()
+	a.steering.items, a.followUps.items = nil, nil
+	prompts := make([]Message, 0, len(waiting)+1)
+	for _, old := range waiting {
+		a.drained[old.ID] = old
+		prompts = append(prompts, old.message(a.cfg.Now()))
+	}
+	a.startLocked(append(prompts, it.message(a.cfg.Now())))
 	a.mu.Unlock()
-	return a.Enqueue(it), true
+	return it, false
 }
