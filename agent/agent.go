@@ -191,59 +191,12 @@ func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Mess
 	}
 }
 
-// drain takes what a drain point of q takes, as user messages.
-func (a *Agent) drain(q *pendingQueue) []Message {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.drainLocked(q)
-}
-
-func (a *Agent) drainLocked(q *pendingQueue) []Message {
-	items := q.drain()
-	msgs := make([]Message, len(items))
-	for i, it := range items {
-		msgs[i] = it.message(a.cfg.Now())
-		a.drained[it.ID] = it
-	}
-	return msgs
-}
-
 // current is what the next request uses: the model, its stream and options,
 // as SetModel and SetThinking last left them.
 func (a *Agent) current() (Model, StreamFn, StreamOptions) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.cfg.Model, a.cfg.Stream, StreamOptions{Thinking: a.cfg.Thinking}
-}
-
-func (a *Agent) isDrained(id string) bool {
-	_, ok := a.drained[id]
-	return ok
-}
-
-// unpoll puts drained items whose messages were never injected back at the
-// front of their queues, in their order.
-func (a *Agent) unpoll(msgs []Message) {
-	a.mu.Lock()
-	var steer, follow []QueueItem
-	for _, m := range msgs {
-		it, ok := a.drained[m.QueueItemID]
-		if !ok {
-			continue
-		}
-		delete(a.drained, m.QueueItemID)
-		if it.Kind == QueueFollowUp {
-			follow = append(follow, it)
-		} else {
-			steer = append(steer, it)
-		}
-	}
-	a.steering.items = append(steer, a.steering.items...)
-	a.followUps.items = append(follow, a.followUps.items...)
-	// Announced by dispatch with the run's next event, so that the update
-	// cannot overtake events the run emitted before.
-	a.queueChanged = true
-	a.mu.Unlock()
 }
 
 // dispatch folds ev into the state, then hands it to every subscriber. An
@@ -291,75 +244,6 @@ func (a *Agent) fold(ev Event) {
 	}
 }
 
-// Steer queues text to be injected at the next turn boundary.
-func (a *Agent) Steer(text string, images ...Content) QueueItem {
-	return a.Enqueue(QueueItem{Kind: QueueSteer, Text: text, Images: images})
-}
-
-// FollowUp queues text to be delivered when the agent would otherwise stop.
-func (a *Agent) FollowUp(text string, images ...Content) QueueItem {
-	return a.Enqueue(QueueItem{Kind: QueueFollowUp, Text: text, Images: images})
-}
-
-// Enqueue adds an item to the queue its Kind names, filling in a missing ID
-// and creation time (restored items keep theirs), and emits a QueueUpdate.
-func (a *Agent) Enqueue(it QueueItem) QueueItem {
-	a.mu.Lock()
-	it = a.pushLocked(a.stampLocked(it))
-	a.mu.Unlock()
-	a.emitQueue()
-	return it
-}
-
-// stampLocked fills in a missing ID and creation time.
-func (a *Agent) stampLocked(it QueueItem) QueueItem {
-	if it.ID == "" {
-		it.ID = a.cfg.NewItemID()
-	}
-	if it.Created.IsZero() {
-		it.Created = a.cfg.Now()
-	}
-	return it
-}
-
-// pushLocked appends it to the back of the queue its Kind names; an unknown
-// kind steers.
-func (a *Agent) pushLocked(it QueueItem) QueueItem {
-	if it.Kind == QueueFollowUp {
-		a.followUps.items = append(a.followUps.items, it)
-	} else {
-		it.Kind = QueueSteer
-		a.steering.items = append(a.steering.items, it)
-	}
-	return it
-}
-
-// Dequeue takes the item with id back out of its queue.
-func (a *Agent) Dequeue(id string) (QueueItem, bool) {
-	a.mu.Lock()
-	it, ok := a.steering.remove(id)
-	if !ok {
-		it, ok = a.followUps.remove(id)
-	}
-	a.mu.Unlock()
-	if ok {
-		a.emitQueue()
-	}
-	return it, ok
-}
-
-// ClearQueues empties both queues and returns what they held, steering first.
-func (a *Agent) ClearQueues() []QueueItem {
-	a.mu.Lock()
-	items := a.queueLocked()
-	a.steering.items, a.followUps.items = nil, nil
-	a.mu.Unlock()
-	if len(items) > 0 {
-		a.emitQueue()
-	}
-	return items
-}
-
 func (a *Agent) emitQueue() {
 	a.emitMu.Lock()
 	defer a.emitMu.Unlock()
@@ -370,19 +254,6 @@ func (a *Agent) emitQueue() {
 	for _, s := range subs {
 		s.fn(ev)
 	}
-}
-
-func (a *Agent) queueLocked() []QueueItem {
-	items := make([]QueueItem, 0, len(a.steering.items)+len(a.followUps.items))
-	items = append(items, a.steering.items...)
-	return append(items, a.followUps.items...)
-}
-
-// Queue returns the pending items, steering first, each queue oldest first.
-func (a *Agent) Queue() []QueueItem {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.queueLocked()
 }
 
 // Abort cancels the active run on the user's behalf: the stream and the tools
@@ -468,20 +339,6 @@ func (a *Agent) SetThinking(l ThinkingLevel) {
 	a.cfg.Thinking = l
 }
 
-// SetSteeringMode sets how many steering items a drain point takes.
-func (a *Agent) SetSteeringMode(m QueueMode) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.steering.mode = m
-}
-
-// SetFollowUpMode sets how many follow-ups a drain point takes.
-func (a *Agent) SetFollowUpMode(m QueueMode) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.followUps.mode = m
-}
-
 // ReplaceMessages swaps the transcript, keeping the queues. It fails with
 // ErrBusy while a run is active.
 func (a *Agent) ReplaceMessages(msgs []Message) error {
@@ -511,38 +368,4 @@ func (a *Agent) replace(msgs []Message, clearQueues bool) ([]QueueItem, error) {
 		a.emitQueue()
 	}
 	return dropped, nil
-}
-
-// Deliver hands an input to the agent in one step: while a run is active it is
-// queued under its Kind (queued is true); otherwise it starts a run as the
-// prompt, after any input still queued from before (an abort keeps queues; a
-// resumed session restores them), so that nothing newer jumps ahead of it.
-// Callers that cannot know whether a run is about to end use it so that
-// nothing is queued behind a run that already stopped polling. Either way the
-// user message carries the item's ID, so that a persisted pending input is
-// retired with the message.
-func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
-	a.mu.Lock()
-	it = a.stampLocked(it)
-	if a.running {
-		// Queued under the lock that saw the run: the run's last drain point,
-		// taken under it too, either sees the item or has not come yet.
-		it = a.pushLocked(it)
-		a.mu.Unlock()
-		if a.deliverHook != nil {
-			a.deliverHook()
-		}
-		a.emitQueue()
-		return it, true
-	}
-	waiting := a.queueLocked()
-	a.steering.items, a.followUps.items = nil, nil
-	prompts := make([]Message, 0, len(waiting)+1)
-	for _, old := range waiting {
-		a.drained[old.ID] = old
-		prompts = append(prompts, old.message(a.cfg.Now()))
-	}
-	a.startLocked(append(prompts, it.message(a.cfg.Now())))
-	a.mu.Unlock()
-	return it, false
 }
