@@ -61,10 +61,16 @@ type Runtime struct {
 	store *persistence.Store
 
 	notices notices
+	// saver runs the event path's writes; writeCtx bounds every write and
+	// is cancelled by Close, so that no save can hang shutdown.
+	saver        *saver
+	writeCtx     context.Context
+	cancelWrites context.CancelFunc
 
-	mu         sync.Mutex
-	session    sessionState
-	persistErr string
+	mu          sync.Mutex
+	session     sessionState
+	persistErr  string            // the latest save failure, while any persists
+	persistErrs map[string]string // failing kinds of write → their error
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -91,7 +97,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store}
+	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store, saver: newSaver()}
+	r.writeCtx, r.cancelWrites = context.WithCancel(context.Background())
+	r.saver.start(r.writeCtx)
 	if r.streamFor(model) == nil {
 		return nil, fmt.Errorf("model %s has no configured provider", model.Ref())
 	}
@@ -106,6 +114,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
 	r.agent.Subscribe(r.logEvent)
 	if err := r.openInitialSession(ctx); err != nil {
+		r.stopSaving()
 		return nil, err
 	}
 	return r, nil
@@ -198,7 +207,7 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 	if r.store == nil {
 		return it, nil
 	}
-	ctx := context.Background()
+	ctx := r.writeCtx
 	sessionID, err := r.ensureSession(ctx)
 	if err != nil {
 		return it, err
@@ -215,9 +224,8 @@ func (r *Runtime) dropPending(ids ...string) {
 	}
 	sessionID := r.SessionID()
 	for _, id := range ids {
-		if err := r.store.RemovePendingInput(context.Background(), sessionID, id); err != nil {
-			r.log.Error("removing a pending input failed", "session", sessionID, "item", id, "error", err)
-		}
+		err := r.store.RemovePendingInput(r.writeCtx, sessionID, id)
+		r.saved("removing a pending input", err)
 	}
 }
 
@@ -241,8 +249,14 @@ func (r *Runtime) Dequeue(id string) ([]agent.QueueItem, error) {
 	return items, nil
 }
 
-// WaitForIdle waits until no run is active.
-func (r *Runtime) WaitForIdle(ctx context.Context) error { return r.agent.WaitForIdle(ctx) }
+// WaitForIdle waits until no run is active and everything the last run
+// produced has been saved (or failed to be, see State().PersistError).
+func (r *Runtime) WaitForIdle(ctx context.Context) error {
+	if err := r.agent.WaitForIdle(ctx); err != nil {
+		return err
+	}
+	return r.saver.flush(ctx)
+}
 
 // State returns a snapshot.
 func (r *Runtime) State() State {
@@ -276,9 +290,7 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 		sess := r.session
 		r.mu.Unlock()
 		if sess.created {
-			if err := r.store.SetSessionModel(context.Background(), sess.id, m.Ref()); err != nil {
-				r.log.Error("saving the session's model failed", "session", sess.id, "error", err)
-			}
+			r.saved("saving the session's model", r.store.SetSessionModel(r.writeCtx, sess.id, m.Ref()))
 		}
 	}
 	return m, nil
@@ -304,4 +316,19 @@ func (r *Runtime) NewSession() error {
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
 	return nil
+}
+
+// Close finishes the saves already handed over (until ctx ends), then stops
+// saving: later writes fail at once instead of hanging shutdown. Call it
+// after the last run is idle and before closing the store.
+func (r *Runtime) Close(ctx context.Context) error {
+	err := r.saver.flush(ctx)
+	r.stopSaving()
+	return err
+}
+
+func (r *Runtime) stopSaving() {
+	r.saver.stop()
+	r.cancelWrites()
+	<-r.saver.done
 }

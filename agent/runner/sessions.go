@@ -82,6 +82,10 @@ func (r *Runtime) openInitialSession(ctx context.Context) error {
 // crash (never re-running tools), loads it, and restores the pending inputs
 // to their queues.
 func (r *Runtime) loadSession(ctx context.Context, id string) error {
+	// What the last run wrote must be in before a transcript is read back.
+	if err := r.saver.flush(ctx); err != nil {
+		return err
+	}
 	sess, err := r.store.Session(ctx, id)
 	if errors.Is(err, persistence.ErrNotFound) {
 		return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
@@ -149,35 +153,68 @@ func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 	return r.session.id, nil
 }
 
-// persist is the first subscriber: it records runs and appends each finished
-// message through the fenced write path before any front end sees it.
+// persist is the first subscriber: it records runs and hands each finished
+// message to the saver, which appends it through the fenced write path off
+// the event path. The session and run are read here, in event order, so that
+// a write lands where its event happened.
 func (r *Runtime) persist(ev agent.Event) {
 	if r.store == nil {
 		return
 	}
-	ctx := context.Background()
+	var write func(ctx context.Context) error
 	r.mu.Lock()
 	sess := r.session
-	r.mu.Unlock()
-	var err error
 	switch e := ev.(type) {
 	case agent.AgentStart:
-		runID := newID("r_")
-		err = r.store.BeginRun(ctx, persistence.Run{ID: runID, SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()})
-		r.mu.Lock()
-		r.session.runID = runID
-		r.mu.Unlock()
+		run := persistence.Run{ID: newID("r_"), SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()}
+		r.session.runID = run.ID
+		write = func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }
 	case agent.MessageEnd:
-		err = r.store.AppendMessage(ctx, sess.id, sess.runID, e.Message)
+		msg := e.Message
+		write = func(ctx context.Context) error { return r.store.AppendMessage(ctx, sess.id, sess.runID, msg) }
 	case agent.AgentEnd:
 		outcome, errText := runOutcome(e.Messages)
-		err = r.store.EndRun(ctx, sess.runID, outcome, errText, r.opts.Now())
+		ended := r.opts.Now()
+		write = func(ctx context.Context) error { return r.store.EndRun(ctx, sess.runID, outcome, errText, ended) }
 	}
+	r.mu.Unlock()
+	if write == nil {
+		return
+	}
+	what := "saving the session (" + ev.Type() + ")"
+	r.saver.add(saveJob{write: write, report: func(err error) { r.saved(what, err) }})
+}
+
+// saved records how a write went: a failure is logged, kept in
+// State().PersistError and announced once; once every kind of write that
+// failed has succeeded again, the error is cleared and that is announced.
+func (r *Runtime) saved(what string, err error) {
+	r.mu.Lock()
+	failing := len(r.persistErrs) > 0
 	if err != nil {
-		r.log.Error("saving the session failed", "session", sess.id, "event", ev.Type(), "error", err)
-		r.mu.Lock()
-		r.persistErr = fmt.Sprintf("saving the session failed: %v", err)
-		r.mu.Unlock()
+		if r.persistErrs == nil {
+			r.persistErrs = map[string]string{}
+		}
+		r.persistErrs[what] = fmt.Sprintf("%s failed: %v", what, err)
+		r.persistErr = r.persistErrs[what]
+	} else {
+		delete(r.persistErrs, what)
+		if len(r.persistErrs) == 0 {
+			r.persistErr = ""
+		}
+	}
+	text, recovered := r.persistErr, failing && len(r.persistErrs) == 0
+	sessionID := r.session.id
+	r.mu.Unlock()
+	switch {
+	case err != nil:
+		r.log.Error(what+" failed", "session", sessionID, "error", err)
+		if !failing {
+			r.notify(NoticePersistError, text)
+		}
+	case recovered:
+		r.log.Info("saving works again", "session", sessionID)
+		r.notify(NoticePersistRecovered, "saving works again")
 	}
 }
 
