@@ -68,27 +68,25 @@ func TestAbortDuringTool(t *testing.T) {
 }
 
 func TestAbortBeforeTheFirstRequest(t *testing.T) {
-	release := make(chan struct{})
-	f := newFixture(t, agenttest.NewScript(agenttest.Reply().Wait(release).Stop(agent.StopReasonStop)))
-	block := make(chan struct{})
-	// Hold the run at its first event so that the abort lands before the request.
-	f.agent.Subscribe(func(ev agent.Event) {
-		if _, ok := ev.(agent.AgentStart); ok {
-			<-block
-		}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	script := agenttest.NewScript(agenttest.Reply().Text("never").Stop(agent.StopReasonStop))
+	stream := agent.Loop(ctx, nil, []agent.Message{agent.UserMessage("hi", agenttest.Epoch)}, agent.LoopConfig{
+		Model: agenttest.Model, Stream: script.Stream, Now: agenttest.Clock,
+		// The first steering poll comes right before the first request.
+		PollSteering: func() []agent.Message {
+			cancel(&agent.AbortError{Reason: "run timed out after 1s"})
+			return nil
+		},
 	})
-	if err := f.agent.Prompt("hi"); err != nil {
-		t.Fatal(err)
+	for range stream.Events() {
 	}
-	f.agent.Abort()
-	close(block)
-	close(release)
-	f.wait(t)
-	msgs := f.agent.State().Messages
-	if last := msgs[len(msgs)-1]; last.StopReason != agent.StopReasonAborted {
-		t.Fatalf("last = %+v, want aborted", last)
+	added, _ := stream.Result(context.Background())
+	last := added[len(added)-1]
+	if last.StopReason != agent.StopReasonAborted || last.ErrorMessage != "run timed out after 1s" {
+		t.Fatalf("last = %s %q, want the aborted marker with the reason", last.StopReason, last.ErrorMessage)
 	}
-	if n := len(f.script.Requests()); n != 0 {
+	if n := len(script.Requests()); n != 0 {
 		t.Errorf("%d requests were sent after the abort", n)
 	}
 }

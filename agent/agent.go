@@ -137,24 +137,36 @@ func (a *Agent) start(prompts []Message, continuing bool) error {
 			return ErrCannotContinue
 		}
 	}
-	a.startLocked(prompts)
+	a.startLocked(prompts, false)
 	return nil
 }
 
-func (a *Agent) startLocked(prompts []Message) {
+// startLocked starts a run with prompts; fromQueue says they were drained
+// from the pending queues.
+func (a *Agent) startLocked(prompts []Message, fromQueue bool) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	a.running, a.cancel, a.idle = true, cancel, make(chan struct{})
-	go a.run(ctx, a.loopConfigLocked(), append([]Message(nil), a.messages...), prompts)
+	go a.run(ctx, a.loopConfigLocked(fromQueue), append([]Message(nil), a.messages...), prompts)
 }
 
-func (a *Agent) loopConfigLocked() LoopConfig {
+// loopConfigLocked is the configuration of one Loop. A loop whose prompts were
+// drained from the queues has had its first drain point: polling steering
+// again before its first request would give that request a second item.
+func (a *Agent) loopConfigLocked(fromQueue bool) LoopConfig {
+	skipPoll := fromQueue
 	return LoopConfig{
-		Model:          a.cfg.Model,
-		Stream:         a.cfg.Stream,
-		SystemPrompt:   a.cfg.SystemPrompt,
-		Tools:          a.cfg.Tools,
-		Options:        StreamOptions{Thinking: a.cfg.Thinking},
-		PollSteering:   func() []Message { return a.drain(&a.steering) },
+		Model:        a.cfg.Model,
+		Stream:       a.cfg.Stream,
+		SystemPrompt: a.cfg.SystemPrompt,
+		Tools:        a.cfg.Tools,
+		Options:      StreamOptions{Thinking: a.cfg.Thinking},
+		PollSteering: func() []Message { // called on the loop's goroutine only
+			if skipPoll {
+				skipPoll = false
+				return nil
+			}
+			return a.drain(&a.steering)
+		},
 		PollFollowUps:  func() []Message { return a.drain(&a.followUps) },
 		Unpoll:         a.unpoll,
 		Current:        a.current,
@@ -165,7 +177,8 @@ func (a *Agent) loopConfigLocked() LoopConfig {
 
 // run drives runs until no pending input is left: an input queued after the
 // last drain point of a run, as that run ended, starts the next one rather than
-// waiting unseen.
+// waiting unseen. The decision and the end of the run share one critical
+// section, so input is either drained here or finds the agent idle.
 func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Message) {
 	for {
 		stream := Loop(ctx, history, prompts, cfg)
@@ -174,11 +187,9 @@ func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Mess
 		}
 		a.mu.Lock()
 		if ctx.Err() == nil {
-			if prompts = a.drainLocked(&a.steering); len(prompts) == 0 {
-				prompts = a.drainLocked(&a.followUps)
-			}
-			if len(prompts) > 0 {
+			if prompts = a.nextLocked(); len(prompts) > 0 {
 				history = append([]Message(nil), a.messages...)
+				cfg = a.loopConfigLocked(true)
 				a.mu.Unlock()
 				continue
 			}

@@ -112,14 +112,16 @@ func (a *Agent) Enqueue(it QueueItem) QueueItem {
 	return it
 }
 
-// Deliver hands an input to the agent in one step: while a run is active it is
-// queued under its Kind (queued is true); otherwise it starts a run as the
-// prompt, after any input still queued from before (an abort keeps queues; a
-// resumed session restores them), so that nothing newer jumps ahead of it.
-// Callers that cannot know whether a run is about to end use it so that
-// nothing is queued behind a run that already stopped polling. Either way the
-// user message carries the item's ID, so that a persisted pending input is
-// retired with the message.
+// Deliver hands an input to the agent in one step, deciding under one lock.
+// While a run is active the input is queued under its Kind (queued is true).
+// Otherwise it starts a run: with the input itself when nothing is waiting;
+// else the input joins the back of its queue (queued is true) and the run
+// starts from the queues' first drain point, steering before follow-ups, as
+// an abort or a resumed session left them; each queue's mode then decides
+// how many items a request gains. Callers that cannot know whether a run is
+// about to end use it so that nothing is queued behind a run that already
+// stopped polling. The user message carries the item's ID, so that a
+// persisted pending input is retired with the message.
 func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 	a.mu.Lock()
 	it = a.stampLocked(it)
@@ -134,16 +136,16 @@ func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 		a.emitQueue()
 		return it, true
 	}
-	waiting := a.queueLocked()
-	a.steering.items, a.followUps.items = nil, nil
-	prompts := make([]Message, 0, len(waiting)+1)
-	for _, old := range waiting {
-		a.drained[old.ID] = old
-		prompts = append(prompts, old.message(a.cfg.Now()))
+	defer a.mu.Unlock()
+	if len(a.steering.items)+len(a.followUps.items) == 0 {
+		a.startLocked([]Message{it.message(a.cfg.Now())}, true)
+		return it, false
 	}
-	a.startLocked(append(prompts, it.message(a.cfg.Now())))
-	a.mu.Unlock()
-	return it, false
+	// The queue display learns of the item as the first drained message
+	// starts, before the run's first request.
+	it = a.pushLocked(it)
+	a.startLocked(a.nextLocked(), true)
+	return it, !a.isDrained(it.ID)
 }
 
 // Dequeue takes the item with id back out of its queue.
@@ -220,6 +222,15 @@ func (a *Agent) queueLocked() []QueueItem {
 	items := make([]QueueItem, 0, len(a.steering.items)+len(a.followUps.items))
 	items = append(items, a.steering.items...)
 	return append(items, a.followUps.items...)
+}
+
+// nextLocked is what a run started from the queues begins with: the steering
+// drain point, else the follow-up one.
+func (a *Agent) nextLocked() []Message {
+	if msgs := a.drainLocked(&a.steering); len(msgs) > 0 {
+		return msgs
+	}
+	return a.drainLocked(&a.followUps)
 }
 
 // drain takes what a drain point of q takes, as user messages.

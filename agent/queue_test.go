@@ -323,6 +323,7 @@ func TestDeliverWhileIdleKeepsOlderQueuedInputFirst(t *testing.T) {
 	f := newFixture(t, agenttest.NewScript(
 		agenttest.Reply().Text("thinking").Hang(),
 		agenttest.Reply().Text("ok").Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("ok").Stop(agent.StopReasonStop),
 	))
 	streaming := waitForEvent(f.agent, "message_update text_delta")
 	if err := f.agent.Prompt("first"); err != nil {
@@ -332,8 +333,8 @@ func TestDeliverWhileIdleKeepsOlderQueuedInputFirst(t *testing.T) {
 	f.agent.Steer("older")
 	f.agent.Abort()
 	f.wait(t)
-	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueSteer, Text: "newer"}); queued {
-		t.Fatal("Deliver while idle queued")
+	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueSteer, Text: "newer"}); !queued {
+		t.Fatal("Deliver while idle did not queue the input behind the older one")
 	}
 	f.wait(t)
 	users := []string{}
