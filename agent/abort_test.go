@@ -159,3 +159,99 @@ func TestAgentRequeuesUnpolledItems(t *testing.T) {
 		t.Fatalf("queue after abort = %+v", q)
 	}
 }
+
+
+// timeoutReason is a non-user abort reason, as the runner's run timeout words it.
+const timeoutReason = "run timed out after 1s"
+
+// assertMarker checks that the transcript ends with the aborted marker
+// carrying reason.
+func assertMarker(t *testing.T, a *agent.Agent, reason string) {
+	t.Helper()
+	msgs := a.State().Messages
+	last := msgs[len(msgs)-1]
+	if last.Role != agent.RoleAssistant || last.StopReason != agent.StopReasonAborted || last.ErrorMessage != reason {
+		t.Fatalf("last message = %s %s %q, want the aborted marker with %q", last.Role, last.StopReason, last.ErrorMessage, reason)
+	}
+}
+
+func TestAbortWithDuringATool(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	cancelled := false
+	f := newFixture(t, agenttest.NewScript(
+		agenttest.Reply().ToolCall("c1", "work", `{}`).Stop(agent.StopReasonToolUse),
+	), blockingTool(started, release, &cancelled))
+	if err := f.agent.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, started, "the tool to start")
+	f.agent.AbortWith(timeoutReason)
+	f.wait(t)
+	assertMarker(t, f.agent, timeoutReason)
+}
+
+func TestAbortWithDuringStreaming(t *testing.T) {
+	f := newFixture(t, agenttest.NewScript(agenttest.Reply().Text("partial").Hang()))
+	streaming := waitForEvent(f.agent, "message_update text_delta")
+	if err := f.agent.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, streaming, "streaming to start")
+	f.agent.AbortWith(timeoutReason)
+	f.wait(t)
+	assertMarker(t, f.agent, timeoutReason)
+	if got := f.agent.State().Messages[1].TextContent(); got != "partial" {
+		t.Errorf("aborted message text = %q, want the partial text", got)
+	}
+}
+
+func TestAbortWithBetweenTurns(t *testing.T) {
+	var f *fixture
+	// The tool aborts and still returns its result, so the abort is seen as
+	// the turn ends, before the next request.
+	tool := funcTool{name: "work", run: func(context.Context, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
+		f.agent.AbortWith(timeoutReason)
+		return agent.TextResult("done"), nil
+	}}
+	f = newFixture(t, agenttest.NewScript(
+		agenttest.Reply().ToolCall("c1", "work", `{}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().Text("never").Stop(agent.StopReasonStop),
+	), tool)
+	if err := f.agent.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	f.wait(t)
+	assertMarker(t, f.agent, timeoutReason)
+	if n := len(f.script.Requests()); n != 1 {
+		t.Errorf("%d requests, want none after the abort", n)
+	}
+}
+
+func TestAbortReasons(t *testing.T) {
+	tests := []struct {
+		name  string
+		abort func(a *agent.Agent)
+		want  string
+	}{
+		{"the user's abort", func(a *agent.Agent) { a.Abort() }, agent.AbortedMessage},
+		{"the first reason wins", func(a *agent.Agent) {
+			a.AbortWith(timeoutReason)
+			a.AbortWith("the user quit")
+			a.Abort()
+		}, timeoutReason},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, agenttest.NewScript(agenttest.Reply().Text("partial").Hang()))
+			streaming := waitForEvent(f.agent, "message_update text_delta")
+			if err := f.agent.Prompt("hi"); err != nil {
+				t.Fatal(err)
+			}
+			within(t, streaming, "streaming to start")
+			tt.abort(f.agent)
+			f.wait(t)
+			assertMarker(t, f.agent, tt.want)
+		})
+	}
+}
