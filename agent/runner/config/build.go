@@ -18,6 +18,8 @@ type builder struct {
 	d     *decoder
 	// defaults holds each provider's default model id.
 	defaults map[string]string
+	// unbuilt are the keys refused as not supported yet (unbuiltKeys).
+	unbuilt []unbuiltKey
 }
 
 // catalogue loads the catalogue on first use; only real providers ask.
@@ -46,7 +48,7 @@ var envProviders = []struct{ name, api, baseURL, keyEnv string }{
 func (b *builder) newConfig(source string) *Config {
 	b.defaults = map[string]string{}
 	// While building, one goroutine resolves references through the builder.
-	return &Config{Source: source, Tools: ToolSettings{Approval: ApprovalAsk}, cat: b.catalogue}
+	return &Config{Source: source, Tools: ToolSettings{Approval: ApprovalAllow}, UI: UISettings{Theme: ThemeAuto}, cat: b.catalogue}
 }
 
 // done hands the Config its catalogue: the one already loaded, or the lazy
@@ -128,6 +130,9 @@ func (b *builder) fromFile(file string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	if err := b.references(c, &fc, root); err != nil {
+		return nil, err
+	}
+	if err := b.refuseUnbuilt(root); err != nil {
 		return nil, err
 	}
 	if c.Model == "" {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,7 @@ type Config struct {
 	ContextEngines map[string]ContextEngine
 	Auth           AuthSettings
 	Tools          ToolSettings
+	UI             UISettings
 	// Source is the config file's path, or "environment".
 	Source string
 
@@ -66,6 +68,45 @@ type Profile struct {
 	// a keyless local server.
 	KeyEnv string
 	Key    Secret
+	// Unusable says why the profile cannot be used ("OPENAI_API_KEY is not
+	// set"); "" when it can.
+	Unusable string
+}
+
+// Usable returns the profiles that can be used, in the configured order.
+// Until failover rotates profiles, the first of them is the one used.
+func (p Provider) Usable() []Profile {
+	var out []Profile
+	for _, pr := range p.Profiles {
+		if pr.Unusable == "" {
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// Unusable says why none of the provider's profiles can be used, naming
+// what fixes it ("ANTHROPIC_API_KEY is not set"), or "" when one can.
+func (p Provider) Unusable() string {
+	if len(p.Profiles) == 0 || len(p.Usable()) > 0 {
+		return ""
+	}
+	var vars, reasons []string
+	for _, pr := range p.Profiles {
+		if !slices.Contains(reasons, pr.Unusable) {
+			reasons = append(reasons, pr.Unusable)
+		}
+		if pr.KeyEnv != "" && isConventionalVar(pr.KeyEnv) && !slices.Contains(vars, pr.KeyEnv) {
+			vars = append(vars, pr.KeyEnv)
+		}
+	}
+	switch {
+	case len(vars) != len(reasons):
+		return strings.Join(reasons, "; ")
+	case len(vars) == 1:
+		return vars[0] + " is not set"
+	}
+	return strings.Join(vars[:len(vars)-1], ", ") + " and " + vars[len(vars)-1] + " are not set"
 }
 
 // AgentSettings are the "agent" section. Zero values mean the default.
@@ -76,6 +117,9 @@ type AgentSettings struct {
 	ContextEngine string
 	SteeringMode  agent.QueueMode
 	FollowUpMode  agent.QueueMode
+	// MaxInputBytes bounds one input (prompt, steering, follow-up); 0 means
+	// the runner's default.
+	MaxInputBytes int
 }
 
 // ContextEngine is an external context engine: a command steer talks to.
@@ -100,7 +144,9 @@ type Cooldowns struct {
 
 // ToolSettings are the "tools" section.
 type ToolSettings struct {
-	// Approval is ApprovalAsk (the default), ApprovalAllow or ApprovalDeny.
+	// Approval is ApprovalAllow, what steer does today: tools run without
+	// asking. ApprovalAsk and ApprovalDeny are refused as not supported yet
+	// until the approval dialog exists.
 	Approval string
 }
 
@@ -110,6 +156,29 @@ const (
 	ApprovalAllow = "allow"
 	ApprovalDeny  = "deny"
 )
+
+// UISettings are the "ui" section.
+type UISettings struct {
+	// Theme is ThemeAuto (the default), ThemeDark or ThemeLight; the
+	// --theme flag overrides it.
+	Theme string
+}
+
+// The terminal UI's themes: auto asks the terminal for its background.
+const (
+	ThemeAuto  = "auto"
+	ThemeDark  = "dark"
+	ThemeLight = "light"
+)
+
+// ParseTheme checks a theme name, from the file or the --theme flag.
+func ParseTheme(s string) (string, error) {
+	switch s {
+	case ThemeAuto, ThemeDark, ThemeLight:
+		return s, nil
+	}
+	return "", fmt.Errorf("unknown theme %q (want %s)", s, oneOf(ThemeDark, ThemeLight, ThemeAuto))
+}
 
 // SourceEnvironment is Config.Source when no file was read.
 const SourceEnvironment = "environment"
@@ -136,6 +205,12 @@ func Load(path string, env func(string) string) (*Config, error) {
 }
 
 func load(path string, env func(string) string, cat func() *catalogue) (*Config, error) {
+	return loadWith(path, env, cat, unbuiltKeys)
+}
+
+// loadWith is load refusing the unbuilt keys given; tests of the values of
+// unbuilt keys pass none.
+func loadWith(path string, env func(string) string, cat func() *catalogue, unbuilt []unbuiltKey) (*Config, error) {
 	explicit := path != ""
 	if !explicit {
 		if p, err := DefaultPath(); err == nil {
@@ -153,7 +228,7 @@ func load(path string, env func(string) string, cat func() *catalogue) (*Config,
 			return nil, fmt.Errorf("config: %w", err)
 		}
 	}
-	b := &builder{env: env, catFn: cat}
+	b := &builder{env: env, catFn: cat, unbuilt: unbuilt}
 	if path == "" {
 		return b.fromEnvironment()
 	}

@@ -8,7 +8,6 @@
 //
 //	{
 //	  "model": "anthropic/claude-sonnet-4-5",
-//	  "fallbacks": ["local/qwen3:8b"],
 //	  "aliases": { "sonnet": "anthropic/claude-sonnet-4-5" },
 //	  "providers": {
 //	    "local": {
@@ -20,8 +19,9 @@
 //	      "profiles": [ { "id": "anthropic:main", "apiKeyEnv": "ANTHROPIC_API_KEY" } ]
 //	    }
 //	  },
-//	  "agent": { "thinking": "medium" },
-//	  "tools": { "approval": "ask" }
+//	  "agent": { "thinking": "medium", "maxInputBytes": 4194304 },
+//	  "tools": { "approval": "allow" },
+//	  "ui": { "theme": "auto" }
 //	}
 //
 // Parsing is strict: an unknown key, a value of the wrong type or a bad
@@ -34,11 +34,18 @@
 //
 // A provider speaks one API: "openai-chat", "anthropic-messages" or
 // "scripted". Keys are referenced, not stored: a profile's "apiKeyEnv" names
-// a variable that must be set; a literal "apiKey" is accepted. A provider
-// without profiles gets one, <name>:default, reading its conventional
-// variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
-// … as the catalogue names them); a local server (loopback or private base
-// URL) needs no key. Keys are held as Secret, which prints as "***".
+// a variable; a literal "apiKey" is accepted. A provider without profiles
+// gets one, <name>:default, reading its conventional variable
+// (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY, … as
+// the catalogue names them); a local server (loopback or private base URL)
+// needs no key. Keys are held as Secret, which prints as "***".
+//
+// An unset variable is not a mistake in the file: its profile is kept but
+// unusable (Profile.Unusable), and a provider none of whose profiles can be
+// used says why (Provider.Unusable: "ANTHROPIC_API_KEY is not set"). Its
+// models still resolve, so that choosing one can name the variable to set,
+// and the other providers work. Config.SecretEnvNames lists the variables
+// that hold keys, for the tools to hide.
 //
 // The environment fills in what the file leaves out: for each of
 // ANTHROPIC_API_KEY, OPENAI_API_KEY and OPENROUTER_API_KEY that is set, the
@@ -56,6 +63,14 @@
 // no models offers the catalogue's. The catalogue is parsed once, on first
 // use, and never for a configuration without real providers, so that an
 // offline start stays fast.
+//
+// # Settings not built yet
+//
+// A key either works or is refused: a file that sets a key of SPEC §11 whose
+// feature steer does not have yet ("fallbacks", "agent.timeoutSeconds",
+// "agent.maxConcurrent", "agent.contextEngine", "contextEngines", "auth",
+// and "tools.approval" other than "allow") fails to load with "not supported
+// yet" and the reason, rather than being accepted and ignored.
 //
 // References ("provider/model", an alias or a bare id) are resolved by
 // Config.ResolveRef and Config.ResolveModel; "model", "fallbacks" and

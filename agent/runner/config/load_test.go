@@ -48,8 +48,10 @@ var specEnv = map[string]string{
 }
 
 func TestLoadSpecExample(t *testing.T) {
+	// The keys of features not built yet are refused (TestUnbuiltKeys);
+	// here they are read as they will be.
 	path := writeConfig(t, specExample)
-	cfg, err := Load(path, envOf(specEnv))
+	cfg, err := loadWith(path, envOf(specEnv), defaultCatalogue, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,8 +223,8 @@ func TestCatalogueStaysUnloadedOffline(t *testing.T) {
 	tests := []struct{ name, body string }{
 		{"empty file", `{}`},
 		{"scripted provider", `{"model": "rehearse/tiny", "providers": {"rehearse": {"api": "scripted",
-			"profiles": [{"id": "a"}, {"id": "b"}]}}, "fallbacks": ["scripted/echo"]}`},
-		{"settings only", `{"agent": {"thinking": "high"}, "tools": {"approval": "deny"}}`},
+			"profiles": [{"id": "a"}, {"id": "b"}]}}, "aliases": {"e": "scripted/echo"}}`},
+		{"settings only", `{"agent": {"thinking": "high"}, "tools": {"approval": "allow"}, "ui": {"theme": "light"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

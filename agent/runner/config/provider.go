@@ -117,7 +117,10 @@ func (b *builder) scriptedProvider(p Provider, fp *fileProvider, path string) (P
 }
 
 // profiles reads the keys. With none configured, a real provider gets one
-// profile, <name>:default, reading the conventional variable keyEnv.
+// profile, <name>:default, reading the conventional variable keyEnv. A
+// profile whose variable is unset is kept but unusable (Profile.Unusable):
+// an unset key is not a mistake in the file, and the other providers still
+// work.
 func (b *builder) profiles(p Provider, fps []fileProfile, path, keyEnv string, keyless bool) ([]Profile, error) {
 	if len(fps) == 0 {
 		def := Profile{ID: p.Name + ":default"}
@@ -125,10 +128,11 @@ func (b *builder) profiles(p Provider, fps []fileProfile, path, keyEnv string, k
 		case keyless:
 		case keyEnv == "":
 			return nil, b.errAt(path, "no API key: add a profile with \"apiKeyEnv\" (the variable holding the key) or \"apiKey\"")
-		case b.env(keyEnv) == "":
-			return nil, b.errAt(path, "%s is not set (or add a profile with \"apiKeyEnv\")", keyEnv)
 		default:
 			def.KeyEnv, def.Key = keyEnv, Secret(b.env(keyEnv))
+			if def.Key == "" {
+				def.Unusable = keyEnv + " is not set"
+			}
 		}
 		return []Profile{def}, nil
 	}
@@ -150,14 +154,14 @@ func (b *builder) profiles(p Provider, fps []fileProfile, path, keyEnv string, k
 				// Never echo it: it may be the key itself, pasted in the wrong place.
 				return nil, b.errAt(pp+".apiKeyEnv", "must name an environment variable (letters, digits and _); a key itself goes in \"apiKey\"")
 			}
-			v := b.env(fp.APIKeyEnv)
-			if v == "" && isConventionalVar(fp.APIKeyEnv) {
-				return nil, b.errAt(pp, "%s is not set", fp.APIKeyEnv)
+			pr.KeyEnv, pr.Key = fp.APIKeyEnv, Secret(b.env(fp.APIKeyEnv))
+			switch {
+			case pr.Key != "":
+			case isConventionalVar(fp.APIKeyEnv):
+				pr.Unusable = fp.APIKeyEnv + " is not set"
+			default:
+				pr.Unusable = "the variable named by \"apiKeyEnv\" of profile " + pr.ID + " is not set"
 			}
-			if v == "" {
-				return nil, b.errAt(pp, "the variable named by \"apiKeyEnv\" is not set")
-			}
-			pr.KeyEnv, pr.Key = fp.APIKeyEnv, Secret(v)
 		case fp.APIKey != "":
 			pr.Key = Secret(fp.APIKey)
 		case !keyless:

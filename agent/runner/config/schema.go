@@ -13,6 +13,7 @@ type fileConfig struct {
 	ContextEngines map[string]fileContextEngine `json:"contextEngines"`
 	Auth           fileAuth                     `json:"auth"`
 	Tools          fileTools                    `json:"tools"`
+	UI             fileUI                       `json:"ui"`
 }
 
 type fileProvider struct {
@@ -54,6 +55,7 @@ type fileAgent struct {
 	ContextEngine  string  `json:"contextEngine"`
 	SteeringMode   string  `json:"steeringMode"`
 	FollowUpMode   string  `json:"followUpMode"`
+	MaxInputBytes  *int    `json:"maxInputBytes"`
 }
 
 type fileContextEngine struct {
@@ -75,4 +77,8 @@ type fileCooldowns struct {
 
 type fileTools struct {
 	Approval string `json:"approval"`
+}
+
+type fileUI struct {
+	Theme string `json:"theme"`
 }

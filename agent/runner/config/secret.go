@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 )
 
 // Secret is an API key. Every way of printing it — fmt verbs, JSON, slog —
@@ -47,3 +48,24 @@ func (s Secret) MarshalText() ([]byte, error) { return []byte(s.masked()), nil }
 
 // LogValue renders "***" in slog records.
 func (s Secret) LogValue() slog.Value { return slog.StringValue(s.masked()) }
+
+// SecretEnvNames lists, sorted and once each, the environment variables that
+// hold keys: every variable a configured profile reads (set or not), and the
+// conventional ANTHROPIC_API_KEY, OPENAI_API_KEY and OPENROUTER_API_KEY even
+// when the file configures those providers otherwise. These are the
+// variables to hide from the tools' commands.
+func (c *Config) SecretEnvNames() []string {
+	var names []string
+	for _, e := range envProviders {
+		names = append(names, e.keyEnv)
+	}
+	for _, p := range c.Providers {
+		for _, pr := range p.Profiles {
+			if pr.KeyEnv != "" {
+				names = append(names, pr.KeyEnv)
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}

@@ -70,6 +70,13 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		}
 	}
 
+	if n := fa.MaxInputBytes; n != nil {
+		if *n <= 0 {
+			return b.errAt("agent.maxInputBytes", "must be greater than 0, got %d", *n)
+		}
+		c.Agent.MaxInputBytes = *n
+	}
+
 	cd := fc.Auth.Cooldowns
 	const hour, minute = 3600, 60
 	for _, f := range []struct {
@@ -100,6 +107,14 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		c.Tools.Approval = a
 	default:
 		return b.errAt("tools.approval", "unknown value %q (want %s)", a, oneOf(ApprovalAsk, ApprovalAllow, ApprovalDeny))
+	}
+
+	if t := fc.UI.Theme; t != "" {
+		theme, err := ParseTheme(t)
+		if err != nil {
+			return b.errAt("ui.theme", "%v", err)
+		}
+		c.UI.Theme = theme
 	}
 	return nil
 }
@@ -161,12 +176,22 @@ func (b *builder) providerDefault(p Provider, fp *fileProvider, cp *catProvider)
 	return p.Models[0].ID
 }
 
-// defaultModel is the first provider's default model, or "".
+// defaultModel is the default model of the first provider that can be
+// used; when none can, the first provider's, so that choosing it names the
+// missing key; "" without providers.
 func (b *builder) defaultModel(c *Config) string {
+	first := ""
 	for _, p := range c.Providers {
-		if id := b.defaults[p.Name]; id != "" {
+		id := b.defaults[p.Name]
+		if id == "" {
+			continue
+		}
+		if p.Unusable() == "" {
 			return p.Name + "/" + id
 		}
+		if first == "" {
+			first = p.Name + "/" + id
+		}
 	}
-	return ""
+	return first
 }

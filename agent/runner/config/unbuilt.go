@@ -1,0 +1,59 @@
+package config
+
+import "strings"
+
+// unbuiltKey is a key of SPEC §11 whose feature steer does not have yet. A
+// file that sets one is refused, never accepted and ignored: a setting either
+// works or says that it does not. Wiring a feature removes its entry; the
+// key is already parsed and checked into Config.
+type unbuiltKey struct {
+	path, why string
+	// works is the one value that is accepted, being what steer does
+	// anyway; "" when there is none.
+	works string
+}
+
+var unbuiltKeys = []unbuiltKey{
+	{"fallbacks", "model fallback comes with failover", ""},
+	{"agent.timeoutSeconds", "runs have no time limit of their own yet; 'steer run --timeout D' sets one", ""},
+	{"agent.maxConcurrent", "runs are not scheduled in lanes yet", ""},
+	{"agent.contextEngine", "context engines are not built yet", ""},
+	{"contextEngines", "context engines are not built yet", ""},
+	{"auth", "auth-profile cooldowns come with failover", ""},
+	{"tools.approval", `tools run without asking; only "allow" works`, ApprovalAllow},
+}
+
+// refuseUnbuilt returns the error of the first unbuilt key the file sets.
+// It runs after the checks of the values, so a bad value still gets its own
+// message.
+func (b *builder) refuseUnbuilt(root *node) error {
+	for _, k := range b.unbuilt {
+		n := root
+		for name := range strings.SplitSeq(k.path, ".") {
+			n = n.get(name)
+		}
+		switch {
+		case !sets(n):
+		case k.works != "" && n.kind == kindString && n.str == k.works:
+		case n.kind == kindString:
+			return b.errAt(k.path, "%q is not supported yet: %s", n.str, k.why)
+		default:
+			return b.errAt(k.path, "not supported yet: %s", k.why)
+		}
+	}
+	return nil
+}
+
+// sets reports whether a value sets anything: null and empty objects or
+// arrays do not.
+func sets(n *node) bool {
+	switch {
+	case n == nil || n.kind == kindNull:
+		return false
+	case n.kind == kindObject:
+		return len(n.keys) > 0
+	case n.kind == kindArray:
+		return len(n.elems) > 0
+	}
+	return true
+}

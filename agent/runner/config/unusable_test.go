@@ -1,0 +1,202 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// readmeExample is the configuration example of README.md ("Real
+// providers"), verbatim.
+const readmeExample = `{
+  "model": "sonnet",
+  "aliases": { "sonnet": "anthropic/claude-sonnet-4-5", "mini": "openai/gpt-4.1-mini" },
+  "providers": {
+    "anthropic": { "api": "anthropic-messages",
+                   "profiles": [ { "id": "anthropic:main", "apiKeyEnv": "ANTHROPIC_API_KEY" } ] },
+    "openai":    { "api": "openai-chat",
+                   "profiles": [ { "id": "openai:main", "apiKeyEnv": "OPENAI_API_KEY" } ] },
+    "openrouter": { "api": "openai-chat", "baseURL": "https://openrouter.ai/api/v1",
+                    "profiles": [ { "id": "openrouter:main", "apiKeyEnv": "OPENROUTER_API_KEY" } ],
+                    "models": [ { "id": "anthropic/claude-sonnet-4.5" } ] },
+    "ollama":    { "api": "openai-chat", "baseURL": "http://127.0.0.1:11434/v1",
+                   "models": [ { "id": "qwen3:8b", "contextWindow": 32768, "maxOutput": 8192, "reasoning": true } ] },
+    "llamacpp":  { "api": "openai-chat", "baseURL": "http://127.0.0.1:8080/v1", "timeoutSeconds": 600,
+                   "models": [ { "id": "local", "contextWindow": 16384 } ] }
+  },
+  "agent": { "thinking": "medium", "steeringMode": "one-at-a-time", "followUpMode": "one-at-a-time" }
+}`
+
+// TestLoadREADMEExampleWithoutKeys: an unset key makes its provider
+// unusable, not the file wrong; the references still resolve, so that the
+// caller can say which variable to set.
+func TestLoadREADMEExampleWithoutKeys(t *testing.T) {
+	cfg := mustLoad(t, readmeExample, map[string]string{})
+	if cfg.Model != "sonnet" {
+		t.Errorf("Model = %q", cfg.Model)
+	}
+	want := map[string]string{
+		"anthropic":  "ANTHROPIC_API_KEY is not set",
+		"openai":     "OPENAI_API_KEY is not set",
+		"openrouter": "OPENROUTER_API_KEY is not set",
+		"ollama":     "",
+		"llamacpp":   "",
+	}
+	got := map[string]string{}
+	for _, p := range cfg.Providers {
+		got[p.Name] = p.Unusable()
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Unusable = %v, want %v", got, want)
+	}
+	m, err := cfg.ResolveModel(cfg.Model)
+	if err != nil || m.Ref() != "anthropic/claude-sonnet-4-5" {
+		t.Errorf("ResolveModel(sonnet) = %v, %v", m.Ref(), err)
+	}
+	if _, _, err := cfg.ResolveRef("scripted/echo"); err != nil {
+		t.Errorf("scripted/echo: %v", err)
+	}
+
+	// With the key set, the same file has nothing unusable.
+	cfg = mustLoad(t, readmeExample, map[string]string{"ANTHROPIC_API_KEY": keyAnthropic, "OPENAI_API_KEY": keyOpenAI,
+		"OPENROUTER_API_KEY": keyOpenRouter})
+	for _, p := range cfg.Providers {
+		if why := p.Unusable(); why != "" {
+			t.Errorf("%s unusable with its key set: %s", p.Name, why)
+		}
+	}
+}
+
+func TestProviderUnusable(t *testing.T) {
+	tests := []struct {
+		name, body string
+		env        map[string]string
+		want       string // of the provider "p"; FIRST for the profiles' own reasons
+		usable     []string
+	}{
+		{"conventional variable unset", `{"providers": {"p": {"api": "openai-chat", "baseURL": "https://api.openai.com/v1"}}}`,
+			nil, "OPENAI_API_KEY is not set", nil},
+		{"one of two set", `{"providers": {"p": {"api": "openai-chat", "baseURL": "https://x.example/v1",
+			"profiles": [{"id": "a", "apiKeyEnv": "KEY_A"}, {"id": "b", "apiKeyEnv": "KEY_B"}]}}}`,
+			map[string]string{"KEY_B": keyOpenAI2}, "", []string{"b"}},
+		{"two unset", `{"providers": {"p": {"api": "openai-chat", "baseURL": "https://x.example/v1",
+			"profiles": [{"id": "a", "apiKeyEnv": "KEY_A"}, {"id": "b", "apiKeyEnv": "KEY_B"}, {"id": "c", "apiKeyEnv": "KEY_A"}]}}}`,
+			nil, "KEY_A and KEY_B are not set", nil},
+		{"three unset", `{"providers": {"p": {"api": "openai-chat", "baseURL": "https://x.example/v1",
+			"profiles": [{"id": "a", "apiKeyEnv": "KEY_A"}, {"id": "b", "apiKeyEnv": "KEY_B"}, {"id": "c", "apiKeyEnv": "KEY_C"}]}}}`,
+			nil, "KEY_A, KEY_B and KEY_C are not set", nil},
+		// A mixed-case "variable" may be a key pasted in the wrong place:
+		// never named.
+		{"mixed-case variable unset", `{"providers": {"p": {"api": "openai-chat", "baseURL": "https://x.example/v1",
+			"profiles": [{"id": "p:main", "apiKeyEnv": "skSECRETabc"}]}}}`,
+			nil, `the variable named by "apiKeyEnv" of profile p:main is not set`, nil},
+		{"literal key", `{"providers": {"p": {"api": "openai-chat", "baseURL": "https://x.example/v1",
+			"profiles": [{"apiKey": "` + keyLiteral + `"}]}}}`, nil, "", []string{"p:default"}},
+		{"local server", `{"providers": {"p": {"api": "openai-chat", "baseURL": "http://127.0.0.1:8080/v1", "models": [{"id": "m"}]}}}`,
+			nil, "", []string{"p:default"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := mustLoad(t, tt.body, tt.env)
+			p, ok := cfg.Provider("p")
+			if !ok {
+				t.Fatal("no provider p")
+			}
+			if got := p.Unusable(); got != tt.want {
+				t.Errorf("Unusable() = %q, want %q", got, tt.want)
+			}
+			assertNoSecrets(t, "Unusable()", p.Unusable())
+			var usable []string
+			for _, pr := range p.Usable() {
+				usable = append(usable, pr.ID)
+			}
+			if !reflect.DeepEqual(usable, tt.usable) {
+				t.Errorf("Usable() = %v, want %v", usable, tt.usable)
+			}
+		})
+	}
+}
+
+// TestDefaultModelPrefersAUsableProvider: without "model", the default is
+// the first provider that can be used; when none can, the first provider's,
+// so that starting names the missing key.
+func TestDefaultModelPrefersAUsableProvider(t *testing.T) {
+	body := `{"providers": {
+  "anthropic": {},
+  "ollama": {"api": "openai-chat", "baseURL": "http://127.0.0.1:11434/v1", "models": [{"id": "qwen3:8b"}]}}}`
+	if cfg := mustLoad(t, body, map[string]string{}); cfg.Model != "ollama/qwen3:8b" {
+		t.Errorf("Model = %q, want ollama/qwen3:8b", cfg.Model)
+	}
+	cfg := mustLoad(t, `{"providers": {"anthropic": {}}}`, map[string]string{})
+	if p, _ := cfg.Provider("anthropic"); !strings.HasPrefix(cfg.Model, "anthropic/") || p.Unusable() != "ANTHROPIC_API_KEY is not set" {
+		t.Errorf("Model = %q, anthropic unusable: %q", cfg.Model, p.Unusable())
+	}
+}
+
+// TestUnbuiltKeys: a key whose feature steer does not have is refused on
+// its line, never accepted and ignored; null and empty values set nothing.
+func TestUnbuiltKeys(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{"{\n  \"fallbacks\": [\"scripted/tiny\"]\n}", `FILE:2: fallbacks: not supported yet: model fallback comes with failover`},
+		{"{\"agent\": {\n  \"timeoutSeconds\": 60}}", `FILE:2: agent.timeoutSeconds: not supported yet: runs have no time limit of their own yet; 'steer run --timeout D' sets one`},
+		{`{"agent": {"maxConcurrent": 4}}`, `FILE:1: agent.maxConcurrent: not supported yet: runs are not scheduled in lanes yet`},
+		{`{"agent": {"contextEngine": "legacy"}}`, `FILE:1: agent.contextEngine: "legacy" is not supported yet: context engines are not built yet`},
+		{`{"contextEngines": {"notes": {"command": ["x"]}}}`, `FILE:1: contextEngines: not supported yet: context engines are not built yet`},
+		{`{"auth": {"cooldowns": {"billingMaxHours": 24}}}`, `FILE:1: auth: not supported yet: auth-profile cooldowns come with failover`},
+		{`{"tools": {"approval": "ask"}}`, `FILE:1: tools.approval: "ask" is not supported yet: tools run without asking; only "allow" works`},
+		{`{"tools": {"approval": "deny"}}`, `FILE:1: tools.approval: "deny" is not supported yet: tools run without asking; only "allow" works`},
+		{`{"tools": {"approval": "allow"}, "fallbacks": [], "auth": {}, "agent": {"timeoutSeconds": null}}`, ``},
+		{specExample, `FILE:3: fallbacks: not supported yet: model fallback comes with failover`},
+	}
+	for _, tt := range tests {
+		path := writeConfig(t, tt.body)
+		cfg, err := Load(path, envOf(specEnv))
+		want := strings.ReplaceAll(tt.want, "FILE", path)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", tt.body, err)
+		case want == "" && cfg.Tools.Approval != ApprovalAllow:
+			t.Errorf("%s: Approval = %q", tt.body, cfg.Tools.Approval)
+		case want != "" && (err == nil || err.Error() != want):
+			t.Errorf("%s:\n got: %v\nwant: %s", tt.body, err, want)
+		}
+	}
+}
+
+func TestSettingsMaxInputBytesAndTheme(t *testing.T) {
+	cfg := mustLoad(t, `{"agent": {"maxInputBytes": 1024}, "ui": {"theme": "light"}}`, nil)
+	if cfg.Agent.MaxInputBytes != 1024 || cfg.UI.Theme != ThemeLight {
+		t.Errorf("MaxInputBytes, Theme = %d, %q", cfg.Agent.MaxInputBytes, cfg.UI.Theme)
+	}
+	cfg = mustLoad(t, `{}`, nil)
+	if cfg.Agent.MaxInputBytes != 0 || cfg.UI.Theme != ThemeAuto || cfg.Tools.Approval != ApprovalAllow {
+		t.Errorf("defaults: MaxInputBytes, Theme, Approval = %d, %q, %q", cfg.Agent.MaxInputBytes, cfg.UI.Theme, cfg.Tools.Approval)
+	}
+	for _, in := range []string{"dark", "light", "auto"} {
+		if got, err := ParseTheme(in); got != in || err != nil {
+			t.Errorf("ParseTheme(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParseTheme("Dark"); err == nil || err.Error() != `unknown theme "Dark" (want dark, light or auto)` {
+		t.Errorf("ParseTheme(Dark) = %v", err)
+	}
+}
+
+// TestSecretEnvNames lists every variable a profile reads, set or not, and
+// the conventional ones, for the tools to hide.
+func TestSecretEnvNames(t *testing.T) {
+	cfg := mustLoad(t, `{"providers": {
+  "openai": {"profiles": [{"apiKeyEnv": "OPENAI_API_KEY"}, {"id": "b", "apiKeyEnv": "OPENAI_API_KEY_2"}]},
+  "corp": {"api": "openai-chat", "baseURL": "https://llm.corp.example/v1", "profiles": [{"apiKeyEnv": "corpKey"}, {"id": "lit", "apiKey": "x"}]},
+  "groq": {},
+  "ollama": {"api": "openai-chat", "baseURL": "http://127.0.0.1:11434/v1", "models": [{"id": "m"}]}}}`,
+		map[string]string{"OPENAI_API_KEY": keyOpenAI})
+	want := []string{"ANTHROPIC_API_KEY", "GROQ_API_KEY", "OPENAI_API_KEY", "OPENAI_API_KEY_2", "OPENROUTER_API_KEY", "corpKey"}
+	if got := cfg.SecretEnvNames(); !reflect.DeepEqual(got, want) {
+		t.Errorf("SecretEnvNames() = %v, want %v", got, want)
+	}
+	var empty Config
+	if got := empty.SecretEnvNames(); !reflect.DeepEqual(got, []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY"}) {
+		t.Errorf("empty Config: %v", got)
+	}
+}
