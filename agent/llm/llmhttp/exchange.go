@@ -99,8 +99,10 @@ func (x *Exchange) Failure(err error) *agent.ProviderError {
 		return HTTPError(x.status, x.errBody)
 	case x.parent.Err() != nil:
 		return &agent.ProviderError{Kind: agent.ErrorNetwork, Message: "request cancelled"}
-	case x.transportErr != nil || x.readErr != nil:
-		return transportError(x.provider, err)
+	case x.transportErr != nil:
+		return transportError(x.provider, x.transportErr)
+	case x.readErr != nil: // err may be the SDK's view of the cut-off data
+		return transportError(x.provider, x.readErr)
 	default:
 		return &agent.ProviderError{Kind: agent.ErrorMalformed,
 			Message: fmt.Sprintf("cannot parse the stream from %s: %v", x.provider, err),
@@ -118,22 +120,83 @@ func transportError(provider string, err error) *agent.ProviderError {
 	return &agent.ProviderError{Kind: kind, Message: fmt.Sprintf("%s: %v", provider, err)}
 }
 
-// watchedBody feeds the watchdog and the tail from every read.
+// watchedBody feeds the watchdog and the tail from every read, and ends
+// the stream with a blank line when the server did not: a final event that
+// the server wrote without its closing blank line (it sent an error event
+// and closed the connection) is then still dispatched by the SDK's SSE
+// decoder, which drops an unterminated event at the end of the body.
 type watchedBody struct {
 	x  *Exchange
 	rc io.ReadCloser
+
+	// The shape of the body's end: whether anything was read, the length of
+	// the line still open, whether it is a lone "\r" so far, and whether the
+	// last complete line was blank.
+	any       bool
+	open      int
+	openCR    bool
+	lastBlank bool
+
+	end  error  // what ended the body, returned once rest is handed out
+	rest []byte // what is left of the missing terminator
 }
 
 func (b *watchedBody) Read(p []byte) (int, error) {
+	if b.end != nil {
+		if len(b.rest) == 0 || len(p) == 0 {
+			return 0, b.end
+		}
+		n := copy(p, b.rest)
+		b.rest = b.rest[n:]
+		return n, nil
+	}
 	n, err := b.rc.Read(p)
 	if n > 0 {
 		b.x.Resume()
 		b.x.keepTail(p[:n])
+		b.track(p[:n])
 	}
-	if err != nil && err != io.EOF {
-		b.x.readErr = err
+	if err != nil {
+		if err != io.EOF {
+			b.x.readErr = err
+		}
+		b.end, b.rest = err, b.terminator()
+		if n == 0 {
+			return b.Read(p)
+		}
 	}
-	return n, err
+	return n, nil
+}
+
+// track follows the lines of p, as the SDKs' decoders split them (at "\n",
+// dropping a "\r" before it).
+func (b *watchedBody) track(p []byte) {
+	b.any = true
+	for _, c := range p {
+		if c == '\n' {
+			b.lastBlank = b.open == 0 || b.open == 1 && b.openCR
+			b.open = 0
+			continue
+		}
+		if b.open == 0 {
+			b.openCR = c == '\r'
+		}
+		b.open++
+	}
+}
+
+// terminator is what the body lacks to end with a blank line: nothing for
+// an empty body or one that ends with a blank line, one "\n" after a
+// complete line, two after an open one.
+func (b *watchedBody) terminator() []byte {
+	switch {
+	case !b.any || b.open == 0 && b.lastBlank:
+		return nil
+	case b.open == 0:
+		return []byte("\n")
+	default:
+		return []byte("\n\n")
+	}
 }
 
 func (b *watchedBody) Close() error { return b.rc.Close() }

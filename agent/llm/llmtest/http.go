@@ -24,6 +24,7 @@ func RunHTTP(t *testing.T, h HTTPHarness) {
 	}{
 		{"status", httpStatuses},
 		{"mid-stream error", httpMidStream},
+		{"error event at the end without its blank line", httpUnterminatedError},
 		{"malformed event", httpMalformed},
 		{"idle watchdog", httpWatchdog},
 		{"idle watchdog resets", httpWatchdogResets},
@@ -92,6 +93,35 @@ func httpMidStream(t *testing.T, h HTTPHarness) {
 	}
 	if msg.TextContent() != "Hel" || !strings.Contains(e.Body, want.Excerpt) {
 		t.Errorf("text %q body %q", msg.TextContent(), e.Body)
+	}
+}
+
+// httpUnterminatedError: an error event that the server ends the stream
+// with, without the blank line that should close it (it writes the event and
+// closes the connection), still surfaces as the provider's error, however
+// much of the terminator is missing, and also when the connection drops
+// without ending the chunked body.
+func httpUnterminatedError(t *testing.T, h HTTPHarness) {
+	want := h.MidStream
+	body := h.Wire.Head + h.Wire.Text("Hel") + strings.TrimRight(want.Event, "\r\n")
+	servers := map[string]func() *httptest.Server{
+		"ending \"\"":        func() *httptest.Server { return SSEServer(t, []byte(body), true) },
+		"ending \"\\n\"":     func() *httptest.Server { return SSEServer(t, []byte(body+"\n"), true) },
+		"ending \"\\r\\n\"":  func() *httptest.Server { return SSEServer(t, []byte(body+"\r\n"), true) },
+		"connection dropped": func() *httptest.Server { return droppingServer(t, body) },
+	}
+	for name, server := range servers {
+		t.Run(name, func(t *testing.T) {
+			_, msg := h.ask(t, Conn{URL: server().URL})
+			e := msg.Error
+			if msg.StopReason != agent.StopReasonError || e == nil || e.Kind != agent.ErrorStream ||
+				e.Type != want.Type || e.Code != want.Code || e.Message != want.Message {
+				t.Fatalf("stop %s error %+v, want a stream error %q/%q/%q", msg.StopReason, e, want.Type, want.Code, want.Message)
+			}
+			if msg.TextContent() != "Hel" || !strings.Contains(e.Body, want.Excerpt) {
+				t.Errorf("text %q body %q", msg.TextContent(), e.Body)
+			}
+		})
 	}
 }
 

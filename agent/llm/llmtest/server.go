@@ -2,6 +2,7 @@ package llmtest
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -40,6 +41,25 @@ func SSEServer(t testing.TB, body []byte, pieces bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		WriteSSE(w, body, pieces)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// droppingServer sends body as a chunked event stream, then closes the
+// connection without the chunk that ends the body: the client reads body,
+// then an unexpected EOF.
+func droppingServer(t testing.TB, body string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("hijack: %v", err)
+			return
+		}
+		defer conn.Close()
+		fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(body), body)
+		_ = buf.Flush()
 	}))
 	t.Cleanup(srv.Close)
 	return srv
