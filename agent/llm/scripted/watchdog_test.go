@@ -75,11 +75,13 @@ func TestIdleTimeoutDefault(t *testing.T) {
 // chunks longer than the window is silence.
 func TestWatchdogCountsProgress(t *testing.T) {
 	t.Run("steady stream longer than the window", func(t *testing.T) {
-		// 40 chunks 10 ms apart take 400 ms; no gap comes near 250 ms.
-		p := New(Options{IdleTimeout: 250 * time.Millisecond, ChunkSize: 1, Pace: 100, Now: fixedNow,
-			Scenario: &Scenario{Steps: []Step{{Text: strings.Repeat("x", 40)}}}})
-		msg := endsWithin(t, 10*time.Second, p.Stream(context.Background(), DefaultModel(), llmOf(user("x")), agent.StreamOptions{}))
-		if msg.StopReason != agent.StopReasonStop || msg.TextContent() != strings.Repeat("x", 40) {
+		// 150 chunks 10 ms apart take 1.5 s; no gap comes near 1 s, even on
+		// a loaded machine.
+		text := strings.Repeat("x", 150)
+		p := New(Options{IdleTimeout: time.Second, ChunkSize: 1, Pace: 100, Now: fixedNow,
+			Scenario: &Scenario{Steps: []Step{{Text: text}}}})
+		msg := endsWithin(t, 20*time.Second, p.Stream(context.Background(), DefaultModel(), llmOf(user("x")), agent.StreamOptions{}))
+		if msg.StopReason != agent.StopReasonStop || msg.TextContent() != text {
 			t.Fatalf("stop %s text %q (%s)", msg.StopReason, msg.TextContent(), msg.ErrorMessage)
 		}
 	})
@@ -105,10 +107,10 @@ func TestWatchdogCountsProgress(t *testing.T) {
 // does not read is not the provider's silence.
 func TestWatchdogIgnoresSlowConsumer(t *testing.T) {
 	text := strings.Repeat("y", 200) // more chunks than the stream buffers
-	p := New(Options{IdleTimeout: 20 * time.Millisecond, ChunkSize: 1, Now: fixedNow,
+	p := New(Options{IdleTimeout: 300 * time.Millisecond, ChunkSize: 1, Now: fixedNow,
 		Scenario: &Scenario{Steps: []Step{{Text: text}}}})
 	stream := p.Stream(context.Background(), DefaultModel(), llmOf(user("x")), agent.StreamOptions{})
-	time.Sleep(100 * time.Millisecond) // a consumer busy elsewhere, not a synchronisation
+	time.Sleep(time.Second) // a consumer busy elsewhere, not a synchronisation
 	msg := endsWithin(t, 5*time.Second, stream)
 	if msg.StopReason != agent.StopReasonStop || msg.TextContent() != text {
 		t.Fatalf("stop %s (%s), %d of %d runes", msg.StopReason, msg.ErrorMessage, len(msg.TextContent()), len(text))
