@@ -8,6 +8,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // handler answers one command with its response data (nil for none) or the
@@ -160,8 +161,10 @@ func (s *Server) abort(ctx context.Context, _ command) (any, error) {
 	return nil, s.rt.WaitForIdle(ctx)
 }
 
-func (s *Server) quit(ctx context.Context, c command) (any, error) {
-	return s.abort(ctx, c)
+// quit ends the active run with the quit reason, then Serve returns.
+func (s *Server) quit(ctx context.Context, _ command) (any, error) {
+	s.rt.AbortWith(runner.AbortQuit)
+	return nil, s.rt.WaitForIdle(ctx)
 }
 
 func (s *Server) newSession(context.Context, command) (any, error) {

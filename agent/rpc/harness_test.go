@@ -41,23 +41,36 @@ type harness struct {
 	in     *io.PipeWriter
 	lines  chan line // closed when the output ends
 	served chan error
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	result *error // Serve's result once seen
 }
 
 func newHarness(t *testing.T, script *agenttest.Script, opts ...Option) *harness {
 	t.Helper()
-	rt, err := runner.New(context.Background(), runner.Options{
-		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model, otherModel}, Stream: script.Stream}},
-		Now:       agenttest.Clock,
-	})
+	return newHarnessWith(t, script, runner.Options{}, opts...)
+}
+
+// newHarnessWith is newHarness on a runtime with ropts (a store, limits).
+func newHarnessWith(t *testing.T, script *agenttest.Script, ropts runner.Options, opts ...Option) *harness {
+	t.Helper()
+	h := newHarnessStream(t, script.Stream, ropts, opts...)
+	h.script = script
+	return h
+}
+
+// newHarnessStream is a harness on the provider stream.
+func newHarnessStream(t *testing.T, stream agent.StreamFn, ropts runner.Options, opts ...Option) *harness {
+	t.Helper()
+	ropts.Providers = []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model, otherModel}, Stream: stream}}
+	ropts.Now = agenttest.Clock
+	rt, err := runner.New(context.Background(), ropts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &harness{t: t, script: script, rt: rt, in: inW, lines: make(chan line, 10000), served: make(chan error, 1), cancel: cancel}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	h := &harness{t: t, rt: rt, in: inW, lines: make(chan line, 10000), served: make(chan error, 1), cancel: cancel}
 	go h.readOutput(outR)
 	go func() {
 		err := NewServer(rt, inR, outW, opts...).Serve(ctx)
@@ -65,7 +78,7 @@ func newHarness(t *testing.T, script *agenttest.Script, opts ...Option) *harness
 		h.served <- err
 	}()
 	t.Cleanup(func() {
-		cancel()
+		cancel(nil)
 		_ = inW.Close()
 		if h.result == nil {
 			select {
@@ -77,6 +90,9 @@ func newHarness(t *testing.T, script *agenttest.Script, opts ...Option) *harness
 	})
 	return h
 }
+
+// cancelCause cancels Serve's context with cause, as main does on a signal.
+func (h *harness) cancelCause(cause error) { h.cancel(cause) }
 
 // readOutput decodes every output line, checking the framing.
 func (h *harness) readOutput(r io.Reader) {

@@ -10,12 +10,19 @@ import (
 	"sync"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
 )
 
-// DefaultMaxLineBytes bounds one command line unless WithMaxLineBytes says
-// otherwise; a prompt carrying images can be large.
-const DefaultMaxLineBytes = 64 << 20
+// A command line may be this many times the runtime's input limit, plus
+// lineSlack, before it is skipped unread: JSON escaping can double a text,
+// and a command has fields besides its message. The runtime refuses an input
+// over its limit with a clear error; the line bound keeps a runaway line from
+// being held in memory at all.
+const (
+	lineToInputRatio = 2
+	lineSlack        = 64 << 10
+)
 
 // Server speaks pi's RPC protocol for one Runtime: commands come in as JSON
 // lines, responses and the runtime's events go out as JSON lines.
@@ -35,7 +42,8 @@ type Server struct {
 type Option func(*Server)
 
 // WithMaxLineBytes bounds one command line; a longer line is answered with a
-// parse error and skipped. n <= 0 keeps DefaultMaxLineBytes.
+// parse error and skipped. n <= 0 keeps the bound derived from the runtime's
+// input limit.
 func WithMaxLineBytes(n int) Option {
 	return func(s *Server) {
 		if n > 0 {
@@ -46,7 +54,8 @@ func WithMaxLineBytes(n int) Option {
 
 // NewServer returns a server that reads commands from in and writes to out.
 func NewServer(rt *runner.Runtime, in io.Reader, out io.Writer, opts ...Option) *Server {
-	s := &Server{rt: rt, in: in, out: NewWriter(out), maxLine: DefaultMaxLineBytes, started: make(chan struct{})}
+	maxLine := rt.MaxInputBytes()*lineToInputRatio + lineSlack
+	s := &Server{rt: rt, in: in, out: NewWriter(out), maxLine: maxLine, started: make(chan struct{})}
 	for _, o := range opts {
 		o(s)
 	}
@@ -79,6 +88,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	s.mu.Unlock()
 	unsubscribe := s.rt.Subscribe(s.onEvent)
 	defer unsubscribe()
+	unsubscribeNotices := s.rt.SubscribeNotices(s.onNotice)
+	defer unsubscribeNotices()
 
 	inputs := make(chan input)
 	stop := make(chan struct{})
@@ -88,7 +99,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			s.stopRun()
+			s.stopRun(stopReason(ctx))
 			return ctx.Err()
 		case in := <-inputs:
 			if done, err := s.handleInput(ctx, in); done {
@@ -101,15 +112,17 @@ func (s *Server) Serve(ctx context.Context) error {
 // handleInput answers one input; done says Serve returns err.
 func (s *Server) handleInput(ctx context.Context, in input) (done bool, err error) {
 	if in.tooLong {
-		s.respond(response{Command: "parse", Error: fmt.Sprintf("Failed to parse command: line longer than %d bytes", s.maxLine)})
+		s.respond(response{Command: "parse", Error: fmt.Sprintf(
+			"Failed to parse command: line longer than %d bytes; an input may be at most %s (agent.maxInputBytes)",
+			s.maxLine, runner.ByteSize(s.rt.MaxInputBytes()))})
 	} else if len(bytes.TrimSpace(in.line)) > 0 {
 		if s.handleLine(ctx, in.line) {
-			s.stopRun()
+			s.stopRun(runner.AbortQuit)
 			return true, nil
 		}
 	}
 	if err := s.out.Err(); err != nil {
-		s.stopRun()
+		s.stopRun(runner.AbortQuit)
 		return true, fmt.Errorf("rpc: writing: %w", err)
 	}
 	switch {
@@ -117,7 +130,7 @@ func (s *Server) handleInput(ctx context.Context, in input) (done bool, err erro
 		return false, nil
 	case errors.Is(in.err, io.EOF):
 		if err := s.rt.WaitForIdle(ctx); err != nil {
-			s.stopRun()
+			s.stopRun(runner.AbortQuit)
 			return true, err
 		}
 		if err := s.out.Err(); err != nil {
@@ -125,7 +138,7 @@ func (s *Server) handleInput(ctx context.Context, in input) (done bool, err erro
 		}
 		return true, nil
 	default:
-		s.stopRun()
+		s.stopRun(runner.AbortQuit)
 		return true, fmt.Errorf("rpc: reading commands: %w", in.err)
 	}
 }
@@ -175,10 +188,40 @@ func (s *Server) settle(ctx context.Context) {
 	}
 }
 
-// stopRun aborts the active run and waits until its last event is out.
-func (s *Server) stopRun() {
-	s.rt.Abort()
+// stopRun aborts the active run with reason and waits until its last event
+// is out.
+func (s *Server) stopRun(reason string) {
+	s.rt.AbortWith(reason)
 	_ = s.rt.WaitForIdle(context.Background())
+}
+
+// stopReason is why Serve's ctx ended, for the aborted marker: the reason of
+// an *agent.AbortError cause (main cancels with the signal it received), else
+// a quit.
+func stopReason(ctx context.Context) string {
+	var ae *agent.AbortError
+	if errors.As(context.Cause(ctx), &ae) {
+		return ae.Reason
+	}
+	return runner.AbortQuit
+}
+
+// onNotice writes a runtime notice as an event: {"type": kind, "sessionId",
+// "message"}, plus "error" for persist_error.
+func (s *Server) onNotice(n runner.Notice) {
+	out := noticeOut{Type: string(n.Kind), SessionID: s.rt.SessionID(), Message: n.Text}
+	if n.Kind == runner.NoticePersistError {
+		out.Error = n.Text
+	}
+	line, _ := eventjson.Marshal(out) // strings only: always encodes
+	_ = s.out.WriteLine(line)
+}
+
+type noticeOut struct {
+	Type      string `json:"type"`
+	SessionID string `json:"sessionId"`
+	Message   string `json:"message"`
+	Error     string `json:"error,omitempty"`
 }
 
 // read hands lines to the command loop until the input ends or stop closes.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
@@ -233,8 +234,8 @@ func TestServerQuit(t *testing.T) {
 		t.Fatal("quit answered before the run ended")
 	}
 	msgs := lines[end]["messages"].([]any)
-	if last := msgs[len(msgs)-1].(map[string]any); last["stopReason"] != "aborted" {
-		t.Fatalf("the run was not aborted: %v", last)
+	if last := msgs[len(msgs)-1].(map[string]any); last["stopReason"] != "aborted" || last["errorMessage"] != runner.AbortQuit {
+		t.Fatalf("the run was not aborted by the quit: %v", last)
 	}
 	if err := h.wait(); err != nil {
 		t.Fatalf("Serve after quit: %v", err)
@@ -272,16 +273,34 @@ func TestServerEOFWaitsForTheRun(t *testing.T) {
 }
 
 func TestServerContextCancelAbortsTheRun(t *testing.T) {
-	h := newHarness(t, agenttest.NewScript(agenttest.Reply().Text("x").Hang()))
-	h.send(`{"type":"prompt","message":"go"}`)
-	h.until(isDelta)
-	h.cancel()
-	if err := h.wait(); !errors.Is(err, context.Canceled) {
-		t.Fatalf("Serve returned %v, want context.Canceled", err)
+	sighup := runner.AbortSignal(syscall.SIGHUP)
+	cases := []struct {
+		name   string
+		cause  error
+		reason string
+	}{
+		{"no cause: a quit", nil, runner.AbortQuit},
+		{"a signal", &agent.AbortError{Reason: sighup}, sighup},
 	}
-	rest := h.rest()
-	if i := slices.IndexFunc(rest, isType("agent_end")); i < 0 {
-		t.Fatalf("no agent_end after cancel: %v", types(rest))
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, agenttest.NewScript(agenttest.Reply().Text("x").Hang()))
+			h.send(`{"type":"prompt","message":"go"}`)
+			h.until(isDelta)
+			h.cancelCause(tc.cause)
+			if err := h.wait(); !errors.Is(err, context.Canceled) {
+				t.Fatalf("Serve returned %v, want context.Canceled", err)
+			}
+			rest := h.rest()
+			i := slices.IndexFunc(rest, isType("agent_end"))
+			if i < 0 {
+				t.Fatalf("no agent_end after cancel: %v", types(rest))
+			}
+			msgs := rest[i]["messages"].([]any)
+			if last := msgs[len(msgs)-1].(map[string]any); last["errorMessage"] != tc.reason {
+				t.Fatalf("aborted marker %v, want errorMessage %q", last, tc.reason)
+			}
+		})
 	}
 }
 

@@ -58,6 +58,8 @@ type stateJSON struct {
 	MessageCount        int                   `json:"messageCount"`
 	PendingMessageCount int                   `json:"pendingMessageCount"`
 	Queue               []eventjson.QueueItem `json:"queue"`
+	// PersistError says why saving the session fails, while it does.
+	PersistError string `json:"persistError,omitempty"`
 }
 
 func stateOut(st runner.State) stateJSON {
@@ -75,5 +77,6 @@ func stateOut(st runner.State) stateJSON {
 		MessageCount:        len(st.Messages),
 		PendingMessageCount: len(st.Queue),
 		Queue:               eventjson.QueueItems(st.Queue),
+		PersistError:        st.PersistError,
 	}
 }

@@ -43,3 +43,9 @@ func byteSize(n int) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// MaxInputBytes is the largest input the runtime accepts.
+func (r *Runtime) MaxInputBytes() int { return r.opts.MaxInputBytes }
+
+// ByteSize words n bytes for people: "512 bytes", "4.0 MiB".
+func ByteSize(n int) string { return byteSize(n) }

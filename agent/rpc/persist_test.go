@@ -1,0 +1,62 @@
+package rpc
+
+import (
+	"database/sql"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// TestServerReportsAFailedSave: when saving fails, the client gets a
+// persist_error event and get_state carries the error.
+func TestServerReportsAFailedSave(t *testing.T) {
+	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	db, err := sql.Open("sqlite", "file:"+store.Path()+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER full BEFORE INSERT ON transcript_entries
+		BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, agenttest.NewScript(agenttest.Reply().Text("hi").Stop(agent.StopReasonStop)),
+		runner.Options{Store: store, Workspace: "/ws"})
+	h.send(`{"type":"prompt","message":"hello","id":"p"}`)
+	ev := h.event(string(runner.NoticePersistError))
+	if msg, _ := ev["error"].(string); !strings.Contains(msg, "disk full") || ev["sessionId"] == "" {
+		t.Fatalf("persist_error event %v", ev)
+	}
+	h.send(`{"type":"get_state","id":"s"}`)
+	if got, _ := h.response("s").data()["persistError"].(string); !strings.Contains(got, "disk full") {
+		t.Fatalf("get_state persistError = %q", got)
+	}
+}
+
+// TestServerRefusesAnOversizedPrompt: a prompt over the input limit is
+// refused with the limit named, and a line far over it is skipped unread.
+func TestServerRefusesAnOversizedPrompt(t *testing.T) {
+	h := newHarnessWith(t, agenttest.NewScript(), runner.Options{MaxInputBytes: 1000})
+	h.send(`{"type":"prompt","message":"` + strings.Repeat("x", 1001) + `","id":"big"}`)
+	if r := h.response("big"); r["success"] != false || !strings.Contains(r["error"].(string), "agent.maxInputBytes") {
+		t.Fatalf("oversized prompt: %v", r)
+	}
+	h.send(`{"type":"prompt","message":"` + strings.Repeat("x", 200_000) + `","id":"huge"}`)
+	if r := h.next(); r["command"] != "parse" || !strings.Contains(r["error"].(string), "at most 1000 bytes") {
+		t.Fatalf("runaway line: %v", r)
+	}
+	h.send(`{"type":"get_messages","id":"m"}`)
+	if msgs := h.response("m").data()["messages"].([]any); len(msgs) != 0 {
+		t.Fatalf("stored %d messages from refused prompts", len(msgs))
+	}
+}
