@@ -19,8 +19,11 @@ type Options struct {
 	// Resolve turns a reference into a model of one of the Providers; it
 	// defaults to ResolveModel over their models. Configurations with
 	// aliases and catalogues supply their own.
-	Resolve      func(ref string) (agent.Model, error)
-	Tools        []agent.Tool
+	Resolve func(ref string) (agent.Model, error)
+	Tools   []agent.Tool
+	// ToolsFor, when set, builds the tools for a workspace instead of Tools,
+	// so that a session resumed by id works in its own workspace.
+	ToolsFor     func(workspace string) []agent.Tool
 	SystemPrompt string
 	Workspace    string
 	Thinking     agent.ThinkingLevel
@@ -93,6 +96,12 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := adoptSessionWorkspace(ctx, &opts); err != nil {
+		return nil, err
+	}
+	if opts.ToolsFor != nil {
+		opts.Tools = opts.ToolsFor(opts.Workspace)
+	}
 	tools, err := agent.NewToolSet(opts.Tools...)
 	if err != nil {
 		return nil, err
@@ -152,7 +161,8 @@ func (r *Runtime) SessionID() string {
 	return r.session.id
 }
 
-// Workspace is the directory the tools work in.
+// Workspace is the directory the tools work in: Options.Workspace, or the
+// workspace of the session Options.Session names when that differs.
 func (r *Runtime) Workspace() string { return r.opts.Workspace }
 
 // Subscribe adds a subscriber to the session's events (see agent.Subscriber).

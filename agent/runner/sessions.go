@@ -51,6 +51,26 @@ type sessionState struct {
 	runID   string // the run that is the session's writer now
 }
 
+// adoptSessionWorkspace makes a session resumed by id work in the workspace
+// it belongs to: its files, not those of the directory steer started in.
+// Front ends compare Workspace() with where they started and say so.
+func adoptSessionWorkspace(ctx context.Context, opts *Options) error {
+	if opts.Session == "" || opts.Store == nil {
+		return nil
+	}
+	sess, err := opts.Store.Session(ctx, opts.Session)
+	if errors.Is(err, persistence.ErrNotFound) {
+		return fmt.Errorf("no saved session %q; 'steer sessions' lists them", opts.Session)
+	}
+	if err != nil {
+		return err
+	}
+	if sess.Workspace != "" {
+		opts.Workspace = sess.Workspace
+	}
+	return nil
+}
+
 // openInitialSession resumes the session the options name, or the latest one
 // of the workspace for Continue; otherwise a new session is created lazily,
 // with its first input.

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -99,7 +100,7 @@ func TestDequeueForgetsTheSavedInput(t *testing.T) {
 	if err := rt.Prompt("go"); err != nil {
 		t.Fatal(err)
 	}
-	<-stored // the prompt's own pending input is retired with its message…
+	<-stored                                                     // the prompt's own pending input is retired with its message…
 	if err := rt.saver.flush(context.Background()); err != nil { // …once that is saved
 		t.Fatal(err)
 	}
@@ -163,4 +164,32 @@ func userTexts(msgs []agent.Message) []string {
 		}
 	}
 	return out
+}
+
+// TestSessionByIDWorksInItsWorkspace: resuming a session by id from another
+// directory works in the session's workspace, tools included.
+func TestSessionByIDWorksInItsWorkspace(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)), Options{})
+	if err := rt.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	id := rt.SessionID()
+
+	var builtFor []string
+	opts := Options{
+		Session: id, Workspace: "/elsewhere",
+		ToolsFor:  func(ws string) []agent.Tool { builtFor = append(builtFor, ws); return nil },
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: agenttest.NewScript().Stream}},
+		Store:     store, Now: agenttest.Clock,
+	}
+	again, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Workspace() != "/ws" || fmt.Sprint(builtFor) != "[/ws]" {
+		t.Fatalf("workspace %q, tools built for %v; want the session's /ws", again.Workspace(), builtFor)
+	}
 }
