@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -56,7 +57,9 @@ func (bashTool) Spec() agent.ToolSpec {
 // Execute runs the command in its own process group. When ctx is cancelled
 // or the timeout passes, the whole group gets SIGTERM and, after killGrace,
 // SIGKILL; Execute returns within about killGrace of that even when a
-// background process keeps the output pipe open.
+// background process keeps the output pipe open. A stopped command's exit
+// code is never 0: 128+n when signal n ended the shell, its own code when it
+// exited with one, else -1.
 func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
 	timeout := time.Duration(numberArg(args, "timeout", 0) * float64(time.Second))
 	var runCtx context.Context
@@ -84,9 +87,9 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	if err := cmd.Start(); err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return bashResult(out.snapshot(), agent.CommandDetails{Aborted: true}, "[aborted]"), nil
+			return bashResult(out.snapshot(), agent.CommandDetails{ExitCode: -1, Aborted: true}, "[aborted]"), nil
 		case runCtx.Err() != nil:
-			return bashResult(out.snapshot(), agent.CommandDetails{TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
+			return bashResult(out.snapshot(), agent.CommandDetails{ExitCode: -1, TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
 		}
 		return agent.ErrorResult(fmt.Sprintf("cannot run bash: %v", err)), nil
 	}
@@ -94,10 +97,13 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	waitErr := cmd.Wait()
 	stopUpdates()
 
-	details := agent.CommandDetails{DurationMs: time.Since(start).Milliseconds()}
+	details := agent.CommandDetails{DurationMs: time.Since(start).Milliseconds(), ExitCode: exitCode(cmd.ProcessState)}
 	select {
 	case at := <-stopped:
 		killGroup(cmd.Process.Pid, at.Add(killGrace))
+		if details.ExitCode == 0 { // a stopped command did not succeed, even if its shell says so
+			details.ExitCode = -1
+		}
 		if ctx.Err() != nil {
 			details.Aborted = true
 			return bashResult(out.snapshot(), details, "[aborted]"), nil
@@ -113,16 +119,26 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	var note string
 	switch status, _ := cmd.ProcessState.Sys().(syscall.WaitStatus); {
 	case status.Signaled():
-		details.ExitCode = 128 + int(status.Signal())
 		note = fmt.Sprintf("[killed by signal %d (%s)]", int(status.Signal()), status.Signal())
-	case cmd.ProcessState.ExitCode() != 0:
-		details.ExitCode = cmd.ProcessState.ExitCode()
+	case details.ExitCode != 0:
 		note = fmt.Sprintf("[exit code %d]", details.ExitCode)
 	case waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay):
 		// The shell succeeded but its output could not be read.
 		note = fmt.Sprintf("[error reading output: %v]", waitErr)
 	}
 	return bashResult(out.snapshot(), details, note), nil
+}
+
+// exitCode is the shell's exit status as a shell reports it: 128+n when
+// signal n killed it, -1 when it is unknown.
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if status, ok := ps.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+		return 128 + int(status.Signal())
+	}
+	return ps.ExitCode()
 }
 
 // bashResult is the result of a finished command; a result with an ending

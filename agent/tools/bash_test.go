@@ -140,15 +140,20 @@ func TestBashStops(t *testing.T) {
 		command string
 		timeout float64 // seconds; 0 means the test aborts instead
 		want    string
+		// exitCode is the shell's: 128+15 when SIGTERM ended it, 128+9 when
+		// it ignored SIGTERM and was killed; never 0.
+		exitCode int
 	}{
 		{name: "abort", command: "sleep 30 & echo $! > pid; echo started; wait",
-			want: "started\n\n[aborted]"},
+			want: "started\n\n[aborted]", exitCode: 143},
+		{name: "abort of the sleep itself", command: "echo $$ > pid; echo started; exec sleep 30",
+			want: "started\n\n[aborted]", exitCode: 143},
 		{name: "abort ignoring SIGTERM", command: "trap '' TERM; sleep 30 & echo $! > pid; echo started; wait",
-			want: "started\n\n[aborted]"},
+			want: "started\n\n[aborted]", exitCode: 137},
 		{name: "abort with the pipe held by a grandchild", command: "(trap '' TERM; sleep 30) & echo $! > pid; echo started; exec sleep 30",
-			want: "started\n\n[aborted]"},
+			want: "started\n\n[aborted]", exitCode: 143},
 		{name: "timeout", command: "sleep 30 & echo $! > pid; echo started; wait", timeout: 0.3,
-			want: "started\n\n[timed out after 300ms]"},
+			want: "started\n\n[timed out after 300ms]", exitCode: 143},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,6 +176,9 @@ func TestBashStops(t *testing.T) {
 			if got := text(r); got != tt.want || !r.IsError || d.Aborted != (tt.timeout == 0) || d.TimedOut != (tt.timeout > 0) {
 				t.Errorf("result %q (error %v, details %+v), want %q", got, r.IsError, d, tt.want)
 			}
+			if d.ExitCode != tt.exitCode {
+				t.Errorf("exit code %d, want %d", d.ExitCode, tt.exitCode)
+			}
 			pid := readPid(t, filepath.Join(ws, "pid"))
 			eventually(t, time.Second, "the background child to die", func() bool { return processGone(pid) })
 		})
@@ -183,6 +191,9 @@ func TestBashAbortBeforeStart(t *testing.T) {
 	r, err := Bash(t.TempDir()).Execute(ctx, "call-1", map[string]any{"command": "echo never"}, nil)
 	if err != nil || !r.IsError || text(r) != "[aborted]" {
 		t.Errorf("Execute = %q (error %v), %v; want [aborted]", text(r), r.IsError, err)
+	}
+	if d := r.Details.(agent.CommandDetails); d.ExitCode != -1 || !d.Aborted {
+		t.Errorf("details %+v, want exit code -1 (it never ran), aborted", d)
 	}
 }
 
