@@ -6,6 +6,10 @@ import "encoding/json"
 // arrive in pieces: it closes what is open and drops a trailing token that cannot
 // be completed yet (a half key, a half literal, a dangling colon). It returns an
 // empty map when nothing usable has arrived and never fails.
+//
+// Each call costs time in proportion to all of raw, so the stream writer
+// parses progressively with partialArgs, which agrees with this on every
+// prefix; this stays the fallback for arguments that end as invalid JSON.
 func ParsePartialJSON(raw string) map[string]any {
 	var out map[string]any
 	if json.Unmarshal([]byte(raw), &out) == nil && out != nil {

@@ -26,6 +26,7 @@ type blockBuilder struct {
 	kind    ContentType
 	text    strings.Builder // text, thinking, or raw tool-call arguments
 	content Content         // the non-text fields
+	args    *partialArgs    // a tool call's arguments, parsed as they stream
 }
 
 // NewStreamWriter starts a message for model at time at, pushing to stream.
@@ -76,22 +77,23 @@ func (w *StreamWriter) RedactedThinking(data string) {
 // ToolCallStart opens a tool-call block.
 func (w *StreamWriter) ToolCallStart(id, name string) {
 	w.EndBlock()
-	b := w.openBlock(ContentToolCall)
+	b := w.openToolCall()
 	b.content.ID, b.content.Name = id, name
-	b.content.Arguments = map[string]any{}
 	w.push(AssistantEvent{Type: EventToolCallStart, ContentIndex: b.index})
 }
 
-// ToolCallDelta appends a piece of the open tool call's argument JSON.
+// ToolCallDelta appends a piece of the open tool call's argument JSON. The
+// arguments are parsed progressively, at a cost proportional to the piece
+// (see partialArgs), so a call carrying a whole file streams in linear time.
 func (w *StreamWriter) ToolCallDelta(s string) {
 	b := w.open
 	if b == nil || b.kind != ContentToolCall {
-		b = w.openBlock(ContentToolCall)
-		b.content.Arguments = map[string]any{}
+		b = w.openToolCall()
 		w.push(AssistantEvent{Type: EventToolCallStart, ContentIndex: b.index})
 	}
 	b.text.WriteString(s)
-	b.content.Arguments = ParsePartialJSON(b.text.String())
+	b.args.write(s)
+	b.content.Arguments = b.args.value()
 	w.push(AssistantEvent{Type: EventToolCallDelta, ContentIndex: b.index, Delta: s})
 }
 
@@ -190,6 +192,13 @@ func (w *StreamWriter) ensure(kind ContentType) *blockBuilder {
 	} else {
 		w.push(AssistantEvent{Type: EventThinkingStart, ContentIndex: b.index})
 	}
+	return b
+}
+
+func (w *StreamWriter) openToolCall() *blockBuilder {
+	b := w.openBlock(ContentToolCall)
+	b.args = newPartialArgs()
+	b.content.Arguments = b.args.value()
 	return b
 }
 
