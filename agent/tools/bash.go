@@ -27,11 +27,18 @@ const (
 	groupPoll = 20 * time.Millisecond
 )
 
-type bashTool struct{ workspace string }
+type bashTool struct {
+	workspace string
+	hiddenEnv map[string]bool
+}
 
 // Bash returns the bash tool, which runs a command with bash -c in the
-// workspace, streaming its combined output and keeping only its tail.
-func Bash(workspace string) agent.Tool { return bashTool{workspace: workspace} }
+// workspace, streaming its combined output and keeping only its tail. The
+// command gets steer's environment without its secrets (see the package
+// doc).
+func Bash(workspace string, opts ...Option) agent.Tool {
+	return bashTool{workspace: workspace, hiddenEnv: optionsOf(opts).hiddenEnv}
+}
 
 var bashSchema = json.RawMessage(`{
 	"type": "object",
@@ -49,7 +56,8 @@ func (bashTool) Spec() agent.ToolSpec {
 		Description: fmt.Sprintf("Run a bash command in the workspace. stdin is empty; stdout and stderr "+
 			"are merged. Only the last %d lines or %d KB of output are returned. "+
 			"Set timeout (seconds) to stop a command that may hang. "+
-			"A non-zero exit status makes the result an error.", maxLines, maxBytes/1024),
+			"A non-zero exit status makes the result an error. "+
+			"Variables holding API keys, tokens, secrets and passwords are not in the environment.", maxLines, maxBytes/1024),
 		Parameters: bashSchema,
 	}
 }
@@ -74,6 +82,7 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	out := newTailBuffer()
 	cmd := exec.CommandContext(runCtx, "bash", "-c", stringArg(args, "command"))
 	cmd.Dir = t.workspace
+	cmd.Env = commandEnv(cmd.Environ(), t.hiddenEnv)
 	cmd.Stdout, cmd.Stderr = out, out // one pipe, so the streams keep their order
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stopped := make(chan time.Time, 1)

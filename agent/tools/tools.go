@@ -1,5 +1,20 @@
 // Package tools provides steer's built-in tools, read, ls and bash, which let
 // the model inspect and act on one workspace directory.
+//
+// # Secrets in the environment
+//
+// A command the bash tool runs inherits steer's environment minus every
+// variable that holds a key, so that `env` or `echo $ANTHROPIC_API_KEY` cannot
+// copy a provider key into the transcript, the database or the model's
+// context. Two rules hide a variable: its name looks like a secret's
+// (IsSecretEnv: *_API_KEY, *_TOKEN, *_SECRET, *_PASSWORD and a few more), or
+// it was passed to WithHiddenEnv — the caller passes every variable an auth
+// profile reads its key from, whatever its name:
+//
+//	tools.New(workspace, tools.WithHiddenEnv(cfg.SecretEnvNames()...))
+//
+// The tools are not a sandbox: a command can still read another process's
+// environment (/proc/<pid>/environ of its parent, steer, for one).
 package tools
 
 import (
@@ -9,9 +24,40 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// New returns every built-in tool, rooted at workspace.
-func New(workspace string) []agent.Tool {
-	return []agent.Tool{Read(workspace), Ls(workspace), Bash(workspace)}
+// Option configures the built-in tools.
+type Option func(*options)
+
+type options struct {
+	hiddenEnv map[string]bool
+}
+
+// WithHiddenEnv hides the environment variables names from the commands the
+// tools run, on top of those IsSecretEnv names; give it every variable a
+// configured auth profile reads its key from ("apiKeyEnv"). Names are
+// matched exactly, as the OS does. Several calls add up.
+func WithHiddenEnv(names ...string) Option {
+	return func(o *options) {
+		if o.hiddenEnv == nil {
+			o.hiddenEnv = map[string]bool{}
+		}
+		for _, n := range names {
+			o.hiddenEnv[n] = true
+		}
+	}
+}
+
+func optionsOf(opts []Option) options {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// New returns every built-in tool, rooted at workspace and configured by
+// opts.
+func New(workspace string, opts ...Option) []agent.Tool {
+	return []agent.Tool{Read(workspace), Ls(workspace), Bash(workspace, opts...)}
 }
 
 // resolvePath turns a path the model gave into one the OS can open: absolute
