@@ -62,18 +62,31 @@ func TestStringIsIdempotent(t *testing.T) {
 	}
 }
 
-func BenchmarkStringClean(b *testing.B) {
-	s := strings.Repeat("a line of ordinary tool output\n", 200)
-	b.ReportAllocs()
-	for b.Loop() {
-		String(s, Options{})
-	}
+// benchSize is the size of each benchmark's input: a long tool output.
+const benchSize = 50 << 10
+
+// repeatTo repeats unit until the result holds about size bytes.
+func repeatTo(unit string, size int) string {
+	return strings.Repeat(unit, size/len(unit)+1)[:size]
 }
 
-func BenchmarkStringEscapes(b *testing.B) {
-	s := strings.Repeat("\x1b[32mok\x1b[0m line\r\n", 200)
-	b.ReportAllocs()
-	for b.Loop() {
-		String(s, Options{})
+// BenchmarkString sanitises 50 KB of three kinds of tool output: plain
+// text, text coloured with SGR sequences, and progress bars that redraw
+// their line with a lone "\r" (the case that once copied all output so far
+// on every "\r"). Each should cost about the same per byte.
+func BenchmarkString(b *testing.B) {
+	inputs := []struct{ name, in string }{
+		{"plain-50KB", repeatTo("a line of ordinary tool output\n", benchSize)},
+		{"sgr-colours-50KB", repeatTo("\x1b[32mok\x1b[0m line\r\n", benchSize)},
+		{"progress-bar-50KB", repeatTo("get pkg  10%\rget pkg  55%\rget pkg 100%\n", benchSize)},
+	}
+	for _, in := range inputs {
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.in)))
+			for b.Loop() {
+				String(in.in, Options{})
+			}
+		})
 	}
 }
