@@ -40,52 +40,60 @@ func String(s string, opts Options) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	lineStart := 0 // where the current line begins in b, for "\r"
+	// The current line is built apart and joins b at its newline, so that a
+	// lone "\r" starts it over by truncating it: copying b's whole content on
+	// each one made progress-bar output cost quadratic time.
+	var line []byte
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case c == '\n' || c == '\t':
+		case c == '\n':
+			b.Write(line)
 			b.WriteByte(c)
+			line = line[:0]
 			i++
-			if c == '\n' {
-				lineStart = b.Len()
-			}
+		case c == '\t':
+			line = append(line, c)
+			i++
 		case c == '\r':
 			i++
 			if i < len(s) && s[i] == '\n' {
 				continue // "\r\n" is a newline, written next
 			}
-			cut := b.String()[:lineStart]
-			b.Reset()
-			b.WriteString(cut)
+			line = line[:0]
 		case c == ansi.ESC:
 			seq, _, n, _ := ansi.DecodeSequence(s[i:], ansi.NormalState, nil)
 			if n <= 0 {
 				n = 1
 			}
 			if opts.AllowSGR && isSGR(seq) {
-				b.WriteString(seq)
+				line = append(line, seq...)
 			}
 			i += n
 		case c < 0x20 || c == 0x7f:
 			i++
 		case c < utf8.RuneSelf:
-			b.WriteByte(c)
-			i++
+			j := i + 1 // printable ASCII, the bulk of most output, is copied in runs
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
+				j++
+			}
+			line = append(line, s[i:j]...)
+			i = j
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			i += size
 			switch {
 			case r == utf8.RuneError && size == 1:
-				b.WriteRune(utf8.RuneError)
+				line = utf8.AppendRune(line, utf8.RuneError)
 			case r >= 0x80 && r <= 0x9f:
 				i += skipC1(s[i:], r)
 			case isBidiControl(r):
 			default:
-				b.WriteRune(r)
+				line = utf8.AppendRune(line, r)
 			}
 		}
 	}
+	b.Write(line)
 	return b.String()
 }
 

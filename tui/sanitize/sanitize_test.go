@@ -3,6 +3,9 @@ package sanitize
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestString(t *testing.T) {
@@ -27,6 +30,9 @@ func TestString(t *testing.T) {
 		{"two-byte ESC (RIS) removed", "a\x1bcb", false, "ab"},
 		{"carriage return restarts the line", "10%\r50%\r100%\ndone", false, "100%\ndone"},
 		{"CRLF is a newline", "one\r\ntwo\r\n", false, "one\ntwo\n"},
+		{"carriage return restarts only its line", "a\nb\rc\n\rd\r", false, "a\nc\n"},
+		{"carriage return drops the SGR before it", "\x1b[31m1%\r\x1b[32m2%\x1b[0m", true, "\x1b[32m2%\x1b[0m"},
+		{"tab before a carriage return goes too", "\tx\ry\tz", false, "y\tz"},
 		{"backspace removed", "ab\bc", false, "abc"},
 		{"BEL removed", "ding\a!", false, "ding!"},
 		{"other C0 removed", "a\x00b\x01c\x0bd\x0ce\x1ff", false, "abcdef"},
@@ -60,6 +66,71 @@ func TestStringIsIdempotent(t *testing.T) {
 			t.Errorf("String(String(%q)) = %q, want %q", in, twice, once)
 		}
 	}
+}
+
+// quadraticString is String as it was before lines were built apart: a lone
+// "\r" truncated the whole output so far. FuzzStringCarriageReturns checks
+// the faster String still does exactly this.
+func quadraticString(s string, opts Options) string {
+	var b strings.Builder
+	lineStart := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\n' || c == '\t':
+			b.WriteByte(c)
+			i++
+			if c == '\n' {
+				lineStart = b.Len()
+			}
+		case c == '\r':
+			i++
+			if i < len(s) && s[i] == '\n' {
+				continue
+			}
+			cut := b.String()[:lineStart]
+			b.Reset()
+			b.WriteString(cut)
+		case c == 0x1b:
+			seq, _, n, _ := ansi.DecodeSequence(s[i:], ansi.NormalState, nil)
+			if n <= 0 {
+				n = 1
+			}
+			if opts.AllowSGR && isSGR(seq) {
+				b.WriteString(seq)
+			}
+			i += n
+		case c < 0x20 || c == 0x7f:
+			i++
+		case c < utf8.RuneSelf:
+			b.WriteByte(c)
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			switch {
+			case r == utf8.RuneError && size == 1:
+				b.WriteRune(utf8.RuneError)
+			case r >= 0x80 && r <= 0x9f:
+				i += skipC1(s[i:], r)
+			case isBidiControl(r):
+			default:
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
+
+func FuzzStringCarriageReturns(f *testing.F) {
+	f.Add("10%\r50%\r100%\ndone\r\n\x1b[31mx\ry\x1b[0m\r", true)
+	f.Add("a\u009b2J\rb\u202e\r\xff\n\t\r", false)
+	f.Fuzz(func(t *testing.T, s string, sgr bool) {
+		opts := Options{AllowSGR: sgr}
+		if got, want := String(s, opts), quadraticString(s, opts); got != want {
+			t.Fatalf("String(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
 
 // benchSize is the size of each benchmark's input: a long tool output.
