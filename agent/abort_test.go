@@ -160,7 +160,6 @@ func TestAgentRequeuesUnpolledItems(t *testing.T) {
 	}
 }
 
-
 // timeoutReason is a non-user abort reason, as the runner's run timeout words it.
 const timeoutReason = "run timed out after 1s"
 

@@ -34,10 +34,25 @@ type Config struct {
 	ToolAbortGrace time.Duration
 }
 
-// Subscriber receives every event of the agent, in order, on one goroutine at
-// a time. The agent waits for it to return before going on, so it must be
-// quick; it must not call the Agent's methods that change queues (Steer,
-// FollowUp, Enqueue, Dequeue, ClearQueues), which emit themselves.
+// Subscriber receives every event of the agent. The contract:
+//
+//   - Goroutine: subscribers are called one at a time, never concurrently:
+//     a run's events on the run's goroutine, a queue change's QueueUpdate on
+//     the goroutine of the call that made it (Steer, FollowUp, Enqueue,
+//     Deliver, Dequeue, ClearQueues, Reset).
+//   - Order: every event, none dropped, in the order the agent produced it;
+//     each event goes to the subscribers in the order they subscribed, and
+//     State already includes it.
+//   - Slowness: the loop does not wait. It goes on streaming and running
+//     tools while the run's events wait, in memory and without limit, for the
+//     subscribers. A slow subscriber delays the subscribers after it, State
+//     (which advances as events are delivered), the agent becoming idle
+//     (WaitForIdle returns only after every subscriber has returned from
+//     agent_end, and a run revived by queued input starts only then), and
+//     the calls that emit a QueueUpdate, which wait for their turn. One
+//     blocked for good holds all of these for good.
+//   - Re-entry: it must not call the methods that emit (those above), nor
+//     WaitForIdle: each would wait for the subscriber itself.
 type Subscriber func(Event)
 
 // State is a read-only snapshot of an Agent.
@@ -288,6 +303,11 @@ func (a *Agent) WaitForIdle(ctx context.Context) error {
 	a.mu.Lock()
 	idle := a.idle
 	a.mu.Unlock()
+	select { // idle first: a done ctx does not hide an idle agent
+	case <-idle:
+		return nil
+	default:
+	}
 	select {
 	case <-idle:
 		return nil

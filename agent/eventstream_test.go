@@ -81,3 +81,58 @@ func TestEventStreamResultHonoursContext(t *testing.T) {
 		t.Fatal("Result returned without a result or an error")
 	}
 }
+
+func unboundedIntStream() *agent.EventStream[int, int] {
+	return agent.NewUnboundedEventStream(func(v int) bool { return v < 0 }, func(v int) int { return -v })
+}
+
+func TestUnboundedEventStreamNeverMakesThePushWait(t *testing.T) {
+	const n = 100 * 64 // far beyond any channel buffer
+	s := unboundedIntStream()
+	pushed := make(chan struct{})
+	go func() {
+		for i := 1; i <= n; i++ {
+			s.Push(context.Background(), i)
+		}
+		s.Push(context.Background(), -1)
+		s.End(0)
+		close(pushed)
+	}()
+	within(t, pushed, "every push to return with nobody reading")
+	want := 1
+	for v := range s.Events() {
+		if v != want && !(want == n+1 && v == -1) {
+			t.Fatalf("event %d, want %d: out of order", v, want)
+		}
+		want++
+	}
+	if want != n+2 {
+		t.Fatalf("read %d events, want %d", want-1, n+1)
+	}
+	if r, _ := s.Result(context.Background()); r != 1 {
+		t.Fatalf("result = %d, want 1", r)
+	}
+}
+
+func TestUnboundedEventStreamAfterClose(t *testing.T) {
+	s := unboundedIntStream()
+	for i := 1; i <= 3*64; i++ {
+		s.Push(context.Background(), i)
+	}
+	<-s.Events()
+	s.Close()
+	if s.Push(context.Background(), 7) {
+		t.Error("Push to a closed stream reported delivery")
+	}
+	s.End(5)
+	closed := make(chan struct{})
+	go func() {
+		for range s.Events() {
+		}
+		close(closed)
+	}()
+	within(t, closed, "the channel to close after End")
+	if r, _ := s.Result(context.Background()); r != 5 {
+		t.Fatalf("result = %d, want the fallback", r)
+	}
+}

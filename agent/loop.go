@@ -45,9 +45,11 @@ type LoopConfig struct {
 // with the messages the run added.
 type AgentStream = EventStream[Event, []Message]
 
-// NewAgentStream returns a stream that completes on agent_end.
+// NewAgentStream returns a stream that completes on agent_end. It is
+// unbounded, so the loop never waits for its consumer: the Agent's
+// subscribers may be slow without holding up streaming or tools.
 func NewAgentStream() *AgentStream {
-	return NewEventStream(
+	return NewUnboundedEventStream(
 		func(e Event) bool { _, ok := e.(AgentEnd); return ok },
 		func(e Event) []Message { return e.(AgentEnd).Messages },
 	)
