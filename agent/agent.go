@@ -3,9 +3,14 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
+
+// subscriberPanicked begins the errorMessage of a run failed by a panicking
+// subscriber.
+const subscriberPanicked = "a subscriber panicked: "
 
 // ErrBusy is returned when a run is asked to start while one is active.
 var ErrBusy = errors.New("the agent is already running; steer or queue a follow-up instead")
@@ -51,6 +56,12 @@ type Config struct {
 //     agent_end, and a run revived by queued input starts only then), and
 //     the calls that emit a QueueUpdate, which wait for their turn. One
 //     blocked for good holds all of these for good.
+//   - Panics: a panic is recovered. It fails the active run as if the run
+//     had broken: the run is cancelled and ends with the failure tail
+//     (message_start and message_end of an error message whose errorMessage
+//     is "a subscriber panicked: …", turn_end, agent_end), keeps its queues
+//     and leaves the agent idle. The other subscribers still get every
+//     event. A panic while no run is active is recovered and goes no further.
 //   - Re-entry: it must not call the methods that emit (those above), nor
 //     WaitForIdle: each would wait for the subscriber itself.
 type Subscriber func(Event)
@@ -245,13 +256,27 @@ func (a *Agent) dispatch(ev Event) {
 	}
 	a.mu.Unlock()
 	if queue != nil {
-		for _, s := range subs {
-			s.fn(*queue)
-		}
+		a.notify(subs, *queue)
 	}
+	a.notify(subs, ev)
+}
+
+// notify hands ev to every subscriber in order. A panic is recovered, so that
+// the others still get ev and the process lives on, and fails the active run
+// (see Subscriber).
+func (a *Agent) notify(subs []subscription, ev Event) {
 	for _, s := range subs {
-		s.fn(ev)
+		a.call(s.fn, ev)
 	}
+}
+
+func (a *Agent) call(fn Subscriber, ev Event) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.stop(&AbortError{Reason: fmt.Sprintf("%s%v", subscriberPanicked, r), Fault: true})
+		}
+	}()
+	fn(ev)
 }
 
 func (a *Agent) fold(ev Event) {
@@ -277,9 +302,7 @@ func (a *Agent) emitQueue() {
 	ev := QueueUpdate{Items: a.queueLocked()}
 	subs := a.subs
 	a.mu.Unlock()
-	for _, s := range subs {
-		s.fn(ev)
-	}
+	a.notify(subs, ev)
 }
 
 // Abort cancels the active run on the user's behalf: the stream and the tools
@@ -290,10 +313,15 @@ func (a *Agent) Abort() { a.AbortWith(AbortedMessage) }
 // AbortWith is Abort with the reason the aborted marker records (a timeout,
 // a quit, a signal). The first reason given to a run is the one it keeps.
 func (a *Agent) AbortWith(reason string) {
+	a.stop(&AbortError{Reason: reason})
+}
+
+// stop cancels the active run, if any, with cause; a run keeps its first.
+func (a *Agent) stop(cause *AbortError) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
-		a.cancel(&AbortError{Reason: reason})
+		a.cancel(cause)
 	}
 }
 

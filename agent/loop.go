@@ -176,9 +176,10 @@ func (l *loop) aborted() bool {
 	return true
 }
 
-// marker is the empty assistant message that records an abort.
+// marker is the empty assistant message that records an abort (or a fault
+// that cancelled the run, with stopReason error).
 func (l *loop) marker() Message {
-	return l.emptyAssistant(StopReasonAborted, AbortReason(l.ctx))
+	return l.emptyAssistant(cancelledStop(l.ctx))
 }
 
 // emptyAssistant is an assistant message without content that closes a turn
@@ -275,9 +276,8 @@ func (l *loop) streamResponse() Message {
 		}
 		final = l.marker()
 	}
-	if l.ctx.Err() != nil && final.StopReason != StopReasonAborted {
-		final.StopReason = StopReasonAborted
-		final.ErrorMessage = AbortReason(l.ctx)
+	if l.ctx.Err() != nil {
+		final.StopReason, final.ErrorMessage = cancelledStop(l.ctx)
 	}
 	if final.StopReason != StopReasonToolUse {
 		final = final.withoutToolCalls() // half calls are never run nor kept (seed)

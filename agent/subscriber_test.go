@@ -15,6 +15,64 @@ import (
 // subscribers would stall before the response ended.
 const slowSubscriberDeltas = 1000
 
+func TestPanickingSubscriberFailsTheRun(t *testing.T) {
+	started := make(chan struct{})
+	f := newFixture(t, agenttest.NewScript(
+		agenttest.Reply().ToolCall("c1", "bash", `{}`).Stop(agent.StopReasonToolUse),
+	), sleepTool(started))
+	f.agent.Subscribe(func(ev agent.Event) {
+		if _, ok := ev.(agent.ToolExecutionStart); ok {
+			panic("boom")
+		}
+	})
+	after := &agenttest.Recorder{}
+	f.agent.Subscribe(after.Record)
+	if err := f.agent.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	f.wait(t)
+	want := []string{
+		"agent_start", "turn_start",
+		"message_start user go", "message_end user go",
+		"message_start assistant stop", "message_end assistant toolUse",
+		"tool_execution_start bash", "tool_execution_end bash error=true",
+		"message_start toolResult bash error=true", "message_end toolResult bash error=true",
+		"turn_end toolUse results=1",
+		"turn_start",
+		"message_start assistant error", "message_end assistant error",
+		"turn_end error results=0",
+		"agent_end messages=4",
+	}
+	equalTraces(t, f.rec.Traces(false), want)
+	equalTraces(t, after.Traces(false), want)
+	msgs := f.agent.State().Messages
+	if last := msgs[len(msgs)-1]; last.ErrorMessage != "a subscriber panicked: boom" {
+		t.Errorf("errorMessage = %q, want the subscriber's panic", last.ErrorMessage)
+	}
+	if f.agent.State().Running {
+		t.Error("the agent is still running")
+	}
+}
+
+func TestSubscriberPanicWhileIdleIsContained(t *testing.T) {
+	f := newFixture(t, agenttest.NewScript(agenttest.Reply().Text("never").Hang()))
+	f.agent.Subscribe(func(agent.Event) { panic("boom") })
+	after := &agenttest.Recorder{}
+	f.agent.Subscribe(after.Record)
+	f.agent.Steer("queued while idle")
+	equalTraces(t, after.Traces(false), []string{"queue_update [steer:queued while idle]"})
+	// A later run is not failed by a panic that came before it.
+	f.agent.ClearQueues()
+	if err := f.agent.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	f.wait(t)
+	msgs := f.agent.State().Messages
+	if last := msgs[len(msgs)-1]; last.StopReason != agent.StopReasonError || last.ErrorMessage != "a subscriber panicked: boom" {
+		t.Fatalf("last = %s %q, want the run failed by the panic in its own events", last.StopReason, last.ErrorMessage)
+	}
+}
+
 func TestSlowSubscriberDoesNotStallTheLoop(t *testing.T) {
 	deltas := agenttest.Reply()
 	for i := range slowSubscriberDeltas {
