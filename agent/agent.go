@@ -56,12 +56,12 @@ type Config struct {
 //     agent_end, and a run revived by queued input starts only then), and
 //     the calls that emit a QueueUpdate, which wait for their turn. One
 //     blocked for good holds all of these for good.
-//   - Panics: a panic is recovered. It fails the active run as if the run
-//     had broken: the run is cancelled and ends with the failure tail
-//     (message_start and message_end of an error message whose errorMessage
-//     is "a subscriber panicked: …", turn_end, agent_end), keeps its queues
-//     and leaves the agent idle. The other subscribers still get every
-//     event. A panic while no run is active is recovered and goes no further.
+//   - Panics: a panic is recovered, the other subscribers still get the
+//     event, and the active run fails: its loop, if still going, is cancelled
+//     and ends with the failure tail (message_start and message_end of an
+//     error message whose errorMessage is "a subscriber panicked: …",
+//     turn_end, agent_end); queued input stays queued and the agent goes
+//     idle. A panic while no run is active goes no further.
 //   - Re-entry: it must not call the methods that emit (those above), nor
 //     WaitForIdle: each would wait for the subscriber itself.
 type Subscriber func(Event)
