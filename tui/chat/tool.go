@@ -3,6 +3,7 @@ package chat
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -46,6 +47,8 @@ type toolItem struct {
 	started  time.Time
 	duration time.Duration
 	open     bool
+	out      outputLines // output ready to show, remade when it changes
+	head     headerText  // name and argument summary, remade when they change
 }
 
 func (t *toolItem) expanded() bool     { return t.open }
@@ -111,14 +114,14 @@ func (t *toolItem) header(rc *renderCtx) string {
 			meta = append(meta, formatDuration(t.duration))
 		}
 	}
-	name := sanitize.String(t.name, sanitize.Options{})
+	name, summary := t.head.get(t.name, t.args)
 	head := mark + " " + rc.st.ToolName.Render(name)
 	tail := ""
 	if len(meta) > 0 {
 		tail = rc.st.ToolMeta.Render(" · " + strings.Join(meta, " · "))
 	}
 	room := rc.width - ansi.StringWidth(head) - ansi.StringWidth(tail) - 1
-	if summary := argSummary(t.name, t.args); summary != "" && room > 3 {
+	if summary != "" && room > 3 {
 		head += " " + rc.st.ToolArgs.Render(ansi.Truncate(summary, room, "…"))
 	}
 	return ansi.Truncate(head+tail, rc.width, "…")
@@ -130,9 +133,7 @@ func (t *toolItem) body(rc *renderCtx) []string {
 		return nil
 	}
 	width := max(rc.width-2, 1)
-	text := sanitize.String(t.output, sanitize.Options{AllowSGR: rc.allowSGR})
-	text = strings.ReplaceAll(strings.TrimRight(text, "\n"), "\t", "    ")
-	lines := strings.Split(text, "\n")
+	lines := t.out.get(t.output, rc.allowSGR)
 	switch {
 	case t.state != toolDone:
 		lines = lastN(lines, liveTail)
@@ -169,6 +170,49 @@ func (t *toolItem) hint(rc *renderCtx, shown int) string {
 		word = "line"
 	}
 	return rc.st.ToolMeta.Render(fmt.Sprintf("└ %d %s of output hidden", hidden, word))
+}
+
+// outputLines is a tool's output made ready to show: sanitised, tabs
+// expanded, split into lines. A running tool is redrawn on every spinner
+// frame; keeping this per output makes a frame cost the few lines shown
+// rather than a pass over all the output, which is sanitised once per update.
+type outputLines struct {
+	src      string // the output lines were made from
+	allowSGR bool
+	lines    []string // shared with callers, who only read or reslice them
+	made     int      // how many times lines were made, for tests
+}
+
+func (o *outputLines) get(output string, allowSGR bool) []string {
+	if o.made > 0 && output == o.src && allowSGR == o.allowSGR {
+		return o.lines
+	}
+	text := sanitize.String(output, sanitize.Options{AllowSGR: allowSGR})
+	text = strings.ReplaceAll(strings.TrimRight(text, "\n"), "\t", "    ")
+	o.src, o.allowSGR, o.lines = output, allowSGR, strings.Split(text, "\n")
+	o.made++
+	return o.lines
+}
+
+// headerText is a call's name and argument summary, sanitised, kept for
+// the same reason as outputLines. Arguments are never mutated once
+// published, so a change of map is a change of arguments; holding the map
+// keeps its address from being reused by another.
+type headerText struct {
+	made          bool
+	name          string
+	args          map[string]any
+	safe, summary string
+}
+
+func (h *headerText) get(name string, args map[string]any) (safeName, summary string) {
+	same := h.made && name == h.name &&
+		reflect.ValueOf(args).Pointer() == reflect.ValueOf(h.args).Pointer()
+	if !same {
+		h.made, h.name, h.args = true, name, args
+		h.safe, h.summary = sanitize.String(name, sanitize.Options{}), argSummary(name, args)
+	}
+	return h.safe, h.summary
 }
 
 func lastN(lines []string, n int) []string {
