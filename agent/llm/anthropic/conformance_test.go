@@ -31,7 +31,8 @@ func harness() llmtest.HTTPHarness {
 			Event: sse("error", `{"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_9"}`),
 			Type:  "api_error", Message: "Internal server error", Excerpt: "req_9",
 		},
-		BadEvent: "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"oops\"\n\n",
+		KeepAlive: sse("ping", `{"type": "ping"}`),
+		BadEvent:  "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"oops\"\n\n",
 		Env: map[string]string{
 			"ANTHROPIC_API_KEY":    "sk-ant-from-the-environment-0000",
 			"ANTHROPIC_AUTH_TOKEN": "sk-ant-token-from-the-environment",

@@ -23,8 +23,8 @@ type Config struct {
 	// APIKey authenticates the requests; StreamOptions.APIKey overrides it per
 	// request.
 	APIKey string
-	// IdleTimeout is how long a stream may go without a byte; 0 means
-	// llmhttp.DefaultIdleTimeout(BaseURL).
+	// IdleTimeout is how long a stream may go without an event (pings do not
+	// count); 0 means llmhttp.DefaultIdleTimeout(BaseURL).
 	IdleTimeout time.Duration
 	// HTTPClient makes the requests; nil means llmhttp.NewClient with the idle
 	// timeout as its response-header timeout. Never set its Timeout: it would

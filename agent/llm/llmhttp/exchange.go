@@ -21,8 +21,10 @@ const maxErrorRead = 64 << 10
 // request, run the request under Context with Middleware installed, and Stop
 // it when the stream is over.
 //
-// The watchdog is a timer armed at Start and re-armed by every read that
-// returns bytes (SSE comments and keep-alives count: the connection is alive).
+// The watchdog (the embedded Watchdog) is armed at Start and re-armed by
+// Stream after every item the SDK yields: progress, not bytes. SSE comments
+// and pings, which servers keep sending while stalled upstream, never reach
+// Stream (the SDKs skip them) and so do not keep a silent response alive.
 // When it fires it cancels Context with an *IdleTimeoutError as the cause, so
 // that a watchdog cancel can be told from the caller's.
 //
@@ -120,7 +122,7 @@ func transportError(provider string, err error) *agent.ProviderError {
 	return &agent.ProviderError{Kind: kind, Message: fmt.Sprintf("%s: %v", provider, err)}
 }
 
-// watchedBody feeds the watchdog and the tail from every read, and ends
+// watchedBody feeds the tail from every read, and ends
 // the stream with a blank line when the server did not: a final event that
 // the server wrote without its closing blank line (it sent an error event
 // and closed the connection) is then still dispatched by the SDK's SSE
@@ -152,7 +154,6 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	}
 	n, err := b.rc.Read(p)
 	if n > 0 {
-		b.x.Resume()
 		b.x.keepTail(p[:n])
 		b.track(p[:n])
 	}

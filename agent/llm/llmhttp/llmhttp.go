@@ -6,8 +6,8 @@
 //
 // A stream never runs under http.Client.Timeout, which would cut a long but
 // healthy answer off: the client bounds only the wait for response headers,
-// and the Exchange's watchdog cancels the request when no byte has arrived for
-// the idle window.
+// and the Exchange's watchdog cancels the request when no event has arrived
+// for the idle window (keep-alive comments and pings do not count).
 package llmhttp
 
 import (
@@ -21,8 +21,8 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// The idle windows: how long a stream may go without a byte before the
-// watchdog cancels it. Self-hosted servers get longer because a local model
+// The idle windows: how long a stream may go without an event (keep-alives do
+// not count) before the watchdog cancels it. Self-hosted servers get longer because a local model
 // may take minutes to process a long prompt before its first token. (seed)
 const (
 	CloudIdleTimeout      = 120 * time.Second

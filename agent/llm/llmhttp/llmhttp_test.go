@@ -128,7 +128,9 @@ func (b *slowBody) Read(p []byte) (int, error) {
 func (b *slowBody) Close() error { return nil }
 
 func TestWatchdog(t *testing.T) {
-	t.Run("reads keep it alive", func(t *testing.T) {
+	t.Run("bytes alone do not keep it alive", func(t *testing.T) {
+		// Bytes arrive every 20 ms for 300 ms, but no item reaches Stream:
+		// keep-alives look like this.
 		x := Start(context.Background(), "p", 150*time.Millisecond)
 		defer x.Stop()
 		resp, _ := x.Middleware(nil, func(*http.Request) (*http.Response, error) {
@@ -138,8 +140,8 @@ func TestWatchdog(t *testing.T) {
 		if n, err := io.Copy(io.Discard, resp.Body); err != nil || n != 17 {
 			t.Fatalf("read %d, %v", n, err)
 		}
-		if x.TimedOut() || x.Context().Err() != nil {
-			t.Error("the watchdog fired on a live body")
+		if !x.TimedOut() {
+			t.Error("the watchdog did not fire on a body that made no progress")
 		}
 	})
 	t.Run("silence fires it", func(t *testing.T) {

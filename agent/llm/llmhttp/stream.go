@@ -45,9 +45,10 @@ type Request[T any] struct {
 
 // Stream runs r to its end on the caller's goroutine, pushing through w, and
 // always ends w: with done, or with an error event (stopReason aborted once
-// ctx is cancelled). It recovers from panics in r's funcs. The watchdog is
-// paused while Handle runs, so a slow consumer is not taken for a silent
-// server.
+// ctx is cancelled). It recovers from panics in r's funcs. Every item the SDK
+// yields is progress and re-arms the watchdog; keep-alives (comments, pings)
+// are not items. The watchdog is paused while Handle runs, so a slow consumer
+// is not taken for a silent server.
 func Stream[T any](ctx context.Context, w *agent.StreamWriter, r Request[T]) {
 	fail := func(e *agent.ProviderError) { w.Fail(Redact(e, r.Secrets...)) }
 	defer func() {

@@ -84,6 +84,9 @@ type HTTPHarness struct {
 	MidStream MidStreamError
 	// BadEvent is an event whose JSON is cut off; it contains "oops".
 	BadEvent string
+	// KeepAlive is the API's own keep-alive event, if it has one (Anthropic's
+	// ping); SSE comments are sent to every provider.
+	KeepAlive string
 	// Env are the SDK's environment variables (key, token, base URL), set
 	// during the credentials cases; none of their values may reach the
 	// server.

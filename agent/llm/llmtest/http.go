@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -28,6 +29,7 @@ func RunHTTP(t *testing.T, h HTTPHarness) {
 		{"malformed event", httpMalformed},
 		{"idle watchdog", httpWatchdog},
 		{"idle watchdog resets", httpWatchdogResets},
+		{"keep-alives do not reset the idle watchdog", httpWatchdogKeepAlives},
 		{"abort cancels the request", httpAbort},
 		{"network error", httpNetwork},
 		{"request that cannot be built", httpBadRequest},
@@ -181,6 +183,41 @@ func httpWatchdogResets(t *testing.T, h HTTPHarness) {
 	if msg.StopReason != agent.StopReasonStop || msg.TextContent() != ".........." {
 		t.Fatalf("stop %s text %q error %+v", msg.StopReason, msg.TextContent(), msg.Error)
 	}
+}
+
+// httpWatchdogKeepAlives: a server that has stalled but keeps sending
+// keep-alives (SSE comments, and the API's own ping event) is silent: the
+// watchdog counts progress, not bytes, and fails the response.
+func httpWatchdogKeepAlives(t *testing.T, h HTTPHarness) {
+	keepAlive := ": keep-alive\n\n" + h.KeepAlive
+	gone := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		WriteSSE(w, []byte(h.Wire.Head+h.Wire.Text("Hel")), false)
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				close(gone)
+				return
+			case <-tick.C:
+				if _, err := w.Write([]byte(keepAlive)); err != nil {
+					close(gone)
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	defer srv.Close()
+	_, msg := drainWithin(t, 5*time.Second, h.stream(t, Conn{URL: srv.URL, IdleTimeout: 150 * time.Millisecond})(
+		context.Background(), h.Model, Prompt, agent.StreamOptions{}))
+	e := msg.Error
+	if msg.StopReason != agent.StopReasonError || e == nil || e.Kind != agent.ErrorTimeout || msg.TextContent() != "Hel" {
+		t.Fatalf("stop %s text %q error %+v", msg.StopReason, msg.TextContent(), e)
+	}
+	waitGone(t, gone)
 }
 
 // httpAbort: cancelling the caller's context cancels the HTTP request at
