@@ -88,6 +88,7 @@ func (w *StreamWriter) ToolCallStart(id, name string) {
 func (w *StreamWriter) ToolCallDelta(s string) {
 	b := w.open
 	if b == nil || b.kind != ContentToolCall {
+		w.EndBlock() // an open text or thinking block ends first, with its *_end
 		b = w.openToolCall()
 		w.push(AssistantEvent{Type: EventToolCallStart, ContentIndex: b.index})
 	}

@@ -51,3 +51,24 @@ func TestStreamWriterShowsArgumentsAsTheyStream(t *testing.T) {
 		t.Fatalf("tool call end = %#v, want arguments %#v", end, want)
 	}
 }
+
+// TestToolCallDeltaClosesTheOpenTextBlock: a provider that sends argument
+// pieces without a tool-call start (some servers do) still gets a text_end
+// for the text before them.
+func TestToolCallDeltaClosesTheOpenTextBlock(t *testing.T) {
+	stream := agent.NewAssistantStream()
+	go func() {
+		w := agent.NewStreamWriter(context.Background(), stream, agent.Model{}, time.Time{})
+		w.TextDelta("let me look")
+		w.ToolCallDelta(`{"path":"a"}`)
+		w.Finish(agent.StopReasonToolUse)
+	}()
+	var types []string
+	for ev := range stream.Events() {
+		types = append(types, string(ev.Type))
+	}
+	want := "[text_start text_delta text_end toolcall_start toolcall_delta toolcall_end done]"
+	if got := strings.Join(types, " "); "["+got+"]" != want {
+		t.Fatalf("events %s, want %s", got, want)
+	}
+}
