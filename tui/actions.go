@@ -10,10 +10,12 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
-// quitWait bounds how long quitting waits for an aborted run to wind down.
+// quitWait bounds how long quitting waits for an aborted run to wind down
+// (its tools' process groups killed, its marker saved).
 const quitWait = 2 * time.Second
 
 // quitReadyMsg says the run (if any) has stopped and the program may end.
@@ -27,7 +29,6 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.runID = msg.RunID
-	var cmds []tea.Cmd
 	for _, ev := range msg.Events {
 		switch ev.(type) {
 		case agent.AgentStart:
@@ -36,7 +37,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 			m.running = false
 			if m.aborting {
 				m.aborting = false
-				cmds = append(cmds, m.takeBackAll("interrupted"))
+				m.takeBackAll("interrupted")
 			}
 		}
 	}
@@ -48,7 +49,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 	if m.focus == focusQueue && len(m.queue.Items()) == 0 {
 		m = m.setFocus(focusInput)
 	}
-	return m, tea.Batch(append(cmds, cmd)...)
+	return m, cmd
 }
 
 // handleTick advances the spinner; running tool blocks show the same frame.
@@ -64,21 +65,21 @@ func (m Model) handleTick(msg tea.Msg) (Model, tea.Cmd) {
 // handleSend delivers text: steering (or a follow-up) while a run is
 // active, a new prompt otherwise. The runtime decides atomically, so text
 // typed as a run ends is never queued behind a run that stopped listening.
-func (m Model) handleSend(text string, followUp bool) (Model, tea.Cmd) {
+// Text the runtime refuses (too large, not saved) comes back to the editor.
+func (m Model) handleSend(text string, kind agent.QueueKind) (Model, tea.Cmd) {
 	rt := m.rt
-	send := m.calls.cmd(func() tea.Msg {
+	m.calls.submit(call{unsent: text, run: func() tea.Msg {
 		deliver := rt.Steer
-		if followUp {
+		if kind == agent.QueueFollowUp {
 			deliver = rt.FollowUp
 		}
 		if _, _, err := deliver(text); err != nil {
-			back := agent.QueueItem{Text: text}
+			back := agent.QueueItem{Text: text, Kind: kind}
 			return msgs.ItemsTakenBackMsg{Items: []agent.QueueItem{back}, Reason: "not sent: " + err.Error()}
 		}
 		return nil
-	})
-	m, _ = m.updateChat(msgs.ScrollMsg{ToEnd: true})
-	return m, send
+	}})
+	return m.updateChat(msgs.ScrollMsg{ToEnd: true})
 }
 
 // handleAbort interrupts the active run. Queued items survive the abort and
@@ -89,20 +90,25 @@ func (m Model) handleAbort() (Model, tea.Cmd) {
 	}
 	m.aborting = true
 	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg { rt.Abort(); return nil })
+	m.calls.submit(call{run: func() tea.Msg { rt.Abort(); return nil }})
+	return m, nil
 }
 
 // takeBackAll empties the queue into the editor.
-func (m Model) takeBackAll(reason string) tea.Cmd {
+func (m Model) takeBackAll(reason string) {
 	rt := m.rt
-	return m.calls.cmd(func() tea.Msg {
+	m.calls.submit(call{run: func() tea.Msg {
 		items, _ := rt.Dequeue("")
 		return msgs.ItemsTakenBackMsg{Items: items, Reason: reason}
-	})
+	}})
 }
 
-// handleTakeBack takes queued item id (the newest when "") back.
+// handleTakeBack takes queued item id (the newest when "") back into the
+// editor, one at a time so that each keeps its kind.
 func (m Model) handleTakeBack(id string) (Model, tea.Cmd) {
+	if m.input.Holding() != "" {
+		return m.hint("send or clear the item in the editor first: items come back one at a time")
+	}
 	if id == "" {
 		newest, ok := m.queue.Newest()
 		if !ok {
@@ -111,37 +117,47 @@ func (m Model) handleTakeBack(id string) (Model, tea.Cmd) {
 		id = newest.ID
 	}
 	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg {
+	m.calls.submit(call{run: func() tea.Msg {
 		items, err := rt.Dequeue(id)
 		if err != nil {
 			return msgs.HintMsg{Text: "that item was already sent"}
 		}
 		return msgs.ItemsTakenBackMsg{Items: items}
-	})
+	}})
+	return m, nil
 }
 
 func (m Model) handleDrop(id string) (Model, tea.Cmd) {
 	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg {
+	m.calls.submit(call{run: func() tea.Msg {
 		items, err := rt.Dequeue(id)
 		if err != nil || len(items) == 0 {
 			return msgs.HintMsg{Text: "that item was already sent"}
 		}
 		return msgs.QueuedDroppedMsg{Item: items[0]}
-	})
+	}})
+	return m, nil
 }
 
 // handleTakenBack puts items into the editor, oldest first, before whatever
-// is typed there.
+// is typed there. The editor re-sends them as their kind when they all
+// have the same one (one item taken back with Alt+↑ always has); items of
+// both kinds come back as plain text.
 func (m Model) handleTakenBack(msg msgs.ItemsTakenBackMsg) (Model, tea.Cmd) {
 	items := append([]agent.QueueItem(nil), msg.Items...)
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Created.Before(items[j].Created) })
 	var texts []string
-	for _, it := range items {
+	var kind agent.QueueKind
+	for i, it := range items {
 		texts = append(texts, it.Text)
+		if i == 0 {
+			kind = it.Kind
+		} else if it.Kind != kind {
+			kind = ""
+		}
 	}
 	if len(texts) > 0 {
-		m.input.Prepend(strings.Join(texts, "\n"))
+		m.input.TakeBack(strings.Join(texts, "\n"), kind)
 		m = m.setFocus(focusInput)
 	}
 	switch {
@@ -153,71 +169,31 @@ func (m Model) handleTakenBack(msg msgs.ItemsTakenBackMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// handleQuit ends the program; an active run is aborted first and given
-// quitWait to wind down, so tool processes are killed and the transcript
-// gets its marker. Run prints whatever input was left unsent.
+// quitDeadlineMsg ends the program even if the quit call never answered.
+type quitDeadlineMsg struct{}
+
+// handleQuit ends the program. Its call comes after every request made
+// before it and is the owner's last: an active run is aborted with
+// runner.AbortQuit and given quitWait to wind down, so that tool processes
+// are killed and the transcript gets its marker. Run prints whatever input
+// was left unsent. Should that call hang, the program ends anyway a little
+// later.
 func (m Model) handleQuit() (Model, tea.Cmd) {
 	if m.quitting {
 		return m, nil
 	}
 	m.quitting = true
-	if !m.running {
-		return m, tea.Quit
-	}
 	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg {
-		rt.Abort()
-		ctx, cancel := context.WithTimeout(context.Background(), quitWait)
-		defer cancel()
-		_ = rt.WaitForIdle(ctx)
+	m.calls.submit(call{last: true, run: func() tea.Msg {
+		if rt.State().Running {
+			rt.AbortWith(runner.AbortQuit)
+			ctx, cancel := context.WithTimeout(context.Background(), quitWait)
+			defer cancel()
+			_ = rt.WaitForIdle(ctx)
+		}
 		return quitReadyMsg{}
-	})
-}
-
-// loadSession returns a Cmd body reading the runtime's state into a
-// SessionLoadedMsg; saved are queued items rescued from the previous
-// session, note a line for the transcript.
-func loadSession(rt Runtime, welcome string, saved []agent.QueueItem, note string) func() tea.Msg {
-	return func() tea.Msg {
-		st := rt.State()
-		if note == "" && len(st.Messages) == 0 {
-			note = welcome
-		}
-		return msgs.SessionLoadedMsg{
-			SessionID: st.SessionID, Messages: st.Messages, Queue: st.Queue,
-			Model: st.Model, Thinking: st.Thinking, Running: st.Running,
-			Saved: saved, Note: note,
-		}
-	}
-}
-
-func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
-	m.sessionID, m.thinking, m.running = msg.SessionID, string(msg.Thinking), msg.Running
-	m.chat, _ = m.chat.Update(msg)
-	m.queue, _ = m.queue.Update(msg)
-	var cmd tea.Cmd
-	m.status, cmd = m.status.Update(msg)
-	m.input.SetRunning(m.running)
-	if len(msg.Saved) > 0 {
-		var more tea.Cmd
-		m, more = m.handleTakenBack(msgs.ItemsTakenBackMsg{Items: msg.Saved, Reason: "new session"})
-		cmd = tea.Batch(cmd, more)
-	}
-	return m, cmd
-}
-
-func (m Model) handleNewSession() (Model, tea.Cmd) {
-	if m.running {
-		return m.hint("a run is active: interrupt it (esc) before starting a new session")
-	}
-	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg {
-		saved, _ := rt.Dequeue("")
-		if err := rt.NewSession(); err != nil {
-			return msgs.ErrorMsg{Action: "start a new session", Err: err}
-		}
-		return loadSession(rt, "", saved, "new session")()
-	})
+	}})
+	return m, tea.Tick(quitWait+time.Second, func(time.Time) tea.Msg { return quitDeadlineMsg{} })
 }
 
 func plural(n int, word string) string {

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -21,7 +22,9 @@ const FlushInterval = 33 * time.Millisecond
 // and a running tool keeps only its latest output. One pump goroutine sends
 // the buffer to the program as a msgs.RunEventMsg, at most every interval
 // while only deltas arrive and at once when any other event does, so final
-// states are never late and never lost. Nothing else calls Send.
+// states are never late and never lost. The runtime's notices (a failed
+// save, its recovery) take the same way, as msgs.NoticeArrivedMsg, at once.
+// Nothing else calls Send but the owner of runtime calls, with its replies.
 type bridge struct {
 	send     func(tea.Msg)
 	interval time.Duration
@@ -30,10 +33,12 @@ type bridge struct {
 	pending []tagged
 	toolAt  map[string]int // index in pending of a tool's latest update
 	run     uint64         // runs seen: the envelope id
+	notices []runner.Notice
 
-	wake, urgent chan struct{}
-	stopCh, done chan struct{}
-	unsubscribe  func()
+	wake, urgent   chan struct{}
+	stopCh, done   chan struct{}
+	unsubscribe    func()
+	unsubscribeNts func()
 }
 
 type tagged struct {
@@ -50,8 +55,18 @@ func startBridge(src Events, send func(tea.Msg), interval time.Duration) *bridge
 		stopCh: make(chan struct{}), done: make(chan struct{}),
 	}
 	b.unsubscribe = src.Subscribe(b.receive)
+	b.unsubscribeNts = src.SubscribeNotices(b.notice)
 	go b.pump()
 	return b
+}
+
+// notice is the runtime's notice subscriber: quick, never blocking.
+func (b *bridge) notice(n runner.Notice) {
+	b.mu.Lock()
+	b.notices = append(b.notices, n)
+	b.mu.Unlock()
+	signal(b.wake)
+	signal(b.urgent)
 }
 
 // receive is the runtime subscriber: quick, never blocking.
@@ -144,6 +159,9 @@ func (b *bridge) pump() {
 		for _, msg := range b.take() {
 			b.send(msg)
 		}
+		for _, n := range b.takeNotices() {
+			b.send(msgs.NoticeArrivedMsg{Notice: n})
+		}
 	}
 }
 
@@ -164,9 +182,18 @@ func (b *bridge) take() []msgs.RunEventMsg {
 	return out
 }
 
+func (b *bridge) takeNotices() []runner.Notice {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := b.notices
+	b.notices = nil
+	return n
+}
+
 // stop unsubscribes and ends the pump; events not yet sent are dropped.
 func (b *bridge) stop() {
 	b.unsubscribe()
+	b.unsubscribeNts()
 	close(b.stopCh)
 	<-b.done
 }

@@ -15,8 +15,9 @@ import (
 
 // fakeEvents is an Events source the test pushes events into.
 type fakeEvents struct {
-	mu  sync.Mutex
-	sub agent.Subscriber
+	mu     sync.Mutex
+	sub    agent.Subscriber
+	notice func(runner.Notice)
 }
 
 func (f *fakeEvents) Subscribe(fn agent.Subscriber) func() {
@@ -27,6 +28,13 @@ func (f *fakeEvents) Subscribe(fn agent.Subscriber) func() {
 }
 
 func (f *fakeEvents) State() runner.State { return runner.State{} }
+
+func (f *fakeEvents) SubscribeNotices(fn func(runner.Notice)) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.notice = fn
+	return func() {}
+}
 
 func (f *fakeEvents) emit(evs ...agent.Event) {
 	for _, ev := range evs {
@@ -159,5 +167,25 @@ func TestRootDropsStaleEnvelopes(t *testing.T) {
 	m, _ = m.handleRunEvents(msgs.RunEventMsg{RunID: 1, Events: []agent.Event{agent.AgentEnd{}}})
 	if !m.running {
 		t.Fatal("an envelope of an older run changed the state")
+	}
+}
+
+func TestBridgeForwardsNoticesAtOnce(t *testing.T) {
+	src := &fakeEvents{}
+	_, out := collect(t, src, time.Hour)
+	src.emit(delta("a")) // a delta waits for the interval…
+	src.notice(runner.Notice{Kind: runner.NoticePersistError, Text: "disk full"})
+	var got []tea.Msg
+	for len(got) < 2 {
+		select {
+		case m := <-out:
+			got = append(got, m)
+		case <-time.After(time.Second):
+			t.Fatalf("the notice was not flushed at once; got %#v", got)
+		}
+	}
+	n, ok := got[1].(msgs.NoticeArrivedMsg)
+	if !ok || n.Notice.Text != "disk full" {
+		t.Fatalf("flushed %#v, want the delta then the notice", got)
 	}
 }

@@ -19,8 +19,11 @@
 // through one bridge (bridge.go): a subscriber that only buffers and
 // coalesces, and one pump goroutine that sends a msgs.RunEventMsg at most
 // ~30 times a second while deltas stream and at once for anything else.
-// Requests go out as tea.Cmds, in the order Update issued them (serial.go),
-// never from Update itself.
+// The runtime's notices (a failed save) take the same way. Requests go the
+// other way through one owner (calls.go): Update queues them in the order
+// the user made them and never waits, one goroutine runs them in that order,
+// and each reply comes back tagged with its request's id, so that a reply
+// the user has moved on from is dropped.
 //
 // # Messages
 //

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/steer-tui/steer/tui/input"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -16,19 +17,35 @@ const quitWindow = time.Second
 // handleKey sends a key up a fixed ladder; the first rung that takes it
 // handles it:
 //
-//  0. Ctrl+C, always: it clears the editor, and twice within a second quits,
+//  0. A burst of text (input.Burst: several runes in one message) is text
+//     whatever it spells, so no binding is ever matched against it: the
+//     editor takes it, focusing it; an open dialog drops it. A late answer
+//     of the terminal to the start-up colour query is dropped too.
+//  1. Ctrl+C, always: it clears the editor, and twice within a second quits,
 //     so no state can trap the user.
-//  1. The open dialog takes every other key.
-//  2. The editor, while focused, takes text and its own bindings
-//     (input.Model.Wants), so typing "q" or "j" is never a command.
-//  3. Global bindings: interrupt, take back, scroll, toggles, focus, mouse.
-//  4. The focused pane (transcript or queue); any other printable key there
+//  2. The open dialog takes every other key.
+//  3. The editor, while focused, takes text and its own bindings
+//     (input.Model.Wants); its sending keys are turned into requests at
+//     once (input.Model.Submit), so that they are handled in the order they
+//     were typed. Typing "q" or "j" is never a command.
+//  4. Global bindings: interrupt (from the editor), back to the editor
+//     (from another pane), take back, scroll, toggles, focus, mouse.
+//  5. The focused pane (transcript or queue); any other printable key there
 //     goes to the editor, which takes the focus.
 //
 // Every key also clears the status bar's hint.
 func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if m.lateReply(msg) { // rung 0
+		return m, nil
+	}
 	m.status.ClearHint()
 	k := m.keys
+	if input.Burst(msg) {
+		if len(m.dialogs) > 0 {
+			return m, nil
+		}
+		return m.handleFocusEditor(msg.Runes)
+	}
 	if key.Matches(msg, k.Quit) {
 		return m.handleCtrlC()
 	}
@@ -38,6 +55,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	if m.focus == focusInput && m.input.Wants(msg) {
+		if req, ok := m.input.Submit(msg); ok {
+			if req == nil {
+				return m, nil
+			}
+			return m.route(req)
+		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
 		return m, cmd
@@ -101,7 +124,7 @@ func (m Model) handleCtrlC() (Model, tea.Cmd) {
 		m = m.closeDialog()
 	}
 	m.input.Reset()
-	return m.hint(fmt.Sprintf("press %s again to quit", m.keys.Quit.Help().Key))
+	return m.updateStatus(msgs.HintMsg{Text: fmt.Sprintf("press %s again to quit", m.keys.Quit.Help().Key), For: quitWindow})
 }
 
 func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {

@@ -9,8 +9,8 @@ import (
 // help and matching always agree.
 type KeyMap struct {
 	Quit           key.Binding // clears the editor; twice within a second quits
-	Abort          key.Binding // while a run is active
-	Back           key.Binding // from another pane to the editor, when idle
+	Abort          key.Binding // from the editor, while a run is active
+	Back           key.Binding // from another pane to the editor
 	TakeBack       key.Binding // the newest queued item into the editor
 	PageUp         key.Binding
 	PageDown       key.Binding
@@ -49,9 +49,17 @@ func (m *Model) syncKeys() {
 	k := &m.keys
 	dialog := len(m.dialogs) > 0
 	popup := m.focus == focusInput && m.input.PopupOpen()
-	k.Abort.SetEnabled(m.running && !dialog && !popup)
-	k.Back.SetEnabled(!m.running && !dialog && m.focus != focusInput)
-	k.TakeBack.SetEnabled(len(m.queue.Items()) > 0 && !dialog)
+	// Esc interrupts only from the editor; in another pane it first brings
+	// the focus back, and the help line says a second one interrupts.
+	k.Abort.SetEnabled(m.running && !dialog && !popup && m.focus == focusInput)
+	k.Back.SetEnabled(!dialog && m.focus != focusInput)
+	if m.running {
+		k.Back.SetHelp("esc", "to editor, again to interrupt")
+	} else {
+		k.Back.SetHelp("esc", "back to editor")
+	}
+	// Items come back one at a time, each keeping its kind.
+	k.TakeBack.SetEnabled(len(m.queue.Items()) > 0 && !dialog && m.input.Holding() == "")
 	k.FocusNext.SetEnabled(!dialog && !popup)
 	k.FocusPrev.SetEnabled(!dialog && !popup)
 	for _, b := range []*key.Binding{&k.PageUp, &k.PageDown, &k.ToggleTools, &k.ToggleThinking, &k.Mouse} {
@@ -73,9 +81,9 @@ func (m Model) ShortHelp() []key.Binding {
 	}
 	switch m.focus {
 	case focusChat:
-		return append(m.chat.Keys().ShortHelp(), k.Abort, k.Back, k.TakeBack, k.ToggleTools, k.FocusNext, k.Quit)
+		return append([]key.Binding{k.Back}, append(m.chat.Keys().ShortHelp(), k.TakeBack, k.ToggleTools, k.FocusNext, k.Quit)...)
 	case focusQueue:
-		return append(m.queue.Keys().ShortHelp(), k.Abort, k.Back, k.FocusNext, k.Quit)
+		return append([]key.Binding{k.Back}, append(m.queue.Keys().ShortHelp(), k.FocusNext, k.Quit)...)
 	}
 	in := m.input.Keys()
 	return []key.Binding{in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.TakeBack,

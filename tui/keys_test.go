@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -8,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // TestKeyScopes checks, in every state the UI can be in, that each binding
@@ -143,4 +146,26 @@ func TestModelPicker(t *testing.T) {
 	}
 	h.key(tea.KeyEnter, false)
 	h.waitView("model: test/scripted-test")
+}
+
+func TestModelPickerMarksUnusableModels(t *testing.T) {
+	script := agenttest.NewScript()
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{
+			{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream},
+			{Name: "anthropic", Models: []agent.Model{{Provider: "anthropic", ID: "claude-x", Name: "Claude X"}},
+				Stream: script.Stream, Unusable: "ANTHROPIC_API_KEY is not set"},
+		},
+		Now: agenttest.Clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, rt, 100, 24)
+	h.typeText("/model")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the model picker", func(m Model) bool { return len(m.dialogs) == 1 })
+	if v := h.m.View(); !strings.Contains(v, "anthropic/claude-x") || !strings.Contains(v, "unusable: ANTHROPIC_API_KEY is not set") {
+		t.Fatalf("the picker does not mark the unusable model:\n%s", v)
+	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/msgs"
 )
 
 func TestWindowResize(t *testing.T) {
@@ -128,4 +130,25 @@ func TestTinyTerminalsDoNotBreak(t *testing.T) {
 	}
 	checkSize(t, h.m.View(), 60, 15)
 	close(probe.release)
+}
+
+// TestPersistWarningShowsUntilRecovered checks the warning line while saves
+// fail, that the screen still fits, and that it goes on recovery.
+func TestPersistWarningShowsUntilRecovered(t *testing.T) {
+	h := newHarness(t, newRuntime(t, nil), 80, 24)
+	h.send(msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticePersistError, Text: "saving the message failed: disk full"}})
+	v := h.m.View()
+	if !strings.Contains(v, "⚠ not saved: saving the message failed: disk full") {
+		t.Fatalf("no warning line:\n%s", v)
+	}
+	checkSize(t, v, 80, 24)
+	h.typeText("x") // keys clear hints, not the warning
+	if !strings.Contains(h.m.View(), "not saved") {
+		t.Fatal("a key cleared the warning")
+	}
+	h.send(msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticePersistRecovered, Text: "saving works again"}})
+	if v := h.m.View(); strings.Contains(v, "not saved") {
+		t.Fatalf("the warning stayed:\n%s", v)
+	}
+	checkSize(t, h.m.View(), 80, 24)
 }

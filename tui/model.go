@@ -12,7 +12,6 @@ import (
 	"github.com/steer-tui/steer/tui/command"
 	"github.com/steer-tui/steer/tui/dialog"
 	"github.com/steer-tui/steer/tui/input"
-	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/queue"
 	"github.com/steer-tui/steer/tui/status"
 	"github.com/steer-tui/steer/tui/theme"
@@ -67,8 +66,11 @@ type Model struct {
 	styles   *theme.Styles // never changed after New
 	keys     KeyMap
 	commands *command.Registry
-	calls    *serial
-	order    *ordering
+	// calls owns the runtime calls (see calls.go); the pointer is shared by
+	// copies of the model, as the one queue they all hand requests to.
+	calls       *calls
+	sessionCall uint64 // the latest request for a transcript
+	pickerCall  uint64 // the latest request for a picker's list
 
 	chat    chat.Model
 	input   input.Model
@@ -86,6 +88,7 @@ type Model struct {
 	quitting  bool
 	mouse     bool
 	lastCtrlC time.Time
+	replyOpen bool // a late terminal answer has begun (see lateReply)
 	sessionID string
 	thinking  string
 	helpLine  string
@@ -93,7 +96,7 @@ type Model struct {
 }
 
 // New builds the root model. It does no IO: the runtime is first read by the
-// Cmd Init returns.
+// owner of runtime calls (calls.go), which Run starts.
 func New(rt Runtime, opts Options) Model {
 	if opts.Theme.Name == "" {
 		opts.Theme = theme.Dark()
@@ -104,8 +107,7 @@ func New(rt Runtime, opts Options) Model {
 	st := theme.NewStyles(opts.Theme)
 	m := Model{
 		rt: rt, sessions: opts.Sessions, opts: &opts, styles: &st,
-		keys: DefaultKeyMap(), calls: newSerial(), mouse: opts.Mouse,
-		order: &ordering{next: 1, held: map[uint64]msgs.Submission{}},
+		keys: DefaultKeyMap(), calls: newCalls(), mouse: opts.Mouse,
 		width: 80, height: 24,
 	}
 	m.commands = m.registerCommands()
@@ -126,18 +128,19 @@ func New(rt Runtime, opts Options) Model {
 	h := help.New()
 	h.Styles = st.Help
 	m.help = &h
+	// The first request: the runtime's state (transcript, queue, model),
+	// read once the owner of runtime calls starts.
+	m = m.requestSession(loadSession(rt, opts.Welcome, nil, ""))
 	m.refresh()
 	return m
 }
 
-// Init loads the runtime's state (transcript, queue, model) and turns on the
-// mouse if asked.
+// Init turns on the mouse if asked.
 func (m Model) Init() tea.Cmd {
-	load := m.calls.cmd(loadSession(m.rt, m.opts.Welcome, nil, ""))
 	if m.mouse {
-		return tea.Batch(load, tea.EnableMouseCellMotion)
+		return tea.EnableMouseCellMotion
 	}
-	return load
+	return nil
 }
 
 func (m Model) dialogDeps() dialog.Deps {

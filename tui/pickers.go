@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"context"
 	"fmt"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -12,17 +10,18 @@ import (
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
-// sessionTimeout bounds a session listing or switch.
-const sessionTimeout = 10 * time.Second
-
 // thinkingLevels is the order /thinking cycles through.
 var thinkingLevels = []agent.ThinkingLevel{
 	agent.ThinkingOff, agent.ThinkingMinimal, agent.ThinkingLow,
 	agent.ThinkingMedium, agent.ThinkingHigh, agent.ThinkingXHigh,
 }
 
-// modelsListedMsg carries the configured models to the picker.
-type modelsListedMsg struct{ models []agent.Model }
+// modelsListedMsg carries the configured models to the picker, and why any
+// of them cannot be used (by index; "" when it can).
+type modelsListedMsg struct {
+	models   []agent.Model
+	problems []string
+}
 
 func (m Model) openDialog(d dialog.Model) Model {
 	m.dialogs = append(m.dialogs, d)
@@ -36,75 +35,17 @@ func (m Model) closeDialog() Model {
 	return m
 }
 
-func (m Model) handleOpenSessions() (Model, tea.Cmd) {
-	if m.sessions == nil {
-		return m.hint("saved sessions are not available")
-	}
-	sessions := m.sessions
-	return m, m.calls.cmd(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
-		defer cancel()
-		list, err := sessions.ListSessions(ctx)
-		if err != nil {
-			return msgs.ErrorMsg{Action: "list sessions", Err: err}
-		}
-		return msgs.SessionsListedMsg{Sessions: list}
-	})
-}
-
-func (m Model) handleSessionsListed(msg msgs.SessionsListedMsg) (Model, tea.Cmd) {
-	if len(msg.Sessions) == 0 {
-		return m.hint("no saved sessions yet")
-	}
-	now := m.opts.Now()
-	items := make([]dialog.Item, len(msg.Sessions))
-	selected := 0
-	for i, s := range msg.Sessions {
-		title := s.Title
-		if title == "" {
-			title = "(untitled)"
-		}
-		if s.ID == m.sessionID {
-			title, selected = "• "+title, i
-		}
-		items[i] = dialog.Item{
-			Label:  title,
-			Detail: fmt.Sprintf("%s · %s", age(now.Sub(s.Updated)), plural(s.Messages, "message")),
-			Msg:    msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title},
-		}
-	}
-	return m.openDialog(dialog.NewPicker(m.dialogDeps(), "Resume a session", items, selected)), nil
-}
-
-func (m Model) handleResume(msg msgs.ResumeSessionMsg) (Model, tea.Cmd) {
-	id, note := msg.ID, "resumed session "+msg.ID
-	if msg.Title != "" {
-		note = "resumed: " + msg.Title
-	}
-	switch {
-	case m.sessions == nil:
-		return m.hint("saved sessions are not available")
-	case id == m.sessionID:
-		return m, nil
-	case m.running:
-		return m.hint("a run is active: interrupt it (esc) before switching sessions")
-	}
-	rt, sessions := m.rt, m.sessions
-	return m, m.calls.cmd(func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
-		defer cancel()
-		saved, _ := rt.Dequeue("")
-		if err := sessions.SwitchSession(ctx, id); err != nil {
-			// Nothing may run the saved items now: they go to the editor.
-			return msgs.ItemsTakenBackMsg{Items: saved, Reason: "cannot resume the session: " + err.Error()}
-		}
-		return loadSession(rt, "", saved, note)()
-	})
-}
-
 func (m Model) handleOpenModels() (Model, tea.Cmd) {
 	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg { return modelsListedMsg{models: rt.Models()} })
+	m.pickerCall = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
+		models := rt.Models()
+		problems := make([]string, len(models))
+		for i, md := range models {
+			problems[i] = rt.ModelProblem(md)
+		}
+		return modelsListedMsg{models: models, problems: problems}
+	}})
+	return m, nil
 }
 
 func (m Model) handleModelsListed(msg modelsListedMsg) (Model, tea.Cmd) {
@@ -114,6 +55,9 @@ func (m Model) handleModelsListed(msg modelsListedMsg) (Model, tea.Cmd) {
 		detail := md.Name
 		if md.ContextWindow > 0 {
 			detail = fmt.Sprintf("%s · %dk context", md.Name, md.ContextWindow/1000)
+		}
+		if i < len(msg.problems) && msg.problems[i] != "" {
+			detail = "unusable: " + msg.problems[i]
 		}
 		if md.Ref() == m.status.Model().Ref() {
 			selected = i
@@ -125,13 +69,14 @@ func (m Model) handleModelsListed(msg modelsListedMsg) (Model, tea.Cmd) {
 
 func (m Model) handleSetModel(ref string) (Model, tea.Cmd) {
 	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg {
+	m.calls.submit(call{run: func() tea.Msg {
 		model, err := rt.SetModel(ref)
 		if err != nil {
 			return msgs.ErrorMsg{Action: "switch the model", Err: err}
 		}
 		return msgs.ModelChangedMsg{Model: model}
-	})
+	}})
+	return m, nil
 }
 
 func (m Model) handleModelChanged(msg msgs.ModelChangedMsg) (Model, tea.Cmd) {
@@ -163,10 +108,11 @@ func (m Model) handleSetThinking(level agent.ThinkingLevel) (Model, tea.Cmd) {
 		}
 	}
 	rt := m.rt
-	return m, m.calls.cmd(func() tea.Msg {
+	m.calls.submit(call{run: func() tea.Msg {
 		rt.SetThinking(level)
 		return msgs.ThinkingChangedMsg{Level: level}
-	})
+	}})
+	return m, nil
 }
 
 func (m Model) handleThinkingChanged(msg msgs.ThinkingChangedMsg) (Model, tea.Cmd) {
@@ -174,18 +120,4 @@ func (m Model) handleThinkingChanged(msg msgs.ThinkingChangedMsg) (Model, tea.Cm
 	m, cmd := m.updateStatus(msg)
 	m, _ = m.updateChat(msgs.NoteMsg{Text: "thinking: " + string(msg.Level)})
 	return m, cmd
-}
-
-// age says how long ago something happened, in the largest whole unit.
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	default:
-		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-	}
 }

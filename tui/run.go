@@ -10,18 +10,26 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // Run shows the TUI until the user quits or ctx is cancelled. It owns the
 // terminal for that time: alternate screen, raw input, mouse when asked.
 //
-// Before returning it makes sure no run is left active (an active run is
-// aborted and given a moment to end) and prints, on opts.Unsent, whatever
-// the user typed or queued but never sent, so that nothing typed is lost.
-// A cancelled ctx returns ctx's error.
+// Run installs no signal handler: main cancels ctx on SIGINT, SIGTERM and
+// SIGHUP. Then the program ends at once and the terminal is restored (the
+// alternate screen left), and Run returns ctx's error without touching an
+// active run, which main aborts with the signal's reason
+// (runner.AbortSignal) before waiting for the runtime to be idle. When the
+// user quits, the active run is aborted (runner.AbortQuit) and given a
+// moment to end before Run returns.
+//
+// Before returning, Run prints on opts.Unsent whatever the user typed or
+// queued but never sent, so that nothing typed is lost.
 func Run(ctx context.Context, rt Runtime, opts Options) error {
 	m := New(rt, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen()}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithoutSignalHandler()}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
@@ -30,16 +38,20 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 	}
 	p := tea.NewProgram(m, popts...)
 	b := startBridge(rt, p.Send, FlushInterval)
+	m.calls.start(p.Send)
 	final, err := p.Run()
 	b.stop()
+	unsent := m.calls.stop(callsStopWait)
 
-	if rt.State().Running {
-		rt.Abort()
+	if ctx.Err() == nil && rt.State().Running {
+		// The program ended some other way than by the user's quit (which
+		// has already aborted the run): do what quitting does.
+		rt.AbortWith(runner.AbortQuit)
 		wctx, cancel := context.WithTimeout(context.Background(), quitWait)
 		_ = rt.WaitForIdle(wctx)
 		cancel()
 	}
-	unsent := leftovers(final, rt)
+	unsent = append(leftovers(final, rt), unsent...)
 	if len(unsent) > 0 {
 		w := opts.Unsent
 		if w == nil {
@@ -52,6 +64,10 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 	}
 	return err
 }
+
+// callsStopWait bounds how long Run waits for a runtime call in flight when
+// the program ends.
+const callsStopWait = time.Second
 
 // leftovers collects the editor's text and the queued items, which are
 // taken out of the queue so that nothing runs them after the screen closed.

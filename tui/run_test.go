@@ -9,6 +9,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 func TestStreamingTextAppearsIncrementally(t *testing.T) {
@@ -119,7 +120,7 @@ func TestAltEnterQueuesFollowUp(t *testing.T) {
 	h.waitView("First answer.", "❯ then summarise (follow-up)", "Follow-up answer.")
 }
 
-func TestAltUpTakesQueuedItemsBack(t *testing.T) {
+func TestAltUpTakesQueuedItemsBackOneAtATime(t *testing.T) {
 	h, probe := runWithGate(t, agenttest.Reply().Text("Done.").Stop(agent.StopReasonStop))
 
 	for _, s := range []string{"first thought", "second thought"} {
@@ -130,20 +131,73 @@ func TestAltUpTakesQueuedItemsBack(t *testing.T) {
 
 	h.typeText("draft")
 	h.key(tea.KeyUp, true)
-	h.waitFor("the newest back in the editor", func(m Model) bool { return len(m.queue.Items()) == 1 })
-	if got, want := h.m.input.Value(), "second thought\ndraft"; got != want {
-		t.Fatalf("editor = %q, want %q", got, want)
+	h.waitFor("the newest back in the editor", func(m Model) bool {
+		return len(m.queue.Items()) == 1 && m.input.Value() == "second thought\ndraft"
+	})
+	if !strings.Contains(h.m.input.View(), "re-sends it as steering") {
+		t.Fatalf("the editor does not say what the item is sent as:\n%s", h.m.input.View())
 	}
+	// One at a time: a second Alt+↑ leaves the queue alone.
 	h.key(tea.KeyUp, true)
-	h.waitFor("the queue to empty", func(m Model) bool { return len(m.queue.Items()) == 0 })
-	if got, want := h.m.input.Value(), "first thought\nsecond thought\ndraft"; got != want {
-		t.Fatalf("editor = %q, want %q", got, want)
+	h.settle()
+	if n := len(h.m.queue.Items()); n != 1 {
+		t.Fatalf("a second alt+up took back more: %d left in the queue", n)
 	}
-	if q := h.m.rt.State().Queue; len(q) != 0 {
-		t.Fatalf("runtime queue = %+v, want it empty", q)
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the item re-queued", func(m Model) bool { return len(m.rt.State().Queue) == 2 && len(m.queue.Items()) == 2 })
+	if it := h.m.queue.Items()[1]; it.Kind != agent.QueueSteer || it.Text != "second thought\ndraft" {
+		t.Fatalf("re-sent item = %+v, want the edited text as steering", it)
 	}
 	close(probe.release)
 	h.waitView("Done.")
+}
+
+// TestTakeBackKeepsKinds takes back a follow-up and a steering item, one at
+// a time, and checks that Enter re-sends each as the kind it had.
+func TestTakeBackKeepsKinds(t *testing.T) {
+	h, probe := runWithGate(t, agenttest.Reply().Text("Done.").Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("Followed up.").Stop(agent.StopReasonStop))
+	h.typeText("steer me")
+	h.key(tea.KeyEnter, false)
+	h.typeText("then summarise")
+	h.key(tea.KeyEnter, true)
+	h.waitFor("two items", func(m Model) bool { return len(m.queue.Items()) == 2 })
+
+	h.key(tea.KeyUp, true) // the follow-up, the newest
+	h.waitFor("the follow-up in the editor", func(m Model) bool { return m.input.Value() == "then summarise" })
+	if !strings.Contains(h.m.View(), "re-queues it as a follow-up") || !strings.Contains(h.m.helpLine, "enter re-queue follow-up") {
+		t.Fatalf("the editor does not show the follow-up kind:\n%s", h.m.View())
+	}
+	h.key(tea.KeyEnter, false)
+	h.waitFor("re-queued", func(m Model) bool { return len(m.rt.State().Queue) == 2 && len(m.queue.Items()) == 2 })
+	kinds := map[string]agent.QueueKind{}
+	for _, it := range h.m.rt.State().Queue {
+		kinds[it.Text] = it.Kind
+	}
+	if kinds["then summarise"] != agent.QueueFollowUp || kinds["steer me"] != agent.QueueSteer {
+		t.Fatalf("kinds after re-sending the follow-up = %v", kinds)
+	}
+
+	// The steering item, now not the newest, from the queue pane.
+	h.key(tea.KeyTab, false)
+	h.key(tea.KeyTab, false)
+	h.waitFor("the queue focused", func(m Model) bool { return m.focus == focusQueue })
+	h.key(tea.KeyUp, false)
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the steering in the editor", func(m Model) bool { return m.input.Value() == "steer me" })
+	if !strings.Contains(h.m.View(), "re-sends it as steering") {
+		t.Fatalf("the editor does not show the steering kind:\n%s", h.m.View())
+	}
+	h.key(tea.KeyEnter, false)
+	h.waitFor("re-queued", func(m Model) bool { return len(m.rt.State().Queue) == 2 && len(m.queue.Items()) == 2 })
+	for _, it := range h.m.rt.State().Queue {
+		kinds[it.Text] = it.Kind
+	}
+	if kinds["then summarise"] != agent.QueueFollowUp || kinds["steer me"] != agent.QueueSteer {
+		t.Fatalf("kinds after re-sending both = %v", kinds)
+	}
+	close(probe.release)
+	h.waitView("❯ steer me (steer)", "❯ then summarise (follow-up)", "Followed up.")
 }
 
 func TestEscAbortsAndKeepsQueuedItems(t *testing.T) {
@@ -184,6 +238,48 @@ func TestCtrlCClearsThenQuitsAbortingTheRun(t *testing.T) {
 	h.waitFor("quit", func(Model) bool { return h.quit })
 	if h.m.rt.State().Running {
 		t.Fatal("quit left the run active")
+	}
+	if got := lastError(h.m.rt); got != runner.AbortQuit {
+		t.Fatalf("the aborted marker says %q, want %q", got, runner.AbortQuit)
+	}
+}
+
+// lastError returns the error message of the last assistant message.
+func lastError(rt Runtime) string {
+	msgs := rt.State().Messages
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == agent.RoleAssistant {
+			return msgs[i].ErrorMessage
+		}
+	}
+	return ""
+}
+
+func TestQuitCommandAbortsTheRunForQuitting(t *testing.T) {
+	h, _ := runWithGate(t)
+	h.typeText("/quit")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("quit", func(Model) bool { return h.quit })
+	if h.m.rt.State().Running {
+		t.Fatal("/quit left the run active")
+	}
+	if got := lastError(h.m.rt); got != runner.AbortQuit {
+		t.Fatalf("the aborted marker says %q, want %q", got, runner.AbortQuit)
+	}
+}
+
+// TestCtrlCHintClearsAfterASecond checks the quit hint goes away by itself
+// (status_test checks that an old hint's expiry leaves a newer one).
+func TestCtrlCHintClearsAfterASecond(t *testing.T) {
+	h := newHarness(t, newRuntime(t, nil), 80, 24)
+	start := time.Now()
+	h.key(tea.KeyCtrlC, false)
+	if !strings.Contains(h.m.status.View(), "again to quit") {
+		t.Fatalf("no hint: %q", h.m.status.View())
+	}
+	h.waitFor("the hint to clear", func(m Model) bool { return !strings.Contains(m.status.View(), "again to quit") })
+	if took := time.Since(start); took < quitWindow/2 {
+		t.Fatalf("the hint cleared after %v, before its second", took)
 	}
 }
 

@@ -27,8 +27,12 @@ type Inputs interface {
 	FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
 	// Dequeue takes the queued item id back, or every item when id is "".
 	Dequeue(id string) ([]agent.QueueItem, error)
-	// Abort aborts the active run; queued items stay queued.
+	// Abort aborts the active run on the user's behalf (Esc); queued items
+	// stay queued.
 	Abort()
+	// AbortWith aborts the active run for reason (runner.AbortQuit when the
+	// user quits), which its aborted marker records.
+	AbortWith(reason string)
 	// WaitForIdle returns once no run is active, or with ctx's error.
 	WaitForIdle(ctx context.Context) error
 }
@@ -39,13 +43,21 @@ type Events interface {
 	// Subscribe calls fn with every event, in order, on the runtime's
 	// goroutine; fn must return quickly and must not call Inputs.
 	Subscribe(fn agent.Subscriber) (unsubscribe func())
-	// State returns a snapshot: transcript, queue, model, thinking level.
+	// State returns a snapshot: transcript, queue, model, thinking level,
+	// and the last save's failure if it failed.
 	State() runner.State
+	// SubscribeNotices calls fn with every notice (a failed save, its
+	// recovery), in order, on the runtime's goroutine; fn must return
+	// quickly and must not call Inputs.
+	SubscribeNotices(fn func(runner.Notice)) (unsubscribe func())
 }
 
 // Settings are the session-level choices the slash commands change.
 type Settings interface {
 	Models() []agent.Model
+	// ModelProblem says why m cannot be used ("ANTHROPIC_API_KEY is not
+	// set"), or "" when it can; the model picker shows it.
+	ModelProblem(m agent.Model) string
 	SetModel(ref string) (agent.Model, error)
 	SetThinking(level agent.ThinkingLevel)
 	// NewSession starts an empty session; it fails while a run is active.

@@ -23,6 +23,8 @@ func startProgram(t *testing.T, rt Runtime) *teatest.TestModel {
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	b := startBridge(rt, tm.Send, FlushInterval)
 	t.Cleanup(b.stop)
+	m.calls.start(tm.Send)
+	t.Cleanup(func() { m.calls.stop(time.Second) })
 	return tm
 }
 

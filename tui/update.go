@@ -6,7 +6,9 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/status"
 )
 
 // Update routes one message: each case names the handler or the component
@@ -31,8 +33,14 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleRunEvents(msg)
 	case spinner.TickMsg:
 		return m.handleTick(msg)
-	case msgs.Submission:
-		return m.handleSubmission(msg)
+	case callDoneMsg:
+		return m.handleCallDone(msg)
+	case msgs.SteerMsg:
+		return m.handleSend(msg.Text, agent.QueueSteer)
+	case msgs.FollowUpMsg:
+		return m.handleSend(msg.Text, agent.QueueFollowUp)
+	case msgs.RunCommandMsg:
+		return m.handleCommand(msg)
 	case msgs.AbortRunMsg:
 		return m.handleAbort()
 	case msgs.TakeBackMsg:
@@ -73,13 +81,13 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.closeDialog(), nil
 	case msgs.QuitMsg:
 		return m.handleQuit()
-	case quitReadyMsg:
+	case quitReadyMsg, quitDeadlineMsg:
 		return m, tea.Quit
 	case msgs.ToggleMouseMsg:
 		return m.handleToggleMouse()
 	case msgs.FocusEditorMsg:
 		return m.handleFocusEditor(msg.Runes)
-	case msgs.HintMsg, msgs.ErrorMsg:
+	case msgs.HintMsg, msgs.ErrorMsg, msgs.NoticeArrivedMsg, status.HintExpiredMsg:
 		return m.updateStatus(msg)
 	case msgs.NoteMsg, msgs.ScrollMsg, msgs.ToggleToolsMsg, msgs.ToggleThinkingMsg:
 		return m.updateChat(msg)
@@ -101,6 +109,20 @@ func isShiftEnter(msg fmt.Stringer) bool {
 		return true
 	}
 	return false
+}
+
+// handleCallDone handles the reply to a runtime call, unless the user has
+// since made a newer request of the same topic: then the reply is stale.
+func (m Model) handleCallDone(r callDoneMsg) (Model, tea.Cmd) {
+	switch {
+	case r.msg == nil:
+		return m, nil
+	case r.topic == topicSession && r.id != m.sessionCall:
+		return m.handleStaleSession(r.msg)
+	case r.topic == topicPicker && r.id != m.pickerCall:
+		return m, nil
+	}
+	return m.route(r.msg)
 }
 
 func (m Model) updateStatus(msg tea.Msg) (Model, tea.Cmd) {

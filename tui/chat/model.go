@@ -84,16 +84,29 @@ func (m *Model) SetSize(width, height int) {
 	m.compose()
 }
 
-// Focus gives the chat the keys (block selection); it selects the newest
-// expandable block if none is selected.
+// Focus gives the chat the keys (block selection). It does not move the
+// view, so a view that follows new output keeps following: the selection
+// stays if it is on screen, else it moves to the newest expandable block
+// on screen, if any (↑ then selects the nearest one above).
 func (m *Model) Focus() tea.Cmd {
 	m.focused = true
-	if m.selected < 0 {
-		m.selected = m.prevExpander(len(m.t.entries))
+	m.compose() // places the view, so that visibility can be judged
+	if m.selected < 0 || !m.visible(m.selected) {
+		m.selected = -1
+		for i := len(m.t.entries) - 1; i >= m.top.item && i >= 0; i-- {
+			if _, ok := m.expanderAt(i); ok && m.visible(i) {
+				m.selected = i
+				break
+			}
+		}
 	}
-	m.reveal(m.selected)
 	m.compose()
 	return nil
+}
+
+// visible reports whether item i shows, at least in part.
+func (m *Model) visible(i int) bool {
+	return i >= m.top.item && i < len(m.t.entries) && !m.below(i)
 }
 
 // Blur takes the keys away and clears the selection mark.

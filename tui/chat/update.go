@@ -60,14 +60,18 @@ func (m *Model) handleScroll(msg msgs.ScrollMsg) {
 func (m *Model) handleKey(msg tea.KeyMsg) {
 	switch {
 	case key.Matches(msg, m.d.Keys.Prev):
-		if i := m.prevExpander(m.selected); i >= 0 {
+		from := m.selected
+		if from < 0 {
+			from = len(m.t.entries)
+		}
+		if i := m.prevExpander(from); i >= 0 {
 			m.selected = i
 			m.reveal(i)
 		} else {
 			m.scroll(-1)
 		}
 	case key.Matches(msg, m.d.Keys.Next):
-		if i := m.nextExpander(m.selected); i >= 0 {
+		if i := m.nextExpander(m.selected); i >= 0 && m.selected >= 0 {
 			m.selected = i
 			m.reveal(i)
 		} else {

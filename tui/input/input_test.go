@@ -26,7 +26,12 @@ func typeText(m Model, s string) Model {
 	return m
 }
 
+// press hands k to the editor the way the root does: sending keys to
+// Submit, others to Update.
 func press(m Model, k tea.KeyMsg) (Model, tea.Msg) {
+	if req, ok := m.Submit(k); ok {
+		return m, req
+	}
 	m, cmd := m.Update(k)
 	if cmd == nil {
 		return m, nil
@@ -67,11 +72,11 @@ func TestSubmit(t *testing.T) {
 		followUp bool
 		want     tea.Msg
 	}{
-		{"fix it", false, msgs.SteerMsg{Text: "fix it", Seq: 1}},
-		{"then test", true, msgs.FollowUpMsg{Text: "then test", Seq: 1}},
-		{"/model test/x", false, msgs.RunCommandMsg{Name: "model", Args: "test/x", Seq: 1}},
-		{"/usr/bin is slow", false, msgs.SteerMsg{Text: "/usr/bin is slow", Seq: 1}},
-		{"/nosuch", false, msgs.RunCommandMsg{Name: "nosuch", Seq: 1}},
+		{"fix it", false, msgs.SteerMsg{Text: "fix it"}},
+		{"then test", true, msgs.FollowUpMsg{Text: "then test"}},
+		{"/model test/x", false, msgs.RunCommandMsg{Name: "model", Args: "test/x"}},
+		{"/usr/bin is slow", false, msgs.SteerMsg{Text: "/usr/bin is slow"}},
+		{"/nosuch", false, msgs.RunCommandMsg{Name: "nosuch"}},
 	}
 	for _, tt := range tests {
 		m := typeText(newInput(), tt.text)
@@ -98,7 +103,7 @@ func TestCompletion(t *testing.T) {
 		t.Fatalf("the list is not filtered:\n%s", m.View())
 	}
 	m, got := press(m, tea.KeyMsg{Type: tea.KeyEnter})
-	if got != (msgs.RunCommandMsg{Name: "new", Seq: 1}) {
+	if got != (msgs.RunCommandMsg{Name: "new"}) {
 		t.Fatalf("enter on a partial command sent %#v", got)
 	}
 	m = typeText(m, "/")
@@ -157,5 +162,25 @@ func TestWants(t *testing.T) {
 		if m.Wants(k) {
 			t.Errorf("the editor takes %s, a global key", k)
 		}
+	}
+}
+
+// TestBurstIsText feeds words that are key names as the multi-rune KeyRunes
+// messages Bubble Tea v1 makes of fast typing: each is inserted as text.
+func TestBurstIsText(t *testing.T) {
+	m := newInput()
+	for _, w := range []string{"up", "enter", "ctrl+j", "home", "ctrl+w", "alt+b"} {
+		k := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(w)}
+		if !m.Wants(k) {
+			t.Errorf("the editor does not take the burst %q", w)
+		}
+		if _, ok := m.Submit(k); ok {
+			t.Errorf("the burst %q sent the text", w)
+		}
+		m, _ = m.Update(k)
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	}
+	if got, want := m.Value(), "up enter ctrl+j home ctrl+w alt+b "; got != want {
+		t.Fatalf("value = %q, want %q", got, want)
 	}
 }

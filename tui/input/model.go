@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -39,8 +40,8 @@ type Model struct {
 	width    int
 	maxLines int
 	running  bool
-	scroll   int    // first visible screen line of the text
-	seq      uint64 // submissions so far
+	scroll   int             // first visible screen line of the text
+	kind     agent.QueueKind // a taken-back item's kind, which Enter re-sends it as
 
 	matches   []Suggestion
 	sel       int
@@ -121,17 +122,27 @@ func (m *Model) SetValue(s string) {
 	m.sync()
 }
 
-// Prepend puts text before what is typed, on its own line: taken-back items
-// come back in the order they were queued.
-func (m *Model) Prepend(text string) {
+// TakeBack puts text that left the queue unsent before what is typed, on
+// its own line. kind is what Enter will send it as again (the editor shows
+// it); "" sends it as usual.
+func (m *Model) TakeBack(text string, kind agent.QueueKind) {
 	if cur := m.ta.Value(); strings.TrimSpace(cur) != "" {
 		text += "\n" + cur
 	}
+	m.kind = kind
 	m.SetValue(text)
 }
 
-// Reset clears the text.
-func (m *Model) Reset() { m.SetValue("") }
+// Holding returns the kind of the taken-back item the editor holds, or ""
+// when it holds none. The root takes back one item at a time, so that each
+// keeps its kind.
+func (m Model) Holding() agent.QueueKind { return m.kind }
+
+// Reset clears the text and forgets a taken-back item's kind.
+func (m *Model) Reset() {
+	m.kind = ""
+	m.SetValue("")
+}
 
 // PopupOpen reports whether the completion list shows.
 func (m Model) PopupOpen() bool { return len(m.matches) > 0 }
@@ -142,11 +153,22 @@ func (m Model) Keys() KeyMap { return m.keys }
 // EditKeys returns the editing bindings, for the full help.
 func (m Model) EditKeys() EditKeyMap { return m.editKeys }
 
+// Burst reports whether msg is a burst of text: several runes in one
+// KeyRunes message. Without bracketed paste, Bubble Tea v1 delivers fast
+// typing, dictation or a pasted line that way, split at spaces, and the
+// String() that bindings are matched on is the text itself, so the words
+// "up", "enter" or "ctrl+c" in a sentence would match those keys. A burst is
+// text and never a key: the root and the editor check it before any binding.
+func Burst(msg tea.KeyMsg) bool { return msg.Type == tea.KeyRunes && len(msg.Runes) > 1 }
+
 // Wants reports whether a key is the editor's: one of its bindings, or text.
 // The root offers keys to the editor before its global bindings.
 func (m Model) Wants(msg tea.KeyMsg) bool {
 	if !m.ta.Focused() {
 		return false
+	}
+	if Burst(msg) {
+		return true
 	}
 	k := m.keys
 	if key.Matches(msg, k.Send, k.FollowUp, k.Newline, k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss) {
@@ -159,7 +181,9 @@ func (m Model) Wants(msg tea.KeyMsg) bool {
 }
 
 // Update handles keys while focused: its own bindings here, editing in the
-// textarea. Other messages (a clipboard paste) go to the textarea too.
+// textarea. Other messages (a clipboard paste) go to the textarea too. The
+// sending keys are not handled here but by Submit, which the root calls
+// first, so that what is sent reaches it in the order it was typed.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !m.ta.Focused() {
 		return m, nil
@@ -169,6 +193,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch {
 	case !isKey:
 		cmd = m.edit(msg)
+	case Burst(k) || k.Paste:
+		// Marked as pasted, a burst matches none of the textarea's bindings
+		// either (Bubble Tea brackets a paste's String()). The sanitiser
+		// would make "\r\n" two lines.
+		k.Paste = true
+		k.Runes = []rune(strings.ReplaceAll(string(k.Runes), "\r\n", "\n"))
+		cmd = m.edit(k)
 	case key.Matches(k, m.keys.Complete):
 		m.complete()
 	case key.Matches(k, m.keys.CompletePrev):
@@ -177,14 +208,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.sel = (m.sel + 1) % len(m.matches)
 	case key.Matches(k, m.keys.Dismiss):
 		m.dismissed = true
-	case key.Matches(k, m.keys.Send):
-		cmd = m.submit(false)
-	case key.Matches(k, m.keys.FollowUp):
-		cmd = m.submit(true)
+	case key.Matches(k, m.keys.Send, m.keys.FollowUp):
+		// Submit's keys: nothing to edit.
 	default:
-		if k.Paste { // the sanitiser would make "\r\n" two lines
-			k.Runes = []rune(strings.ReplaceAll(string(k.Runes), "\r\n", "\n"))
-		}
 		cmd = m.edit(k)
 	}
 	m.sync()
@@ -210,30 +236,48 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 // arguments. "/usr/bin is slow" is text, not a command.
 var commandLine = regexp.MustCompile(`^/([a-z][a-z0-9-]*)(?:\s+(.*))?$`)
 
-// submit turns the text into an intent and clears the editor: a command when
-// it names one (or the list offers one), else steering or a follow-up.
-func (m *Model) submit(followUp bool) tea.Cmd {
+// Submit handles a sending key: Enter sends the text as steering (or
+// re-sends a taken-back item as the kind it had), Alt+Enter as a follow-up
+// (a taken-back follow-up as steering). It returns the request the text
+// means — a slash command when it names one (or the list offers one), else
+// steering or a follow-up — and clears the editor; req is nil when there is
+// nothing to send. ok is false when k is not a sending key. The root calls
+// it before Update and routes req at once: requests made by Cmds would
+// arrive in no particular order, and two quick Enters must reach the
+// runtime in the order they were typed.
+func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
+	if !m.ta.Focused() || Burst(k) {
+		return nil, false
+	}
+	var alt bool
+	switch {
+	case key.Matches(k, m.keys.Send):
+	case key.Matches(k, m.keys.FollowUp):
+		alt = true
+	default:
+		return nil, false
+	}
 	text := strings.TrimSpace(m.ta.Value())
-	if m.PopupOpen() && !followUp {
+	if m.PopupOpen() && !alt {
 		if s := m.matches[m.sel]; "/"+s.Name != text {
 			text = "/" + s.Name
 		}
 	}
 	if text == "" {
-		return nil
+		return nil, true
+	}
+	followUp := alt
+	if m.kind == agent.QueueFollowUp {
+		followUp = !alt
 	}
 	m.Reset()
-	m.seq++
-	var msg tea.Msg
 	switch sub := commandLine.FindStringSubmatch(text); {
 	case sub != nil:
-		msg = msgs.RunCommandMsg{Name: sub[1], Args: strings.TrimSpace(sub[2]), Seq: m.seq}
+		return msgs.RunCommandMsg{Name: sub[1], Args: strings.TrimSpace(sub[2])}, true
 	case followUp:
-		msg = msgs.FollowUpMsg{Text: text, Seq: m.seq}
-	default:
-		msg = msgs.SteerMsg{Text: text, Seq: m.seq}
+		return msgs.FollowUpMsg{Text: text}, true
 	}
-	return func() tea.Msg { return msg }
+	return msgs.SteerMsg{Text: text}, true
 }
 
 // complete fills in the selected command and a space for its arguments.

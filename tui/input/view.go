@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/steer-tui/steer/agent"
 )
 
 // sync recomputes the completion list, the key states and the view after
@@ -20,12 +22,35 @@ func (m *Model) sync() {
 	m.editKeys.Up.SetEnabled(!open)
 	m.editKeys.Down.SetEnabled(!open)
 	m.ta.KeyMap = m.editKeys.textarea(k.Newline)
-	if m.running {
+	if m.kind != "" && m.ta.Value() == "" {
+		m.kind = "" // the taken-back text was deleted
+	}
+	switch {
+	case m.kind == agent.QueueFollowUp:
+		k.Send.SetHelp("enter", "re-queue follow-up")
+		k.FollowUp.SetHelp("alt+enter", "as steering")
+	case m.kind == agent.QueueSteer && m.running:
+		k.Send.SetHelp("enter", "re-steer")
+		k.FollowUp.SetHelp("alt+enter", "as follow-up")
+	case m.running:
 		k.Send.SetHelp("enter", "steer")
-	} else {
+		k.FollowUp.SetHelp("alt+enter", "follow-up")
+	default:
 		k.Send.SetHelp("enter", "send")
+		k.FollowUp.SetHelp("alt+enter", "follow-up")
 	}
 	m.view = m.render()
+}
+
+// heldLabel names what a taken-back text will be sent as, on the rule.
+func (m *Model) heldLabel() string {
+	switch m.kind {
+	case agent.QueueFollowUp:
+		return " taken back · enter re-queues it as a follow-up "
+	case agent.QueueSteer:
+		return " taken back · enter re-sends it as steering "
+	}
+	return ""
 }
 
 func (m *Model) updateMatches() {
@@ -58,7 +83,13 @@ func (m *Model) render() string {
 	if m.ta.Focused() {
 		rule = st.RuleFocused
 	}
-	out = append(out, rule.Render(strings.Repeat("─", m.width)))
+	if label := m.heldLabel(); label != "" && m.width >= 12 {
+		label = ansi.Truncate(label, m.width-4, "…")
+		tail := max(m.width-2-ansi.StringWidth(label), 0)
+		out = append(out, rule.Render("──")+st.Held.Render(label)+rule.Render(strings.Repeat("─", tail)))
+	} else {
+		out = append(out, rule.Render(strings.Repeat("─", m.width)))
+	}
 
 	// The text grows to maxLines screen lines, then scrolls with the cursor.
 	total, cur := layout(m.ta)

@@ -1,15 +1,10 @@
 package msgs
 
-// RunCommandMsg asks to run the slash command Name ("model", without the
-// slash) with Args (the rest of the line, trimmed). Seq orders it among the
-// editor's submissions.
-type RunCommandMsg struct {
-	Name, Args string
-	Seq        uint64
-}
+import "github.com/steer-tui/steer/agent/runner"
 
-// Order returns the submission's sequence number.
-func (m RunCommandMsg) Order() uint64 { return m.Seq }
+// RunCommandMsg asks to run the slash command Name ("model", without the
+// slash) with Args (the rest of the line, trimmed).
+type RunCommandMsg struct{ Name, Args string }
 
 // OpenHelpMsg asks to show every key and command.
 type OpenHelpMsg struct{}
@@ -28,3 +23,8 @@ type ToggleMouseMsg struct{}
 // FocusEditorMsg asks to give the editor the focus, inserting Runes if any
 // (typing in another pane goes to the editor).
 type FocusEditorMsg struct{ Runes []rune }
+
+// NoticeArrivedMsg reports a notice of the runtime that is not a run event:
+// a save that failed (runner.NoticePersistError) or works again
+// (runner.NoticePersistRecovered).
+type NoticeArrivedMsg struct{ Notice runner.Notice }

@@ -28,7 +28,9 @@ type SessionsListedMsg struct{ Sessions []SessionSummary }
 type ResumeSessionMsg struct{ ID, Title string }
 
 // SessionLoadedMsg reports the runtime's state after start, a new session or
-// a switch: the transcript to show and the settings of the status bar.
+// a switch: the transcript to show and the settings of the status bar. It
+// is always a whole snapshot, also when the switch failed, so that the
+// latest one shown is the truth even when older ones were dropped.
 type SessionLoadedMsg struct {
 	SessionID string
 	Messages  []agent.Message
@@ -36,9 +38,14 @@ type SessionLoadedMsg struct {
 	Model     agent.Model
 	Thinking  agent.ThinkingLevel
 	Running   bool
+	// PersistError says why the last save failed, if it did.
+	PersistError string
 	// Saved holds queued items taken out of the previous session so that
 	// they are not lost; they go back into the editor.
 	Saved []agent.QueueItem
 	// Note is shown in the transcript when not empty ("new session").
 	Note string
+	// Failed says why the new session or the switch asked for did not
+	// happen ("" when it did); the state is then the one the runtime kept.
+	Failed string
 }

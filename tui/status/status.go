@@ -1,11 +1,11 @@
 // Package status is the one-line bar under the editor: the model in use, the
 // thinking level, the run state with a spinner and elapsed time, the tokens
-// spent and how full the model's context window is. It also shows one-line
-// hints and errors until the next key.
+// and money spent and how full the model's context window is. It also shows
+// one-line hints and errors until the next key (or for a set time), and a
+// warning line above the bar while the session cannot be saved.
 package status
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
-	"github.com/steer-tui/steer/tui/sanitize"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
@@ -36,12 +36,23 @@ type Model struct {
 	running  bool
 	started  time.Time
 	now      time.Time
-	in, out  int // tokens read and written this session
-	context  int // tokens the last response saw
+	in, out  int     // tokens read and written this session
+	context  int     // tokens the last response saw
+	cost     float64 // US dollars this session
+	// streamed estimates the tokens of the answer streaming now (a quarter
+	// of its characters) until message_end brings the provider's count.
+	streamed int
 	hint     string
+	hintID   uint64 // counts hints, so that an old hint's expiry is ignored
 	isError  bool
+	warning  string // why saving fails, while it does
 	view     string
 }
+
+// HintExpiredMsg reports that the hint numbered ID has been shown for its
+// time (msgs.HintMsg.For). The root routes it to the bar, which clears the
+// hint unless a newer one replaced it.
+type HintExpiredMsg struct{ ID uint64 }
 
 // New returns an idle bar.
 func New(d Deps) Model {
@@ -87,8 +98,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil // deltas change nothing here
 		}
 	case msgs.SessionLoadedMsg:
-		m.model, m.thinking = msg.Model, msg.Thinking
-		m.in, m.out, m.context = 0, 0, 0
+		m.model, m.thinking, m.warning = msg.Model, msg.Thinking, msg.PersistError
+		m.in, m.out, m.context, m.cost, m.streamed = 0, 0, 0, 0, 0
 		for _, mm := range msg.Messages {
 			m.count(mm)
 		}
@@ -99,9 +110,29 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.model = msg.Model
 	case msgs.ThinkingChangedMsg:
 		m.thinking = msg.Level
+	case msgs.NoticeArrivedMsg:
+		switch msg.Notice.Kind {
+		case runner.NoticePersistError:
+			m.warning = msg.Notice.Text
+		case runner.NoticePersistRecovered:
+			m.warning = ""
+		default:
+			return m, nil
+		}
 	case msgs.HintMsg:
+		m.hintID++
 		m.hint, m.isError = msg.Text, false
+		if msg.For > 0 {
+			id := m.hintID
+			cmd = tea.Tick(msg.For, func(time.Time) tea.Msg { return HintExpiredMsg{ID: id} })
+		}
+	case HintExpiredMsg:
+		if msg.ID != m.hintID || m.hint == "" {
+			return m, nil
+		}
+		m.hint, m.isError = "", false
 	case msgs.ErrorMsg:
+		m.hintID++
 		m.hint, m.isError = msg.Error(), true
 	case spinner.TickMsg:
 		if !m.running {
@@ -125,13 +156,29 @@ func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
 			}
 			changed = true
 		case agent.AgentEnd:
-			m.running, changed = false, true
+			m.running, m.streamed, changed = false, 0, true
+		case agent.MessageUpdate:
+			if e.Message.Role == agent.RoleAssistant {
+				if n := estimate(e.Message); n != m.streamed {
+					m.streamed, changed = n, true
+				}
+			}
 		case agent.MessageEnd:
 			m.count(e.Message)
-			changed = true
+			m.streamed, changed = 0, true
 		}
 	}
 	return cmd, changed
+}
+
+// estimate guesses the tokens of a message still streaming: about four
+// bytes a token of its text and thinking.
+func estimate(msg agent.Message) int {
+	n := 0
+	for _, c := range msg.Content {
+		n += len(c.Text) + len(c.Thinking)
+	}
+	return (n + 3) / 4
 }
 
 func (m *Model) start() tea.Cmd {
@@ -147,107 +194,12 @@ func (m *Model) count(msg agent.Message) {
 	u := msg.Usage
 	m.in += u.Input + u.CacheRead + u.CacheWrite
 	m.out += u.Output
+	if c := u.Cost; c.Total > 0 {
+		m.cost += c.Total
+	} else {
+		m.cost += c.Input + c.Output + c.CacheRead + c.CacheWrite
+	}
 	if seen := u.Input + u.CacheRead + u.CacheWrite + u.Output; seen > 0 {
 		m.context = seen
 	}
 }
-
-// Height is always one line.
-func (m Model) Height() int { return 1 }
-
-// View returns the bar.
-func (m Model) View() string { return m.view }
-
-func (m *Model) render() {
-	st := m.d.Styles
-	left := m.left()
-	if m.hint != "" {
-		style := st.Info
-		if m.isError {
-			style = st.Error
-		}
-		left = style.Render(sanitize.String(strings.ReplaceAll(m.hint, "\n", " "), sanitize.Options{}))
-	}
-	parts := m.right()
-	// Drop parts from the right until the bar fits, then cut the left side.
-	for {
-		right := strings.Join(parts, st.Dim.Render(" · "))
-		gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
-		if gap >= 1 || len(parts) <= 1 {
-			if gap < 1 {
-				left = ansi.Truncate(left, max(m.width-ansi.StringWidth(right)-1, 0), "…")
-				gap = max(m.width-ansi.StringWidth(left)-ansi.StringWidth(right), 0)
-			}
-			m.view = ansi.Truncate(left+strings.Repeat(" ", gap)+right, m.width, "")
-			return
-		}
-		parts = parts[:len(parts)-1]
-	}
-}
-
-func (m *Model) left() string {
-	st := m.d.Styles
-	name := m.model.Ref()
-	if m.model.ID == "" {
-		name = "no model"
-	}
-	s := st.Model.Render(sanitize.String(name, sanitize.Options{}))
-	if m.model.Provider == "scripted" {
-		s += st.Dim.Render(" (offline)")
-	}
-	level := string(m.thinking)
-	if level == "" {
-		level = string(agent.ThinkingOff)
-	}
-	return s + st.Dim.Render(" · thinking "+level)
-}
-
-// right returns the run state, tokens and context meter, most important
-// first.
-func (m *Model) right() []string {
-	st := m.d.Styles
-	state := st.Idle.Render("idle")
-	if m.running {
-		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
-	}
-	parts := []string{state}
-	parts = append(parts, st.Dim.Render(fmt.Sprintf("↑%s ↓%s", tokens(m.in), tokens(m.out))))
-	if w := m.model.ContextWindow; w > 0 {
-		parts = append(parts, m.meter(float64(m.context)/float64(w)))
-	}
-	return parts
-}
-
-// meter draws context use as five cells and a percentage.
-func (m *Model) meter(frac float64) string {
-	st := m.d.Styles
-	frac = min(max(frac, 0), 1)
-	full := int(frac*5 + 0.5)
-	style := st.Meter
-	if frac >= 0.8 {
-		style = st.Warning
-	}
-	return st.Dim.Render("ctx ") + style.Render(strings.Repeat("▰", full)) +
-		st.MeterEmpty.Render(strings.Repeat("▱", 5-full)) + st.Dim.Render(fmt.Sprintf(" %d%%", int(frac*100+0.5)))
-}
-
-func elapsed(d time.Duration) string {
-	d = max(d, 0).Truncate(time.Second)
-	if d < time.Minute {
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	}
-	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-}
-
-func tokens(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
-
-// Model returns the model the bar shows.
-func (m Model) Model() agent.Model { return m.model }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -52,3 +53,85 @@ func TestBar(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+func newBar() Model {
+	m := New(Deps{Styles: theme.NewStyles(theme.Plain()).Status})
+	m.SetSize(100)
+	return m
+}
+
+func TestTimedHintExpiresUnlessReplaced(t *testing.T) {
+	m := newBar()
+	m, cmd := m.Update(msgs.HintMsg{Text: "press ctrl+c again to quit", For: 10 * time.Millisecond})
+	if cmd == nil {
+		t.Fatal("a timed hint returned no tick")
+	}
+	expired := cmd()
+	m, _ = m.Update(expired)
+	if strings.Contains(m.View(), "again to quit") {
+		t.Fatalf("the hint did not expire: %q", m.View())
+	}
+
+	m, cmd = m.Update(msgs.HintMsg{Text: "press ctrl+c again to quit", For: 10 * time.Millisecond})
+	m, _ = m.Update(msgs.HintMsg{Text: "a newer hint"})
+	m, _ = m.Update(cmd())
+	if !strings.Contains(m.View(), "a newer hint") {
+		t.Fatalf("the old hint's expiry cleared the newer hint: %q", m.View())
+	}
+}
+
+func TestCostAndStreamingTokens(t *testing.T) {
+	priced := agent.Model{Provider: "p", ID: "m", Cost: agent.ModelCost{Input: 3, Output: 15}}
+	m := newBar()
+	m, _ = m.Update(msgs.SessionLoadedMsg{Model: priced, Messages: []agent.Message{
+		{Role: agent.RoleAssistant, Usage: agent.Usage{Input: 1000, Output: 100, Cost: agent.Cost{Total: 0.0045}}},
+		{Role: agent.RoleAssistant, Usage: agent.Usage{Input: 2000, Output: 200, Cost: agent.Cost{Input: 0.006, Output: 0.003}}},
+	}})
+	if v := m.View(); !strings.Contains(v, "$0.014") || !strings.Contains(v, "↑3.0k ↓300") {
+		t.Fatalf("bar %q lacks the session's cost $0.014 and tokens", v)
+	}
+
+	// While the answer streams, its tokens are estimated from its text.
+	streaming := agent.Message{Role: agent.RoleAssistant, Content: []agent.Content{agent.Text(strings.Repeat("word ", 400))}}
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.AgentStart{}, agent.MessageUpdate{Message: streaming}}})
+	if v := m.View(); !strings.Contains(v, "↓~800") {
+		t.Fatalf("bar %q does not estimate the streaming tokens (~500 + 300)", v)
+	}
+	done := streaming
+	done.Usage = agent.Usage{Input: 3000, Output: 480, Cost: agent.Cost{Total: 0.0162}}
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.MessageEnd{Message: done}}})
+	if v := m.View(); !strings.Contains(v, "↓780") || strings.Contains(v, "~") || !strings.Contains(v, "$0.030") {
+		t.Fatalf("bar %q does not show the provider's count and the new cost", v)
+	}
+
+	free := newBar()
+	free, _ = free.Update(msgs.SessionLoadedMsg{Model: agent.Model{Provider: "scripted", ID: "echo"}})
+	if v := free.View(); strings.Contains(v, "$") {
+		t.Fatalf("a free model shows a cost: %q", v)
+	}
+}
+
+func TestPersistWarningLine(t *testing.T) {
+	m := newBar()
+	m, _ = m.Update(msgs.SessionLoadedMsg{PersistError: "saving the message failed: disk full"})
+	if m.Height() != 2 || !strings.Contains(m.View(), "not saved: saving the message failed: disk full") {
+		t.Fatalf("no warning line from the snapshot (height %d): %q", m.Height(), m.View())
+	}
+	m, _ = m.Update(msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticePersistRecovered, Text: "saving works again"}})
+	if m.Height() != 1 || strings.Contains(m.View(), "not saved") {
+		t.Fatalf("the warning stayed after the recovery: %q", m.View())
+	}
+	m, _ = m.Update(msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticePersistError, Text: "saving the queue failed: read-only"}})
+	m.ClearHint() // a key does not clear it
+	if m.Height() != 2 || !strings.Contains(m.View(), "saving the queue failed: read-only") {
+		t.Fatalf("no warning line from the notice: %q", m.View())
+	}
+	for _, w := range []int{40, 10} {
+		m.SetSize(w)
+		for _, l := range strings.Split(m.View(), "\n") {
+			if ansi.StringWidth(l) > w {
+				t.Errorf("at width %d a line is wider: %q", w, l)
+			}
+		}
+	}
+}

@@ -55,6 +55,8 @@ type InputStyles struct {
 	Focused, Blurred                                  textarea.Style
 	Cursor                                            lipgloss.Style
 	Completion, CompletionSelected, CompletionSummary lipgloss.Style
+	// Held labels the rule while the editor holds a taken-back item.
+	Held lipgloss.Style
 }
 
 // DialogStyles style pickers and the help dialog.
@@ -101,6 +103,7 @@ func NewStyles(t Theme) Styles {
 			Focused: editor(fg(t.Accent).Bold(true)), Blurred: editor(fg(t.Muted)),
 			Cursor: s().Reverse(true), Completion: fg(t.Text),
 			CompletionSelected: fg(t.Accent).Bold(true), CompletionSummary: fg(t.Muted),
+			Held: fg(t.Warning).Bold(true),
 		},
 		Dialog: DialogStyles{
 			Box:   s().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1),
