@@ -1,0 +1,138 @@
+package status
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/tui/sanitize"
+)
+
+// Height is one line, two while the warning line shows.
+func (m Model) Height() int { return strings.Count(m.view, "\n") + 1 }
+
+// View returns the warning line (while saving fails) and the bar.
+func (m Model) View() string { return m.view }
+
+func (m *Model) render() {
+	m.view = m.bar()
+	if m.warning != "" {
+		text := "⚠ not saved: " + sanitize.String(strings.ReplaceAll(m.warning, "\n", " "), sanitize.Options{}) +
+			" · the session goes on in memory"
+		m.view = m.d.Styles.Warning.Render(ansi.Truncate(text, m.width, "…")) + "\n" + m.view
+	}
+}
+
+// bar renders the status line itself.
+func (m *Model) bar() string {
+	st := m.d.Styles
+	left := m.left()
+	if m.hint != "" {
+		style := st.Info
+		if m.isError {
+			style = st.Error
+		}
+		left = style.Render(sanitize.String(strings.ReplaceAll(m.hint, "\n", " "), sanitize.Options{}))
+	}
+	parts := m.right()
+	// Drop parts from the right until the bar fits, then cut the left side.
+	for {
+		right := strings.Join(parts, st.Dim.Render(" · "))
+		gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
+		if gap >= 1 || len(parts) <= 1 {
+			if gap < 1 {
+				left = ansi.Truncate(left, max(m.width-ansi.StringWidth(right)-1, 0), "…")
+				gap = max(m.width-ansi.StringWidth(left)-ansi.StringWidth(right), 0)
+			}
+			return ansi.Truncate(left+strings.Repeat(" ", gap)+right, m.width, "")
+		}
+		parts = parts[:len(parts)-1]
+	}
+}
+
+func (m *Model) left() string {
+	st := m.d.Styles
+	name := m.model.Ref()
+	if m.model.ID == "" {
+		name = "no model"
+	}
+	s := st.Model.Render(sanitize.String(name, sanitize.Options{}))
+	if m.model.Provider == "scripted" {
+		s += st.Dim.Render(" (offline)")
+	}
+	level := string(m.thinking)
+	if level == "" {
+		level = string(agent.ThinkingOff)
+	}
+	return s + st.Dim.Render(" · thinking "+level)
+}
+
+// right returns the run state, tokens, cost and context meter, most
+// important first. While an answer streams, its tokens are an estimate
+// ("~") until the provider's count arrives. The cost is left out while it is
+// nothing and the model is free.
+func (m *Model) right() []string {
+	st := m.d.Styles
+	state := st.Idle.Render("idle")
+	if m.running {
+		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
+	}
+	parts := []string{state}
+	out := tokens(m.out)
+	if m.streamed > 0 {
+		out = "~" + tokens(m.out+m.streamed)
+	}
+	parts = append(parts, st.Dim.Render(fmt.Sprintf("↑%s ↓%s", tokens(m.in), out)))
+	if m.cost > 0 || m.model.Cost != (agent.ModelCost{}) {
+		parts = append(parts, st.Dim.Render(dollars(m.cost)))
+	}
+	if w := m.model.ContextWindow; w > 0 {
+		parts = append(parts, m.meter(float64(m.context)/float64(w)))
+	}
+	return parts
+}
+
+// meter draws context use as five cells and a percentage.
+func (m *Model) meter(frac float64) string {
+	st := m.d.Styles
+	frac = min(max(frac, 0), 1)
+	full := int(frac*5 + 0.5)
+	style := st.Meter
+	if frac >= 0.8 {
+		style = st.Warning
+	}
+	return st.Dim.Render("ctx ") + style.Render(strings.Repeat("▰", full)) +
+		st.MeterEmpty.Render(strings.Repeat("▱", 5-full)) + st.Dim.Render(fmt.Sprintf(" %d%%", int(frac*100+0.5)))
+}
+
+func elapsed(d time.Duration) string {
+	d = max(d, 0).Truncate(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+func tokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// Model returns the model the bar shows.
+func (m Model) Model() agent.Model { return m.model }
+
+// dollars formats a cost: "$0.012", "$1.234", "$12.35".
+func dollars(c float64) string {
+	if c >= 10 {
+		return fmt.Sprintf("$%.2f", c)
+	}
+	return fmt.Sprintf("$%.3f", c)
+}
