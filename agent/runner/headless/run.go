@@ -6,8 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -21,15 +20,27 @@ type RunOptions struct {
 	JSON bool
 	// Timeout aborts the run after this long (exit status 3); 0 is none.
 	Timeout time.Duration
+	// Clean makes tool output and tool arguments safe to print on stderr,
+	// removing escape sequences and control characters; main sets it when
+	// stderr is a terminal. nil prints them as they are.
+	Clean func(string) string
+	// ToolOutputLimit bounds the output printed per tool call; 0 is
+	// DefaultToolOutputLimit.
+	ToolOutputLimit int
 }
 
-// ErrNoPrompt is returned by ReadPrompt when there is nothing to answer.
-var ErrNoPrompt = errors.New("run needs a PROMPT (or '-' to read it from stdin)")
-
-// Run answers prompt and maps the outcome to an exit status: the answer's
-// text streams to stdout and one line per tool call goes to stderr, so that
-// stdout stays the answer alone. Cancelling ctx (SIGINT) aborts the run.
+// Run answers prompt and maps the outcome to an exit status. The answer's
+// text streams to stdout; on stderr go the tools' calls with their output
+// as it arrives, failed saves and why the run stopped, so that stdout stays
+// the answer alone.
+//
+// Cancelling ctx aborts the run, recording context.Cause(ctx) as the reason
+// (say runner.AbortSignal) unless it is context.Canceled, which records the
+// user's abort; Run returns ExitCancelled. The timeout records
+// runner.AbortTimeout and returns ExitTimedOut. A failed save makes an
+// otherwise successful run ExitFailed: its transcript is incomplete.
 func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, stdout, stderr io.Writer) int {
+	errw := &lockedWriter{w: stderr}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	if o.JSON {
@@ -38,6 +49,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	}
 	var last agent.Message
 	flush := flusher{out: out}
+	tools := newToolOutput(errw, o.Clean, o.ToolOutputLimit)
 	unsubscribe := rt.Subscribe(func(ev agent.Event) {
 		if end, ok := ev.(agent.MessageEnd); ok && end.Message.Role == agent.RoleAssistant {
 			last = end.Message
@@ -45,33 +57,53 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		if o.JSON {
 			writeJSONEvent(out, ev, rt.SessionID())
 		} else {
-			writeText(out, ev, stderr)
+			if _, delta := ev.(agent.MessageUpdate); !delta {
+				out.Flush() // the answer so far before any line on stderr
+			}
+			writeText(out, ev)
+			tools.event(ev)
 		}
 		flush.after(ev)
 	})
 	defer unsubscribe()
+	saves := watchSaves(rt, errw)
+	defer saves.stop()
+
 	if err := rt.Prompt(prompt); err != nil {
-		fmt.Fprintf(stderr, "steer: %v\n", err)
+		fmt.Fprintf(errw, "steer: %v\n", err)
+		var tooLarge *runner.InputTooLargeError
+		if errors.As(err, &tooLarge) {
+			return ExitUsage
+		}
 		return ExitFailed
 	}
 	timedOut := waitRun(ctx, rt, o.Timeout)
+	out.Flush()
+	status := ExitOK
 	switch {
 	case ctx.Err() != nil:
-		return ExitCancelled
+		fmt.Fprintf(errw, "steer: run aborted: %s\n", abortReason(ctx))
+		status = ExitCancelled
 	case timedOut:
-		fmt.Fprintf(stderr, "steer: timed out after %v\n", o.Timeout)
-		return ExitTimedOut
+		fmt.Fprintf(errw, "steer: %s\n", runner.AbortTimeout(o.Timeout))
+		status = ExitTimedOut
 	case last.StopReason == agent.StopReasonError:
-		fmt.Fprintf(stderr, "steer: %s\n", last.ErrorMessage)
-		return ExitFailed
+		fmt.Fprintf(errw, "steer: %s\n", last.ErrorMessage)
+		status = ExitFailed
 	case last.StopReason == agent.StopReasonAborted:
-		return ExitCancelled
+		fmt.Fprintf(errw, "steer: %s\n", last.ErrorMessage)
+		status = ExitCancelled
 	}
-	return ExitOK
+	if saves.failed() && status == ExitOK {
+		fmt.Fprintln(errw, "steer: the answer is complete but the session was not fully saved")
+		status = ExitFailed
+	}
+	return status
 }
 
 // waitRun waits for the run to end; an interrupt or the timeout aborts it
-// (and still waits, so the transcript gets its aborted marker).
+// with its reason (and still waits, so the transcript gets its aborted
+// marker).
 func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration) (timedOut bool) {
 	var deadline <-chan time.Time
 	if timeout > 0 {
@@ -88,35 +120,65 @@ func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration) (ti
 	case <-idle:
 		return false
 	case <-ctx.Done():
+		rt.AbortWith(abortReason(ctx))
 	case <-deadline:
 		timedOut = true
+		rt.AbortWith(runner.AbortTimeout(timeout))
 	}
-	rt.Abort()
 	<-idle
 	return timedOut
 }
 
-// ReadPrompt takes the prompt from the arguments, or from stdin when they are
-// absent or "-". A terminal on stdin with no arguments is ErrNoPrompt rather
-// than a silent wait.
-func ReadPrompt(args []string, stdin io.Reader) (string, error) {
-	if len(args) > 0 && !(len(args) == 1 && args[0] == "-") {
-		return strings.Join(args, " "), nil
+// abortReason is the reason a cancelled ctx gives: its cause, unless that
+// is plain cancellation, the user's abort.
+func abortReason(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause.Error()
 	}
-	if f, ok := stdin.(*os.File); ok && len(args) == 0 {
-		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
-			return "", ErrNoPrompt
+	return agent.AbortedMessage
+}
+
+// saveWatch prints the runtime's notices about saving on stderr and
+// remembers whether a save failed.
+type saveWatch struct {
+	mu   sync.Mutex
+	bad  bool
+	stop func()
+}
+
+func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
+	w := &saveWatch{}
+	w.stop = rt.SubscribeNotices(func(n runner.Notice) {
+		switch n.Kind {
+		case runner.NoticePersistError:
+			w.mu.Lock()
+			w.bad = true
+			w.mu.Unlock()
+			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
+		case runner.NoticePersistRecovered:
+			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
 		}
-	}
-	data, err := io.ReadAll(stdin)
-	if err != nil {
-		return "", fmt.Errorf("cannot read the prompt from stdin: %v", err)
-	}
-	prompt := strings.TrimSpace(string(data))
-	if prompt == "" {
-		return "", errors.New("the prompt is empty")
-	}
-	return prompt, nil
+	})
+	return w
+}
+
+func (w *saveWatch) failed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.bad
+}
+
+// lockedWriter serialises writes from the event and notice goroutines, so
+// that lines do not interleave.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 func writeJSONEvent(out *bufio.Writer, ev agent.Event, sessionID string) {
@@ -144,9 +206,8 @@ func (f *flusher) after(ev agent.Event) {
 	f.last = time.Now()
 }
 
-// writeText prints the answer's text as it streams, and one line per tool on
-// stderr.
-func writeText(out *bufio.Writer, ev agent.Event, stderr io.Writer) {
+// writeText prints the answer's text as it streams.
+func writeText(out *bufio.Writer, ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.MessageUpdate:
 		if e.Event.Type == agent.EventTextDelta {
@@ -156,22 +217,5 @@ func writeText(out *bufio.Writer, ev agent.Event, stderr io.Writer) {
 		if e.Message.Role == agent.RoleAssistant && e.Message.TextContent() != "" {
 			out.WriteString("\n")
 		}
-	case agent.ToolExecutionStart:
-		fmt.Fprintf(stderr, "→ %s %s\n", e.ToolName, summarizeArgs(e.Args))
-	case agent.ToolExecutionEnd:
-		status := "ok"
-		if e.IsError {
-			status = "failed"
-		}
-		fmt.Fprintf(stderr, "← %s %s\n", e.ToolName, status)
 	}
-}
-
-func summarizeArgs(args map[string]any) string {
-	for _, key := range []string{"command", "path", "pattern"} {
-		if v, ok := args[key].(string); ok {
-			return v
-		}
-	}
-	return ""
 }

@@ -1,50 +1,159 @@
 package headless
 
 import (
+	"context"
+	"database/sql"
 	"errors"
-	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	_ "modernc.org/sqlite" // the driver, to make appends fail
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/persistence"
 )
 
-func TestReadPrompt(t *testing.T) {
-	tests := []struct {
-		name    string
-		args    []string
-		stdin   string
-		want    string
-		wantErr string
-	}{
-		{name: "arguments joined", args: []string{"run", "go", "version"}, want: "run go version"},
-		{name: "dash reads stdin", args: []string{"-"}, stdin: "  from stdin\n", want: "from stdin"},
-		{name: "no arguments read stdin", stdin: "piped", want: "piped"},
-		{name: "empty stdin", stdin: " \n", wantErr: "the prompt is empty"},
+// newRuntime is a runtime on script with a store in a fresh directory.
+func newRuntime(t *testing.T, script *agenttest.Script, opts runner.Options) (*runner.Runtime, *persistence.Store) {
+	t.Helper()
+	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
+	opts.Providers = []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}}
+	opts.Store, opts.Workspace = store, t.TempDir()
+	rt, err := runner.New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = rt.Close(ctx)
+		store.Close()
+	})
+	return rt, store
+}
+
+// lastMessage is the last message of the runtime's saved transcript.
+func lastMessage(t *testing.T, rt *runner.Runtime, store *persistence.Store) agent.Message {
+	t.Helper()
+	msgs, err := store.LoadTranscript(context.Background(), rt.SessionID())
+	if err != nil || len(msgs) == 0 {
+		t.Fatalf("transcript: %d messages, %v", len(msgs), err)
+	}
+	return msgs[len(msgs)-1]
+}
+
+func TestRunCompletes(t *testing.T) {
+	rt, _ := newRuntime(t, agenttest.NewScript(agenttest.Reply().Text("Hel").Text("lo").Stop(agent.StopReasonStop)), runner.Options{})
+	var stdout, stderr strings.Builder
+	if code := Run(context.Background(), rt, "hi", RunOptions{}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if stdout.String() != "Hello\n" || stderr.String() != "" {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+}
+
+// TestRunTimeoutRecordsItsReason: the time limit aborts the run with exit
+// status 3, says why on stderr, and the aborted marker names the limit.
+func TestRunTimeoutRecordsItsReason(t *testing.T) {
+	rt, store := newRuntime(t, agenttest.NewScript(agenttest.Reply().Text("thinking about it").Hang()), runner.Options{})
+	var stdout, stderr strings.Builder
+	code := Run(context.Background(), rt, "hi", RunOptions{Timeout: 50 * time.Millisecond}, &stdout, &stderr)
+	if code != ExitTimedOut {
+		t.Fatalf("exit %d, want %d", code, ExitTimedOut)
+	}
+	if want := "steer: run timed out after 50ms\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if m := lastMessage(t, rt, store); m.StopReason != agent.StopReasonAborted || m.ErrorMessage != "run timed out after 50ms" {
+		t.Errorf("last message: stopReason %q, errorMessage %q", m.StopReason, m.ErrorMessage)
+	}
+}
+
+// TestRunCancelRecordsTheCause: cancelling with a cause (main: the signal)
+// aborts with that reason; plain cancellation is the user's abort.
+func TestRunCancelRecordsTheCause(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		cause error
+		want  string
+	}{
+		{"signal", errors.New(runner.AbortSignal(syscall.SIGTERM)), "steer received SIGTERM"},
+		{"plain", nil, agent.AbortedMessage},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ReadPrompt(tt.args, strings.NewReader(tt.stdin))
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ReadPrompt = %q, %v; want error %q", got, err, tt.wantErr)
+			started := make(chan struct{})
+			rt, store := newRuntime(t, agenttest.NewScript(agenttest.Reply().Hang()), runner.Options{})
+			rt.Subscribe(func(ev agent.Event) {
+				if _, ok := ev.(agent.MessageStart); ok {
+					select {
+					case <-started:
+					default:
+						close(started)
+					}
 				}
-				return
+			})
+			ctx, cancel := context.WithCancelCause(context.Background())
+			go func() { <-started; cancel(tt.cause) }()
+			var stdout, stderr strings.Builder
+			if code := Run(ctx, rt, "hi", RunOptions{}, &stdout, &stderr); code != ExitCancelled {
+				t.Fatalf("exit %d", code)
 			}
-			if err != nil || got != tt.want {
-				t.Fatalf("ReadPrompt = %q, %v; want %q", got, err, tt.want)
+			if want := "steer: run aborted: " + tt.want + "\n"; stderr.String() != want {
+				t.Errorf("stderr %q, want %q", stderr.String(), want)
+			}
+			if m := lastMessage(t, rt, store); m.ErrorMessage != tt.want {
+				t.Errorf("errorMessage %q, want %q", m.ErrorMessage, tt.want)
 			}
 		})
 	}
 }
 
-// A character device on stdin (a terminal, or /dev/null standing in for one)
-// with no arguments is a missing prompt, not a silent wait.
-func TestReadPromptRefusesACharacterDevice(t *testing.T) {
-	dev, err := os.Open(os.DevNull)
+// TestRunFailedSaveExits1: a save that fails is printed as it happens and
+// fails a run that otherwise completed.
+func TestRunFailedSaveExits1(t *testing.T) {
+	rt, store := newRuntime(t, agenttest.NewScript(agenttest.Reply().Text("answer").Stop(agent.StopReasonStop)), runner.Options{})
+	db, err := sql.Open("sqlite", "file:"+store.Path()+"?_pragma=busy_timeout(5000)")
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
-	defer dev.Close()
-	if _, err := ReadPrompt(nil, dev); !errors.Is(err, ErrNoPrompt) {
-		t.Fatalf("ReadPrompt on a character device = %v, want ErrNoPrompt", err)
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER fail_appends BEFORE INSERT ON transcript_entries
+		BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	code := Run(context.Background(), rt, "hi", RunOptions{}, &stdout, &stderr)
+	if code != ExitFailed {
+		t.Errorf("exit %d, want %d", code, ExitFailed)
+	}
+	if stdout.String() != "answer\n" {
+		t.Errorf("stdout %q", stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "disk full") || !strings.Contains(stderr.String(), "not fully saved") {
+		t.Errorf("stderr %q, want the failed save", stderr.String())
+	}
+}
+
+// TestRunRefusesATooLargePrompt: over the runtime's input limit is a usage
+// error and nothing is stored.
+func TestRunRefusesATooLargePrompt(t *testing.T) {
+	rt, store := newRuntime(t, agenttest.NewScript(), runner.Options{MaxInputBytes: 8})
+	var stdout, stderr strings.Builder
+	if code := Run(context.Background(), rt, "a prompt too long", RunOptions{}, &stdout, &stderr); code != ExitUsage {
+		t.Errorf("exit %d, want %d", code, ExitUsage)
+	}
+	if !strings.Contains(stderr.String(), "over the limit") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	if list, err := store.ListSessions(context.Background(), persistence.ListOptions{}); err != nil || len(list) != 0 {
+		t.Errorf("sessions after a refused prompt: %v, %v", list, err)
 	}
 }

@@ -1,0 +1,78 @@
+package headless
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// ErrNoPrompt is returned by ReadPrompt when there is nothing to answer.
+var ErrNoPrompt = errors.New("run needs a PROMPT (or '-' to read it from stdin)")
+
+// ErrEmptyPrompt is returned by ReadPrompt for a prompt of only white space.
+var ErrEmptyPrompt = errors.New("the prompt is empty")
+
+// PromptTooLargeError refuses a prompt over the input limit before anything
+// is stored; from stdin, no more than the limit and one byte is read.
+type PromptTooLargeError struct {
+	// Bytes is the prompt's size, or -1 when stdin was not read to its end.
+	Bytes int
+	Limit int
+}
+
+func (e *PromptTooLargeError) Error() string {
+	if e.Bytes < 0 {
+		return fmt.Sprintf("the prompt on stdin is over the limit of %s (agent.maxInputBytes)", byteSize(e.Limit))
+	}
+	return fmt.Sprintf("the prompt is %s, over the limit of %s (agent.maxInputBytes)", byteSize(e.Bytes), byteSize(e.Limit))
+}
+
+// ReadPrompt takes the prompt from the arguments, or from stdin when they are
+// absent or "-". A terminal on stdin with no arguments is ErrNoPrompt rather
+// than a silent wait; a blank prompt is ErrEmptyPrompt; one over limit bytes
+// (limit > 0) is a *PromptTooLargeError.
+func ReadPrompt(args []string, stdin io.Reader, limit int) (string, error) {
+	if len(args) > 0 && !(len(args) == 1 && args[0] == "-") {
+		prompt := strings.Join(args, " ")
+		switch {
+		case strings.TrimSpace(prompt) == "":
+			return "", ErrEmptyPrompt
+		case limit > 0 && len(prompt) > limit:
+			return "", &PromptTooLargeError{Bytes: len(prompt), Limit: limit}
+		}
+		return prompt, nil
+	}
+	if f, ok := stdin.(*os.File); ok && len(args) == 0 {
+		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
+			return "", ErrNoPrompt
+		}
+	}
+	r := stdin
+	if limit > 0 {
+		r = io.LimitReader(stdin, int64(limit)+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the prompt from stdin: %v", err)
+	}
+	if limit > 0 && len(data) > limit {
+		return "", &PromptTooLargeError{Bytes: -1, Limit: limit}
+	}
+	prompt := strings.TrimSpace(string(data))
+	if prompt == "" {
+		return "", ErrEmptyPrompt
+	}
+	return prompt, nil
+}
+
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
