@@ -270,3 +270,17 @@ func TestThemeSetting(t *testing.T) {
 		t.Errorf("the flag wins: %q", got)
 	}
 }
+
+// TestKeysDoNotReachTools: a command the model runs does not see the key
+// variables the config's profiles read, whatever they are called.
+func TestKeysDoNotReachTools(t *testing.T) {
+	stateDir := offline(t)
+	t.Setenv("corpKey", "sk-corp-SECRET-777")
+	cfg := writeFile(t, "config.json", `{"providers": {"corp": {"api": "openai-chat", "baseURL": "https://llm.corp.example/v1",
+		"profiles": [{"apiKeyEnv": "corpKey"}], "models": [{"id": "m"}]}}}`)
+	code, stdout, stderr := steerMain(t, nil, "--config", cfg, "--state-dir", stateDir, "--pace", "0", "--model", "scripted/echo",
+		"run", `run echo "key=[$corpKey]"`)
+	if code != exitOK || !strings.Contains(stdout, "key=[]") || strings.Contains(stdout+stderr, "SECRET") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

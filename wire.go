@@ -91,7 +91,7 @@ func build(cfg *config.Config, o options) (*app, error) {
 		Providers:     providers,
 		Model:         model,
 		Resolve:       resolve,
-		Tools:         tools.New(workspace),
+		Tools:         tools.New(workspace, tools.WithHiddenEnv(cfg.SecretEnvNames()...)),
 		SystemPrompt:  assets.SystemPrompt(),
 		Workspace:     workspace,
 		Thinking:      cfg.Agent.Thinking,
