@@ -42,7 +42,14 @@ type RunOptions struct {
 func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, stdout, stderr io.Writer) int {
 	errw := &lockedWriter{w: stderr}
 	out := bufio.NewWriter(stdout)
-	defer out.Flush()
+	// mu guards out and last: the subscriber may still be running when Run
+	// gives up on a run that does not stop.
+	var mu sync.Mutex
+	defer func() {
+		mu.Lock()
+		out.Flush()
+		mu.Unlock()
+	}()
 	if o.JSON {
 		out.Write(eventjson.SessionHeader(rt.SessionID(), rt.Workspace(), time.Now()))
 		out.WriteByte('\n')
@@ -51,6 +58,8 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	flush := flusher{out: out}
 	tools := newToolOutput(errw, o.Clean, o.ToolOutputLimit)
 	unsubscribe := rt.Subscribe(func(ev agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
 		if end, ok := ev.(agent.MessageEnd); ok && end.Message.Role == agent.RoleAssistant {
 			last = end.Message
 		}
@@ -77,8 +86,11 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		}
 		return ExitFailed
 	}
-	timedOut := waitRun(ctx, rt, o.Timeout)
+	timedOut := waitRun(ctx, rt, o.Timeout, errw)
+	mu.Lock()
 	out.Flush()
+	final := last
+	mu.Unlock()
 	status := ExitOK
 	switch {
 	case ctx.Err() != nil:
@@ -87,11 +99,11 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	case timedOut:
 		fmt.Fprintf(errw, "steer: %s\n", runner.AbortTimeout(o.Timeout))
 		status = ExitTimedOut
-	case last.StopReason == agent.StopReasonError:
-		fmt.Fprintf(errw, "steer: %s\n", last.ErrorMessage)
+	case final.StopReason == agent.StopReasonError:
+		fmt.Fprintf(errw, "steer: %s\n", final.ErrorMessage)
 		status = ExitFailed
-	case last.StopReason == agent.StopReasonAborted:
-		fmt.Fprintf(errw, "steer: %s\n", last.ErrorMessage)
+	case final.StopReason == agent.StopReasonAborted:
+		fmt.Fprintf(errw, "steer: %s\n", final.ErrorMessage)
 		status = ExitCancelled
 	}
 	if saves.failed() && status == ExitOK {
@@ -101,10 +113,14 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	return status
 }
 
+// abortWait bounds the wait for an aborted run to end: its tools killed and
+// its marker saved. A run that will not stop is left behind.
+var abortWait = 5 * time.Second
+
 // waitRun waits for the run to end; an interrupt or the timeout aborts it
-// with its reason (and still waits, so the transcript gets its aborted
-// marker).
-func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration) (timedOut bool) {
+// with its reason and still waits, up to abortWait, so that the transcript
+// gets its aborted marker.
+func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration, stderr io.Writer) (timedOut bool) {
 	var deadline <-chan time.Time
 	if timeout > 0 {
 		timer := time.NewTimer(timeout)
@@ -125,7 +141,11 @@ func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration) (ti
 		timedOut = true
 		rt.AbortWith(runner.AbortTimeout(timeout))
 	}
-	<-idle
+	select {
+	case <-idle:
+	case <-time.After(abortWait):
+		fmt.Fprintf(stderr, "steer: the run did not stop within %v of being aborted\n", abortWait)
+	}
 	return timedOut
 }
 

@@ -3,6 +3,7 @@ package headless
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"strings"
 	"syscall"
@@ -155,5 +156,39 @@ func TestRunRefusesATooLargePrompt(t *testing.T) {
 	}
 	if list, err := store.ListSessions(context.Background(), persistence.ListOptions{}); err != nil || len(list) != 0 {
 		t.Errorf("sessions after a refused prompt: %v, %v", list, err)
+	}
+}
+
+// stuckTool ignores cancellation until released.
+type stuckTool struct{ release chan struct{} }
+
+func (stuckTool) Spec() agent.ToolSpec {
+	return agent.ToolSpec{Name: "stuck", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (s stuckTool) Execute(context.Context, string, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
+	<-s.release
+	return agent.TextResult("released"), nil
+}
+
+// TestRunGivesUpOnARunThatWillNotStop: the wait after an abort is bounded,
+// so a tool that ignores cancellation cannot hold steer run forever.
+func TestRunGivesUpOnARunThatWillNotStop(t *testing.T) {
+	defer func(d time.Duration) { abortWait = d }(abortWait)
+	abortWait = 100 * time.Millisecond
+	tool := stuckTool{release: make(chan struct{})}
+	defer close(tool.release)
+	rt, _ := newRuntime(t, agenttest.NewScript(agenttest.Reply().ToolCall("c1", "stuck", `{}`).Stop(agent.StopReasonToolUse)),
+		runner.Options{Tools: []agent.Tool{tool}})
+	var stdout, stderr strings.Builder
+	done := make(chan int, 1)
+	go func() { done <- Run(context.Background(), rt, "hi", RunOptions{Timeout: 50 * time.Millisecond}, &stdout, &stderr) }()
+	select {
+	case code := <-done:
+		if code != ExitTimedOut || !strings.Contains(stderr.String(), "did not stop within 100ms") {
+			t.Errorf("exit %d, stderr %q", code, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run waited for a run that does not stop")
 	}
 }
