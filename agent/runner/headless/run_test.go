@@ -182,7 +182,9 @@ func TestRunGivesUpOnARunThatWillNotStop(t *testing.T) {
 		runner.Options{Tools: []agent.Tool{tool}})
 	var stdout, stderr strings.Builder
 	done := make(chan int, 1)
-	go func() { done <- Run(context.Background(), rt, "hi", RunOptions{Timeout: 50 * time.Millisecond}, &stdout, &stderr) }()
+	go func() {
+		done <- Run(context.Background(), rt, "hi", RunOptions{Timeout: 50 * time.Millisecond}, &stdout, &stderr)
+	}()
 	select {
 	case code := <-done:
 		if code != ExitTimedOut || !strings.Contains(stderr.String(), "did not stop within 100ms") {
