@@ -204,6 +204,10 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	sig.attach(a.rt)
+	if s := sig.received(); s != nil { // during start-up: start nothing
+		a.close()
+		return exitStatus(s)
+	}
 	status := runCommand(sig.ctx, a, cfg, opts, prompt, stdin, stdout, stderr)
 	a.close()
 	if s := sig.received(); s != nil {
