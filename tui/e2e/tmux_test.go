@@ -1,6 +1,7 @@
-// Package e2e drives the real steer binary in tmux, the way a user would:
-// typing, watching the screen, pressing Esc. The binary runs on the offline
-// scripted provider in a temporary state directory.
+// Package e2e drives the real steer binary the way a user would, in tmux
+// (typing, watching the screen, pressing Esc) and on a bare pty (what only a
+// terminal shows: start-up queries, bursts of input). The binary runs on the
+// offline scripted provider in a temporary state directory.
 package e2e
 
 import (
@@ -14,13 +15,14 @@ import (
 	"time"
 )
 
-// steerBin is the binary under test, built once by TestMain.
+// steerBin is the binary under test, built once by TestMain, or the one
+// STEER_E2E_BIN names (a binary built elsewhere, e.g. from a clean tree).
 var steerBin string
 
 func TestMain(m *testing.M) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		fmt.Println("skipping the tmux end-to-end tests: tmux is not installed (apt-get install -y tmux)")
-		os.Exit(0)
+	if bin := os.Getenv("STEER_E2E_BIN"); bin != "" {
+		steerBin = bin
+		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "steer-tui-e2e-")
 	if err != nil {
@@ -39,6 +41,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// requireTmux skips a test that needs tmux where it is not installed.
+func requireTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (apt-get install -y tmux)")
+	}
+}
+
 var sockets atomic.Int64
 
 // pane is steer running in its own tmux server.
@@ -51,8 +61,20 @@ type pane struct {
 // temporary workspace and state directory, and waits for its first screen.
 func startSteer(t *testing.T) *pane {
 	t.Helper()
+	return startPane(t, fmt.Sprintf("exec %q --state-dir %q", steerBin, t.TempDir()))
+}
+
+// startSteerInShell is startSteer with a shell around steer, which stays
+// when steer ends and then says "steer exited STATUS".
+func startSteerInShell(t *testing.T) *pane {
+	t.Helper()
+	return startPane(t, fmt.Sprintf("%q --state-dir %q; echo \"steer exited $?\"; exec sleep 600", steerBin, t.TempDir()))
+}
+
+func startPane(t *testing.T, shell string) *pane {
+	t.Helper()
+	requireTmux(t)
 	p := &pane{t: t, socket: fmt.Sprintf("steer-e2e-%d-%d", os.Getpid(), sockets.Add(1))}
-	shell := fmt.Sprintf("exec %q --state-dir %q", steerBin, t.TempDir())
 	p.tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40",
 		"-c", t.TempDir(), "-e", "TERM=xterm-256color", "-e", "STEER_STATE_DIR=", "-e", "COLORFGBG=15;0",
 		// Offline whatever the developer's environment holds: no keys, no config file.

@@ -2,9 +2,11 @@
 // (Theme), the pure builder NewStyles that turns it into per-component style
 // sets, and the Glamour style config for assistant markdown.
 //
-// Dark or light is decided once, before the program starts (main reads
-// COLORFGBG or asks lipgloss.HasDarkBackground); nothing here queries the
-// terminal. No other package calls lipgloss.NewStyle.
+// Dark or light is decided once, before the program starts, by Detect: a
+// setting, NO_COLOR, COLORFGBG, or else a question to the terminal with a
+// short deadline (query.go). Bubble Tea v1's own question at package init,
+// which waits up to 5 s, never happens (internal/deferquery). Nothing else
+// here asks the terminal anything. No other package calls lipgloss.NewStyle.
 package theme
 
 import (

@@ -1,0 +1,99 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSignalDuringARun sends steer SIGTERM, and SIGHUP (a closed terminal
+// window, a lost ssh connection), while a tool runs `sleep`: steer must end
+// within seconds, leave the alternate screen, and leave no sleep running.
+// The TUI ends at once when main cancels its context; main must cancel it
+// on SIGHUP too, then abort the run and wait for the runtime to be idle.
+func TestSignalDuringARun(t *testing.T) {
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			secs := strconv.Itoa(37 + i) // a sleep no one else runs
+			p := startSteerInShell(t)
+			p.typeText("run sleep "+secs, "Enter")
+			p.waitFor("the tool to start", "bash sleep "+secs, 10*time.Second)
+			if len(sleepers(secs)) == 0 {
+				t.Fatal("no sleep process while the tool runs: the check below would prove nothing")
+			}
+			pid := steerPID(t, p)
+			if err := syscall.Kill(pid, sig); err != nil {
+				t.Fatal(err)
+			}
+			took := p.waitFor("steer to end", "steer exited", 5*time.Second)
+			t.Logf("steer ended %v after %v", took, sig)
+			if alt := strings.TrimSpace(p.tmux("display-message", "-p", "#{alternate_on}")); alt != "0" {
+				t.Errorf("the pane is still in the alternate screen after %v; the screen:\n%s", sig, p.screen())
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for len(sleepers(secs)) > 0 {
+				if time.Now().After(deadline) {
+					t.Fatalf("sleep %s still runs (pids %v) after steer ended on %v", secs, sleepers(secs), sig)
+				}
+				time.Sleep(20 * time.Millisecond) // poll interval
+			}
+		})
+	}
+}
+
+// steerPID finds steer among the children of the pane's shell.
+func steerPID(t *testing.T, p *pane) int {
+	t.Helper()
+	shell := strings.TrimSpace(p.tmux("display-message", "-p", "#{pane_pid}"))
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid …
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < 0 {
+			continue
+		}
+		fields := strings.Fields(s[close+1:])
+		comm := filepath.Base(steerBin)
+		if len(comm) > 15 { // the kernel keeps 15 bytes of it
+			comm = comm[:15]
+		}
+		if s[open+1:close] == comm && len(fields) > 1 && fields[1] == shell {
+			pid, _ := strconv.Atoi(strings.TrimSpace(s[:open]))
+			return pid
+		}
+	}
+	t.Fatalf("no steer process under the pane's shell %s", shell)
+	return 0
+}
+
+// sleepers returns the processes running `sleep secs` (directly or through
+// a shell), tmux clients that typed the words aside.
+func sleepers(secs string) []int {
+	var pids []int
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, c := range cmdlines {
+		b, err := os.ReadFile(c)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+		if filepath.Base(args[0]) == "tmux" {
+			continue
+		}
+		if strings.Contains(strings.Join(args, " "), "sleep "+secs) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(c)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
