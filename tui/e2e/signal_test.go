@@ -96,4 +96,3 @@ func sleepers(secs string) []int {
 	}
 	return pids
 }
-
