@@ -284,3 +284,16 @@ func TestKeysDoNotReachTools(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestModelFlagWinsOverAResumedSession: --continue brings the session back,
+// on the model --model names rather than the one it was saved with.
+func TestModelFlagWinsOverAResumedSession(t *testing.T) {
+	stateDir := offline(t)
+	if code, _, stderr := steerMain(t, nil, "--state-dir", stateDir, "--pace", "0", "run", "hi"); code != exitOK {
+		t.Fatalf("first run: %d, %q", code, stderr)
+	}
+	code, stdout, stderr := steerMain(t, nil, "--state-dir", stateDir, "--pace", "0", "--continue", "--model", "scripted/tiny", "run", "--json", "again")
+	if code != exitOK || !strings.Contains(stdout, `"model":"tiny"`) || strings.Contains(stdout, `"model":"echo"`) {
+		t.Errorf("exit %d, stderr %q; the answer's model is not tiny:\n%.300s", code, stderr, stdout)
+	}
+}

@@ -110,6 +110,13 @@ func build(cfg *config.Config, o options) (*app, error) {
 		closeLog()
 		return nil, err
 	}
+	// A resumed session comes back on its own model; --model says otherwise.
+	if want, _ := resolve(model); o.model != "" && a.rt.State().Model.Ref() != want.Ref() {
+		if _, err := a.rt.SetModel(model); err != nil {
+			a.close()
+			return nil, fmt.Errorf("--model %s: %w", o.model, err)
+		}
+	}
 	logger.Info("steer started", "command", o.command, "config", cfg.Source, "model", a.rt.State().Model.Ref(),
 		"workspace", workspace, "session", a.rt.SessionID())
 	return a, nil
