@@ -12,6 +12,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -188,4 +189,25 @@ func TestStaleSessionReplyIsDropped(t *testing.T) {
 // reply is a response that answers text and stops.
 func reply(text string) *agenttest.Response {
 	return agenttest.Reply().Text(text).Stop(agent.StopReasonStop)
+}
+
+// TestRefusedInputComesBackToTheEditor: text the runtime refuses (here, over
+// the input limit) is not lost: it returns to the editor with the reason.
+func TestRefusedInputComesBackToTheEditor(t *testing.T) {
+	script := agenttest.NewScript()
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers:     []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
+		Now:           agenttest.Clock,
+		MaxInputBytes: 16,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, rt, 100, 24)
+	h.typeText("far more than sixteen bytes")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the text back", func(m Model) bool { return m.input.Value() == "far more than sixteen bytes" })
+	if v := h.m.status.View(); !strings.Contains(v, "not sent: the input is") {
+		t.Fatalf("status = %q, want the reason", v)
+	}
 }
