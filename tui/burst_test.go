@@ -146,3 +146,20 @@ func waitIdle(t *testing.T, rt Runtime) {
 		t.Fatal(err)
 	}
 }
+
+// TestLateColourAnswerIsDropped: the terminal's answer to the start-up
+// colour query, arriving after the program started, as Bubble Tea v1
+// splits it, types nothing; other keys after Alt+] still count.
+func TestLateColourAnswerIsDropped(t *testing.T) {
+	h := newHarness(t, newRuntime(t, nil), 80, 24)
+	for _, end := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune(`\`), Alt: true}, {Type: tea.KeyCtrlG}} {
+		h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]"), Alt: true})
+		h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("11;rgb:1c1c/1c1c/1c1c")})
+		h.send(end)
+	}
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("]"), Alt: true})
+	h.typeText("ok 11;rgb:1/2/3")
+	if got := h.m.input.Value(); got != "ok 11;rgb:1/2/3" {
+		t.Fatalf("editor = %q", got)
+	}
+}
