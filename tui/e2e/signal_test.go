@@ -96,3 +96,22 @@ func sleepers(secs string) []int {
 	}
 	return pids
 }
+
+// TestQuitDuringARunKillsTheTool quits with Ctrl+C twice while a tool runs
+// `sleep`: the run is aborted and waited for, so no sleep is left.
+func TestQuitDuringARunKillsTheTool(t *testing.T) {
+	p := startSteerInShell(t)
+	p.typeText("run sleep 39", "Enter")
+	p.waitFor("the tool to start", "bash sleep 39", 10*time.Second)
+	if len(sleepers("39")) == 0 {
+		t.Fatal("no sleep process while the tool runs")
+	}
+	p.typeText("", "C-c", "C-c")
+	p.waitFor("steer to end", "steer exited 0", 5*time.Second)
+	if alt := strings.TrimSpace(p.tmux("display-message", "-p", "#{alternate_on}")); alt != "0" {
+		t.Errorf("the pane is still in the alternate screen; the screen:\n%s", p.screen())
+	}
+	if pids := sleepers("39"); len(pids) > 0 {
+		t.Fatalf("sleep 39 still runs (pids %v) after quitting", pids)
+	}
+}
