@@ -248,16 +248,16 @@ func TestContinueWithNothingToContinueSaysSo(t *testing.T) {
 }
 
 func TestPickTheme(t *testing.T) {
-	t.Setenv("NO_COLOR", "1")
-	t.Setenv("COLORFGBG", "0;15")
-	for setting, want := range map[string]string{"dark": theme.Dark().Name, "light": theme.Light().Name, "auto": theme.Plain().Name} {
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("COLORFGBG", "15;0") // a dark terminal
+	for setting, want := range map[string]string{"dark": theme.Dark().Name, "light": theme.Light().Name, "auto": theme.Dark().Name} {
 		if got := pickTheme(setting).Name; got != want {
 			t.Errorf("pickTheme(%q) = %q, want %q", setting, got, want)
 		}
 	}
-	t.Setenv("NO_COLOR", "")
-	if got := pickTheme("auto").Name; got != theme.Light().Name {
-		t.Errorf("auto with a light COLORFGBG = %q", got)
+	t.Setenv("NO_COLOR", "1")
+	if got := pickTheme("light").Name; got != theme.Plain().Name {
+		t.Errorf("light under NO_COLOR = %q", got)
 	}
 }
 

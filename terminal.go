@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	xterm "github.com/charmbracelet/x/term"
 
-	"github.com/steer-tui/steer/agent/runner/config"
 	"github.com/steer-tui/steer/tui"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -47,38 +45,13 @@ func runTUI(ctx context.Context, a *app, themeSetting string) int {
 	return exitOK
 }
 
-// pickTheme turns the theme setting (--theme, else ui.theme) into a theme:
-// dark and light are what they say. auto — the detection that tui/theme
-// will own, bounded, replacing the body of the auto case — gives the plain
-// theme under NO_COLOR, trusts COLORFGBG when it is set, and only otherwise
-// asks the terminal (lipgloss.HasDarkBackground).
+// pickTheme turns the theme setting (--theme, else ui.theme; checked
+// already) into a theme: theme.Detect, whose auto asks the terminal for at
+// most theme.QueryTimeout.
 func pickTheme(setting string) theme.Theme {
-	switch setting {
-	case config.ThemeDark:
-		return theme.Dark()
-	case config.ThemeLight:
-		return theme.Light()
+	th, err := theme.Detect(setting, os.Getenv, theme.AskTerminal(theme.QueryTimeout))
+	if err != nil {
+		return theme.Dark() // parseArgs and config.ParseTheme let no other setting through
 	}
-	switch dark, known := colorFGBGDark(os.Getenv("COLORFGBG")); {
-	case os.Getenv("NO_COLOR") != "":
-		return theme.Plain()
-	case known && !dark, !known && !lipgloss.HasDarkBackground():
-		return theme.Light()
-	}
-	return theme.Dark()
-}
-
-// colorFGBGDark reads COLORFGBG ("15;0": foreground;background): a
-// background of 0–6 or 8 is dark. known is false when the variable is unset
-// or unreadable.
-func colorFGBGDark(v string) (dark, known bool) {
-	if v == "" {
-		return false, false
-	}
-	fields := strings.Split(v, ";")
-	var bg int
-	if _, err := fmt.Sscanf(fields[len(fields)-1], "%d", &bg); err != nil {
-		return false, false
-	}
-	return bg <= 6 || bg == 8, true
+	return th
 }
