@@ -37,11 +37,9 @@ func generalAnswer(prompt string, tools []agent.ToolSpec) string {
 	b.WriteString("I am steer's **scripted** model: I run offline, without a key or a network, " +
 		"and stream canned answers so that you can try the interface. I cannot really reason " +
 		"about your request, but I can use the workspace tools for you.\n\n")
-	b.WriteString("## What I understand\n\n")
-	b.WriteString("- `list files` lists the workspace with the `ls` tool\n")
-	b.WriteString("- `read <path>` shows a file with the `read` tool\n")
-	b.WriteString("- `run <command>` runs a shell command with the `bash` tool\n")
-	b.WriteString("- `search <pattern>` searches the files with the `grep` tool\n\n")
+	if understood := commandHelp(tools); understood != "" {
+		b.WriteString("## What I understand\n\n" + understood + "\n")
+	}
 	if names := toolNames(tools); names != "" {
 		fmt.Fprintf(&b, "Tools in this session: %s.\n\n", names)
 	} else {
@@ -54,6 +52,28 @@ func generalAnswer(prompt string, tools []agent.ToolSpec) string {
 	b.WriteString("```sh\nexport ANTHROPIC_API_KEY=sk-ant-...\nsteer --model anthropic/claude-sonnet-4-5\n```\n\n")
 	b.WriteString("To rehearse failures instead, start steer with `--scenario rate-limit` or another " +
 		"built-in scenario.")
+	return b.String()
+}
+
+// commandHelps are the commands the scripted model understands, by the tool
+// each needs: the greeting lists only those whose tool the session has.
+var commandHelps = []struct{ tool, line string }{
+	{"ls", "- `list files` lists the workspace with the `ls` tool\n"},
+	{"read", "- `read <path>` shows a file with the `read` tool\n"},
+	{"bash", "- `run <command>` runs a shell command with the `bash` tool\n"},
+	{"grep", "- `search <pattern>` searches the files with the `grep` tool\n"},
+}
+
+func commandHelp(tools []agent.ToolSpec) string {
+	var b strings.Builder
+	for _, h := range commandHelps {
+		for _, t := range tools {
+			if t.Name == h.tool {
+				b.WriteString(h.line)
+				break
+			}
+		}
+	}
 	return b.String()
 }
 

@@ -103,6 +103,39 @@ func TestCommandWithoutItsTool(t *testing.T) {
 	}
 }
 
+// TestGreetingListsOnlyToolsThatExist: the greeting offers a command only
+// when the session has the tool it needs.
+func TestGreetingListsOnlyToolsThatExist(t *testing.T) {
+	cases := []struct {
+		name  string
+		tools []agent.ToolSpec
+		want  []string
+		not   []string
+	}{
+		{"read, ls, bash", testTools, []string{"`list files`", "`read <path>`", "`run <command>`"}, []string{"`search"}},
+		{"with grep", append(slices.Clone(testTools), agent.ToolSpec{Name: "grep"}), []string{"`search <pattern>`"}, nil},
+		{"no tools", nil, nil, []string{"What I understand", "`run <command>`"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			llm := llmOf(user("hello"))
+			llm.Tools = tc.tools
+			_, msg := ask(t, newTestProvider(nil), llm, agent.StreamOptions{})
+			text := msg.TextContent()
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("greeting lacks %s:\n%s", w, text)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(text, n) {
+					t.Errorf("greeting offers %s:\n%s", n, text)
+				}
+			}
+		})
+	}
+}
+
 func TestSearchCallsGrep(t *testing.T) {
 	llm := llmOf(user("search func main"))
 	llm.Tools = append(slices.Clone(testTools), agent.ToolSpec{Name: "grep"})
