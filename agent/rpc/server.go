@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
@@ -188,11 +189,17 @@ func (s *Server) settle(ctx context.Context) {
 	}
 }
 
-// stopRun aborts the active run with reason and waits until its last event
-// is out.
+// stopWait bounds how long Serve waits for an aborted run to end: a tool
+// that ignores cancellation must not hold `steer rpc` open for ever.
+const stopWait = 5 * time.Second
+
+// stopRun aborts the active run with reason and waits (at most stopWait)
+// until its last event is out.
 func (s *Server) stopRun(reason string) {
 	s.rt.AbortWith(reason)
-	_ = s.rt.WaitForIdle(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
+	defer cancel()
+	_ = s.rt.WaitForIdle(ctx)
 }
 
 // stopReason is why Serve's ctx ended, for the aborted marker: the reason of

@@ -142,9 +142,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string) error {
 	if _, err := r.agent.Reset(msgs); err != nil {
 		return err
 	}
-	if m, err := r.opts.Resolve(sess.Model); err == nil && sess.Model != "" {
-		r.agent.SetModel(m, r.streamFor(m))
-	}
+	r.adoptSavedModel(sess.ID, sess.Model)
 	r.mu.Lock()
 	r.session = sessionState{id: id, created: true}
 	r.mu.Unlock()
@@ -152,6 +150,24 @@ func (r *Runtime) loadSession(ctx context.Context, id string) error {
 		r.agent.Enqueue(it)
 	}
 	return nil
+}
+
+// adoptSavedModel switches to the model a session was saved with, unless it
+// cannot be resolved or used now (its key is no longer set): then the
+// current model stays, and the log says why.
+func (r *Runtime) adoptSavedModel(sessionID, ref string) {
+	if ref == "" {
+		return
+	}
+	m, err := r.opts.Resolve(ref)
+	if err == nil {
+		err = r.unusable(m)
+	}
+	if err != nil {
+		r.log.Warn("keeping the current model instead of the session's", "session", sessionID, "model", ref, "error", err)
+		return
+	}
+	r.agent.SetModel(m, r.streamFor(m))
 }
 
 // ensureSession gives the current session its row before its first input.

@@ -193,3 +193,36 @@ func TestSessionByIDWorksInItsWorkspace(t *testing.T) {
 		t.Fatalf("workspace %q, tools built for %v; want the session's /ws", again.Workspace(), builtFor)
 	}
 }
+
+// TestResumedSessionKeepsAUsableModel: a session saved on a model whose key
+// is no longer set resumes on the current model instead of one that would
+// send requests without a key.
+func TestResumedSessionKeepsAUsableModel(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	cloud := agent.Model{Provider: "cloud", ID: "big", API: "test"}
+	providers := func(unusable string) []Provider {
+		return []Provider{
+			{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: agenttest.NewScript().Stream},
+			{Name: "cloud", Models: []agent.Model{cloud}, Unusable: unusable,
+				Stream: agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)).Stream},
+		}
+	}
+	rt, err := New(context.Background(), Options{Providers: providers(""), Model: "cloud/big", Store: store, Workspace: "/ws", Now: agenttest.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+
+	again, err := New(context.Background(), Options{Providers: providers("CLOUD_KEY is not set"), Session: rt.SessionID(),
+		Store: store, Workspace: "/ws", Now: agenttest.Clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again.State().Model.Ref(); got != agenttest.Model.Ref() {
+		t.Fatalf("resumed on %s, want the usable %s", got, agenttest.Model.Ref())
+	}
+}
