@@ -2,8 +2,10 @@
 // tools, and the headless front ends of the same runtime: `steer run` for one
 // prompt and `steer rpc` for pi's JSON-lines RPC protocol.
 //
-// main parses flags, builds the runtime from its parts and maps outcomes to
-// exit statuses; everything below it returns errors as data.
+// main parses flags, builds the runtime from its parts (the provider clients
+// only it may link) and maps outcomes to exit statuses; everything below it
+// returns errors as data. The front ends live in tui, agent/runner/headless
+// and agent/rpc, quit signals in agent/runner.
 package main
 
 import (
@@ -12,22 +14,30 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime/debug"
 	"strings"
-	"time"
 
+	xterm "github.com/charmbracelet/x/term"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/anthropic"
+	"github.com/steer-tui/steer/agent/llm/openai"
 	"github.com/steer-tui/steer/agent/llm/scripted"
 	"github.com/steer-tui/steer/agent/rpc"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/runner/config"
 	"github.com/steer-tui/steer/agent/runner/headless"
+	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/assets"
+	"github.com/steer-tui/steer/persistence"
+	"github.com/steer-tui/steer/tui"
 	"github.com/steer-tui/steer/tui/sanitize"
-
-	xterm "github.com/charmbracelet/x/term"
 )
 
-// Exit statuses of SPEC §10; a quit signal exits with 128 + its number.
+// Exit statuses of SPEC §10; a quit signal exits with 128 + its number
+// (runner.ExitStatus).
 const (
 	exitOK        = headless.ExitOK
 	exitFailed    = headless.ExitFailed
@@ -35,165 +45,51 @@ const (
 	exitCancelled = headless.ExitCancelled
 )
 
-const usage = `steer — chat with an LLM agent that uses tools, and steer it while it works.
-
-Usage:
-  steer [flags]                       the terminal UI
-  steer run [--json] [flags] PROMPT   answer one prompt headless (PROMPT "-" or absent: read stdin)
-  steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
-  steer sessions [--json]             list saved sessions, newest first
-  steer sessions show ID [--json]     print a session's transcript
-  steer version                       the version and the revision it was built from
-  steer help [COMMAND]                this text, or a command's
-
-Flags (before or after the command):
-  --model REF        provider/model or model id (default: the configured model)
-  --scenario NAME    scripted-provider scenario: a name from assets/scenarios or a JSON file
-  --pace N           scripted-provider chunks per second (default 60; 0 = as fast as possible)
-  --config FILE      configuration file (default: ~/.config/steer/config.json, if present)
-  --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
-  --session ID       resume a saved session (see 'steer sessions')
-  --continue         resume the latest session of this directory
-  --theme T          terminal UI: dark, light or auto (default: the config's ui.theme, else auto)
-  --json             run: print the event stream as JSON lines; sessions: print JSON
-  --timeout D        run: give up after D (e.g. 90s, 10m); exit status 3
-  --version          print the version
-
-Real providers come from the config file or ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY;
-with none, steer runs offline on the scripted provider.
-Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out,
-130 interrupted (SIGINT), 129 and 143 for SIGHUP and SIGTERM.
-`
-
-const runUsage = `Usage: steer run [flags] PROMPT
-       steer run [flags] [-] < FILE
-
-Answers one prompt without a screen. The answer streams to stdout; on stderr go
-each tool call with its output as it arrives (up to 16 KiB per call), failed
-saves, and why a run stopped. PROMPT is the arguments joined by spaces; "-" or
-no PROMPT reads it from stdin (at most agent.maxInputBytes, 4 MiB by default).
-
-Flags:
-  --json             print the event stream as JSON lines instead of the answer
-  --timeout D        abort the run after D (e.g. 90s, 10m): exit status 3
-  --model, --scenario, --pace, --config, --state-dir, --session, --continue:
-                     as for steer (see 'steer help')
-
-Exit status: 0 completed, 1 failed (the model's error, a failed save), 2 usage or
-configuration error, 3 timed out, 130 interrupted (SIGINT), 129 SIGHUP, 143 SIGTERM.
-`
-
-const rpcUsage = `Usage: steer rpc [flags]
-
-Speaks pi's RPC protocol: one JSON command per line on stdin, one response per
-command and the session's events as JSON lines on stdout. This is how editors,
-scripts and tests drive steer; see SPEC §12 or pi's docs/rpc.md for the commands.
-It ends at the end of stdin (after the active run), on {"type":"quit"}, or on a
-signal, which aborts the active run first.
-
-Flags: --model, --scenario, --pace, --config, --state-dir, --session, --continue,
-as for steer (see 'steer help').
-
-Exit status: 0 done, 1 the output or input failed, 2 usage or configuration
-error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.
-`
-
-const sessionsUsage = `Usage: steer sessions [--json]
-       steer sessions show ID [--json]
-
-Lists the saved sessions of every workspace, newest first, or prints one
-session's transcript (with --json: pi's message objects). Works while another
-steer uses the state directory.
-
-Flags:
-  --json             print JSON
-  --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
-
-Exit status: 0, 1 the database could not be read, 2 no such session or an
-unusable state directory.
-`
-
-// helpFor is the help text of a command ("" is steer's own).
-func helpFor(command string) string {
-	switch command {
-	case "run":
-		return runUsage
-	case "rpc":
-		return rpcUsage
-	case "sessions":
-		return sessionsUsage
-	}
-	return usage
-}
-
-// usageError is a mistake in the command line or configuration: one line on
-// stderr and exit status 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
-
-// options are the parsed command line.
-type options struct {
-	command  string
-	args     []string
-	model    string
-	scenario string
-	pace     float64
-	stateDir string
-	json     bool
-	timeout  time.Duration
-	session  string
-	cont     bool
-	config   string
-	theme    string
-	version  bool
-}
-
 func main() {
 	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	opts, err := parseArgs(argv)
+	opts, err := headless.ParseArgs(argv, scripted.DefaultPace)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, helpFor(opts.command))
+			text, _ := headless.Help(opts.Command)
+			fmt.Fprint(stdout, text)
 			return exitOK
 		}
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
 	switch {
-	case opts.version || opts.command == "version":
-		fmt.Fprint(stdout, versionText(debug.ReadBuildInfo()))
+	case opts.Version || opts.Command == "version":
+		fmt.Fprint(stdout, headless.VersionText(debug.ReadBuildInfo()))
 		return exitOK
-	case opts.command == "help":
-		if len(opts.args) == 1 {
-			fmt.Fprint(stdout, helpFor(opts.args[0]))
-		} else {
-			fmt.Fprint(stdout, usage)
+	case opts.Command == "help":
+		topic := ""
+		if len(opts.Args) == 1 {
+			topic = opts.Args[0]
 		}
+		text, _ := headless.Help(topic)
+		fmt.Fprint(stdout, text)
 		return exitOK
-	case opts.command == "sessions":
+	case opts.Command == "sessions":
 		return sessions(opts, stdout, stderr)
 	}
 
-	sig := catchSignals()
-	defer sig.stop()
-	cfg, err := config.Load(opts.config, os.Getenv)
+	sig := runner.CatchSignals()
+	defer sig.Stop()
+	cfg, err := config.Load(opts.Config, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
 	var prompt string
-	if opts.command == "run" {
+	if opts.Command == "run" {
 		limit := cfg.Agent.MaxInputBytes
 		if limit == 0 {
 			limit = runner.DefaultMaxInputBytes
 		}
-		if prompt, err = headless.ReadPrompt(opts.args, stdin, limit); err != nil {
+		if prompt, err = headless.ReadPrompt(opts.Args, stdin, limit); err != nil {
 			fmt.Fprintf(stderr, "steer: %v\n", err)
 			return exitUsage
 		}
@@ -203,154 +99,269 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	sig.attach(a.rt)
-	if s := sig.received(); s != nil { // during start-up: start nothing
+	sig.Attach(a.rt)
+	if s := sig.Received(); s != nil { // during start-up: start nothing
 		a.close()
-		return exitStatus(s)
+		return runner.ExitStatus(s)
 	}
-	status := runCommand(sig.ctx, a, cfg, opts, prompt, stdin, stdout, stderr)
+	status := runCommand(sig.Context(), a, cfg, opts, prompt, stdin, stdout, stderr)
 	a.close()
-	if s := sig.received(); s != nil {
-		return exitStatus(s)
+	if s := sig.Received(); s != nil {
+		return runner.ExitStatus(s)
 	}
 	return status
 }
 
+// sessions is `steer sessions`, which needs only the state directory.
+func sessions(o headless.Args, stdout, stderr io.Writer) int {
+	stateDir, err := config.StateDir(o.StateDir, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitUsage
+	}
+	so := headless.SessionsOptions{StateDir: stateDir, JSON: o.JSON}
+	if len(o.Args) == 2 {
+		so.Show = o.Args[1]
+	}
+	return headless.Sessions(context.Background(), so, stdout, stderr)
+}
+
 // runCommand runs the TUI, `steer run` or `steer rpc` until it ends or ctx
 // is cancelled by a signal.
-func runCommand(ctx context.Context, a *app, cfg *config.Config, o options, prompt string, stdin io.Reader, stdout, stderr io.Writer) int {
-	switch o.command {
+func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args, prompt string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if o.Command != "" && a.continued != "" {
+		fmt.Fprintf(stderr, "steer: %s\n", a.continued)
+	}
+	switch o.Command {
 	case "":
-		return runTUI(ctx, a, themeFor(cfg, o))
+		err := tui.RunTerminal(ctx, a.rt, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme, NothingToContinue: a.continued != ""})
+		if errors.Is(err, tui.ErrNoTerminal) {
+			fmt.Fprintf(stderr, "steer: %v\n", err)
+			return exitUsage
+		}
+		return statusOf(ctx, err, stderr)
 	case "run":
-		ro := headless.RunOptions{JSON: o.json, Timeout: o.timeout}
+		ro := headless.RunOptions{JSON: o.JSON, Timeout: o.Timeout}
 		if f, ok := stderr.(*os.File); ok && xterm.IsTerminal(f.Fd()) {
 			ro.Clean = func(s string) string { return sanitize.String(s, sanitize.Options{}) }
 		}
-		if a.continued != "" {
-			fmt.Fprintf(stderr, "steer: %s\n", a.continued)
-		}
 		return headless.Run(ctx, a.rt, prompt, ro, stdout, stderr)
 	default: // "rpc"
-		if a.continued != "" {
-			fmt.Fprintf(stderr, "steer: %s\n", a.continued)
-		}
-		err := rpc.NewServer(a.rt, stdin, stdout).Serve(ctx)
-		switch {
-		case ctx.Err() != nil:
-			return exitCancelled
-		case err != nil:
-			fmt.Fprintf(stderr, "steer: %v\n", err)
-			return exitFailed
-		}
-		return exitOK
+		return statusOf(ctx, rpc.NewServer(a.rt, stdin, stdout).Serve(ctx), stderr)
 	}
 }
 
-// themeFor is the TUI's theme setting: --theme, else the config's ui.theme.
-func themeFor(cfg *config.Config, o options) string {
-	if o.theme != "" {
-		return o.theme
+// statusOf is the exit status of a front end that ended with err: cancelled
+// by a signal, failed (said on stderr) or done.
+func statusOf(ctx context.Context, err error, stderr io.Writer) int {
+	switch {
+	case ctx.Err() != nil:
+		return exitCancelled
+	case err != nil:
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitFailed
 	}
-	return cfg.UI.Theme
+	return exitOK
 }
 
-// parseArgs accepts the global flags before and after the command. With
-// flag.ErrHelp, o.command says whose help was asked for.
-func parseArgs(argv []string) (options, error) {
-	var o options
-	fs := flag.NewFlagSet("steer", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.model, "model", "", "")
-	fs.StringVar(&o.scenario, "scenario", "", "")
-	fs.Float64Var(&o.pace, "pace", scripted.DefaultPace, "")
-	fs.StringVar(&o.stateDir, "state-dir", "", "")
-	fs.BoolVar(&o.json, "json", false, "")
-	fs.DurationVar(&o.timeout, "timeout", 0, "")
-	fs.StringVar(&o.session, "session", "", "")
-	fs.BoolVar(&o.cont, "continue", false, "")
-	fs.StringVar(&o.config, "config", "", "")
-	fs.StringVar(&o.theme, "theme", "", "")
-	fs.BoolVar(&o.version, "version", false, "")
-	if err := fs.Parse(argv); err != nil {
-		return o, err
+// app is the wired runtime with what must be closed after it.
+type app struct {
+	rt       *runner.Runtime
+	store    *persistence.Store
+	logger   *slog.Logger
+	closeLog func()
+	// continued says that --continue found nothing to continue; "" otherwise.
+	continued string
+}
+
+// close ends the runtime in order, within runner.QuitWait: the active run
+// (already aborted by a signal or the front end) is given time to end, the
+// pending saves are written, then the database and the log are closed.
+func (a *app) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), runner.QuitWait)
+	defer cancel()
+	if err := a.rt.WaitForIdle(ctx); err != nil {
+		a.logger.Error("the run did not end in time", "error", err)
 	}
-	rest := fs.Args()
-	if len(rest) > 0 {
-		o.command = rest[0]
-		args, err := interleaved(fs, rest[1:])
+	if err := a.rt.Close(ctx); err != nil {
+		a.logger.Error("saving the last changes failed", "error", err)
+	}
+	if err := a.store.Close(); err != nil {
+		a.logger.Error("closing the database failed", "error", err)
+	}
+	a.closeLog()
+}
+
+// build wires the runtime: the configuration's providers (the scripted one
+// always among them), the model to start with, the state directory with its
+// lock, log and database, the tools and the session.
+func build(cfg *config.Config, o headless.Args) (*app, error) {
+	providers, err := providersFrom(cfg, o)
+	if err != nil {
+		return nil, err
+	}
+	resolve := resolverFor(cfg, providers)
+	model, err := initialModel(cfg, o, providers, resolve)
+	if err != nil {
+		return nil, err
+	}
+	stateDir, err := config.StateDir(o.StateDir, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	workspace, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the working directory: %w", err)
+	}
+	store, err := persistence.Open(stateDir, persistence.Options{})
+	if err != nil {
+		return nil, err
+	}
+	logger, closeLog, err := runner.OpenLog(stateDir)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	a := &app{store: store, logger: logger, closeLog: closeLog}
+	if o.Continue {
+		_, err := store.LatestSession(context.Background(), workspace)
+		if errors.Is(err, persistence.ErrNotFound) {
+			a.continued = "no saved session in this directory; starting a new one"
+		}
+	}
+	a.rt, err = runner.New(context.Background(), runner.Options{
+		Providers:     providers,
+		Model:         model,
+		Resolve:       resolve,
+		Tools:         tools.New(workspace, tools.WithHiddenEnv(cfg.SecretEnvNames()...)),
+		SystemPrompt:  assets.SystemPrompt(),
+		Workspace:     workspace,
+		Thinking:      cfg.Agent.Thinking,
+		SteeringMode:  cfg.Agent.SteeringMode,
+		FollowUpMode:  cfg.Agent.FollowUpMode,
+		MaxInputBytes: cfg.Agent.MaxInputBytes,
+		Logger:        logger,
+		Store:         store,
+		Session:       o.Session,
+		Continue:      o.Continue,
+	})
+	if err != nil {
+		if cerr := store.Close(); cerr != nil {
+			logger.Error("closing the database failed", "error", cerr)
+		}
+		closeLog()
+		return nil, err
+	}
+	// A resumed session comes back on its own model; --model says otherwise.
+	if want, _ := resolve(model); o.Model != "" && a.rt.State().Model.Ref() != want.Ref() {
+		if _, err := a.rt.SetModel(model); err != nil {
+			a.close()
+			return nil, fmt.Errorf("--model %s: %w", o.Model, err)
+		}
+	}
+	logger.Info("steer started", "command", o.Command, "config", cfg.Source, "model", a.rt.State().Model.Ref(),
+		"workspace", workspace, "session", a.rt.SessionID())
+	return a, nil
+}
+
+// initialModel checks the model to start with, worded for where it came
+// from: the --model flag, or the configuration's default. A model whose
+// provider cannot be used (its key is not set) is refused, naming the key.
+func initialModel(cfg *config.Config, o headless.Args, providers []runner.Provider, resolve func(string) (agent.Model, error)) (string, error) {
+	ref := o.Model
+	if ref == "" {
+		ref = cfg.Model
+	}
+	m, err := resolve(ref)
+	switch {
+	case err != nil && o.Model != "":
+		return "", fmt.Errorf("--model: %w", err)
+	case err != nil:
+		return "", err
+	}
+	for _, p := range providers {
+		if p.Name != m.Provider || p.Unusable == "" {
+			continue
+		}
+		if o.Model != "" {
+			return "", fmt.Errorf("--model %s: %s", m.Ref(), p.Unusable)
+		}
+		return "", fmt.Errorf("the default model %s cannot be used: %s (set the key, choose another model with --model, "+
+			"or run offline with --model %s/echo)", m.Ref(), p.Unusable, scripted.ProviderName)
+	}
+	return ref, nil
+}
+
+// providersFrom builds each configured provider, then the built-in scripted
+// one (with --pace and --scenario) unless the configuration names its own.
+// A provider none of whose keys is set is listed as unusable.
+func providersFrom(cfg *config.Config, o headless.Args) ([]runner.Provider, error) {
+	popts := scripted.Options{Pace: o.Pace}
+	if o.Scenario != "" {
+		sc, err := scripted.LoadScenario(o.Scenario)
 		if err != nil {
-			return o, err
+			return nil, fmt.Errorf("--scenario: %w", err)
 		}
-		o.args = args
+		popts.Scenario = sc
 	}
-	if o.version {
-		return o, nil
-	}
-	switch o.command {
-	case "":
-	case "help":
-		switch {
-		case len(o.args) > 1:
-			return o, usagef("usage: steer help [COMMAND]")
-		case len(o.args) == 1 && helpFor(o.args[0]) == usage:
-			return o, usagef("no help for %q: the commands are run, rpc and sessions", o.args[0])
+	offline := scripted.New(popts).Stream
+	var out []runner.Provider
+	hasScripted := false
+	for _, p := range cfg.Providers {
+		stream, err := streamOf(p, offline)
+		if err != nil {
+			return nil, fmt.Errorf("provider %s: %w", p.Name, err)
 		}
-	case "version":
-		if len(o.args) > 0 {
-			return o, usagef("version takes no arguments")
-		}
-	case "rpc":
-		if len(o.args) > 0 {
-			return o, usagef("rpc takes no arguments, got %q", strings.Join(o.args, " "))
-		}
-	case "run":
-	case "sessions":
-		if n := len(o.args); !(n == 0 || n == 2 && o.args[0] == "show") {
-			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--json]")
-		}
-	default:
-		return o, usagef("unknown command %q; see 'steer help'", o.command)
+		hasScripted = hasScripted || p.Name == scripted.ProviderName
+		out = append(out, runner.Provider{Name: p.Name, Models: p.Models, Stream: stream, Unusable: p.Unusable()})
 	}
-	if o.json && o.command != "run" && o.command != "sessions" {
-		return o, usagef("--json applies to 'steer run' and 'steer sessions' only")
+	if !hasScripted {
+		out = append(out, runner.Provider{Name: scripted.ProviderName, Models: scripted.Models(), Stream: offline})
 	}
-	if o.theme != "" {
-		if o.command != "" {
-			return o, usagef("--theme applies to the terminal UI only")
-		}
-		if _, err := config.ParseTheme(o.theme); err != nil {
-			return o, usagef("--theme: %v", err)
-		}
-	}
-	if o.pace < 0 {
-		return o, usagef("--pace must be 0 or more, got %v", o.pace)
-	}
-	if o.timeout < 0 {
-		return o, usagef("--timeout must be positive, got %v", o.timeout)
-	}
-	if o.session != "" && o.cont {
-		return o, usagef("--session and --continue exclude each other")
-	}
-	return o, nil
+	return out, nil
 }
 
-// interleaved parses flags anywhere among the arguments and returns the
-// others in order; everything after "--" is an argument.
-func interleaved(fs *flag.FlagSet, rest []string) ([]string, error) {
-	var args []string
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
+// streamOf builds the client of one configured provider. Until failover
+// rotates auth profiles, the first usable profile's key is used.
+func streamOf(p config.Provider, offline agent.StreamFn) (agent.StreamFn, error) {
+	key := ""
+	if usable := p.Usable(); len(usable) > 0 {
+		key = usable[0].Key.Reveal()
+	}
+	switch p.API {
+	case config.APIOpenAIChat:
+		c, err := openai.New(openai.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout, Headers: p.Headers})
+		if err != nil {
 			return nil, err
 		}
-		after := fs.Args()
-		if consumed := rest[:len(rest)-len(after)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
-			return append(args, after...), nil
+		return c.Stream, nil
+	case config.APIAnthropicMessages:
+		c, err := anthropic.New(anthropic.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout, Headers: p.Headers})
+		if err != nil {
+			return nil, err
 		}
-		if len(after) == 0 {
-			break
-		}
-		args, rest = append(args, after[0]), after[1:]
+		return c.Stream, nil
+	default:
+		return offline, nil
 	}
-	return args, nil
+}
+
+// resolverFor resolves references through the configuration (aliases,
+// catalogue models); the scripted models resolve as they are. Its errors
+// name no flag: the runtime also resolves what rpc's set_model and the
+// TUI's model picker ask for.
+func resolverFor(cfg *config.Config, providers []runner.Provider) func(string) (agent.Model, error) {
+	return func(ref string) (agent.Model, error) {
+		if ref == "" || strings.HasPrefix(ref, scripted.ProviderName+"/") {
+			return runner.ResolveModel(providers, ref)
+		}
+		m, err := cfg.ResolveModel(ref)
+		if err != nil {
+			if sm, serr := runner.ResolveModel(providers, ref); serr == nil {
+				return sm, nil
+			}
+			return agent.Model{}, err
+		}
+		return m, nil
+	}
 }

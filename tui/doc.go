@@ -31,4 +31,10 @@
 // handler or to the component that owns it. Keys climb the ladder written
 // above handleKey. Keys, slash commands and pickers all emit the requests
 // of tui/msgs, so each action has one handler.
+//
+// # Starting
+//
+// RunTerminal is main's way in (terminal.go): it refuses to start without a
+// terminal (ErrNoTerminal), decides the theme once from --theme, ui.theme
+// and the terminal, writes the welcome, and calls Run.
 package tui

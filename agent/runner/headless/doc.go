@@ -1,6 +1,11 @@
 // Package headless runs steer without a screen: `steer run` (one prompt, its
 // answer or its JSON event stream, and an exit status) and `steer sessions`
 // (saved sessions and transcripts, as text or JSON).
+//
+// It also holds what steer's command line says before any front end starts:
+// the arguments (ParseArgs), the help texts (Help) and `steer version`
+// (VersionText). main wires the runtime and picks the front end; the binary
+// tests of the whole command line are in headless/e2e.
 package headless
 
 // Exit statuses of SPEC §10.

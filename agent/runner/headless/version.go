@@ -1,15 +1,15 @@
-package main
+package headless
 
 import (
 	"runtime/debug"
 	"strings"
 )
 
-// versionText is what `steer version` prints: the module version (or
+// VersionText is what `steer version` prints: the module version (or
 // "devel" for a build from a working tree), the VCS revision with its time
 // and whether the tree was modified, and the Go version, as far as the
-// binary records them.
-func versionText(info *debug.BuildInfo, ok bool) string {
+// binary records them. info and ok are debug.ReadBuildInfo's results.
+func VersionText(info *debug.BuildInfo, ok bool) string {
 	if !ok || info == nil {
 		return "steer (version unknown: built without module information)\n"
 	}

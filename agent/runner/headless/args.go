@@ -1,0 +1,151 @@
+package headless
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/steer-tui/steer/agent/runner/config"
+)
+
+// Args are steer's parsed command line; Help says what each flag means.
+type Args struct {
+	// Command is "" (the terminal UI), "run", "rpc", "sessions",
+	// "version" or "help".
+	Command string
+	// Args are the command's arguments, in order, without the flags.
+	Args []string
+
+	Model    string        // --model
+	Scenario string        // --scenario
+	Pace     float64       // --pace
+	StateDir string        // --state-dir
+	JSON     bool          // --json
+	Timeout  time.Duration // --timeout
+	Session  string        // --session
+	Continue bool          // --continue
+	Config   string        // --config
+	Theme    string        // --theme
+	Version  bool          // --version
+}
+
+// usageError is a mistake on the command line: one line on stderr and
+// ExitUsage.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// ParseArgs parses steer's command line, accepting the global flags before
+// and after the command, and checks it before anything is opened. defaultPace
+// is --pace's default (scripted.DefaultPace, a provider this package may not
+// import).
+//
+// With flag.ErrHelp (--help, -h), the Args' Command says whose help was asked for
+// (see Help). Any other error is one line for stderr and ExitUsage.
+func ParseArgs(argv []string, defaultPace float64) (Args, error) {
+	var o Args
+	fs := flag.NewFlagSet("steer", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.Model, "model", "", "")
+	fs.StringVar(&o.Scenario, "scenario", "", "")
+	fs.Float64Var(&o.Pace, "pace", defaultPace, "")
+	fs.StringVar(&o.StateDir, "state-dir", "", "")
+	fs.BoolVar(&o.JSON, "json", false, "")
+	fs.DurationVar(&o.Timeout, "timeout", 0, "")
+	fs.StringVar(&o.Session, "session", "", "")
+	fs.BoolVar(&o.Continue, "continue", false, "")
+	fs.StringVar(&o.Config, "config", "", "")
+	fs.StringVar(&o.Theme, "theme", "", "")
+	fs.BoolVar(&o.Version, "version", false, "")
+	if err := fs.Parse(argv); err != nil {
+		return o, err
+	}
+	rest := fs.Args()
+	if len(rest) > 0 {
+		o.Command = rest[0]
+		args, err := interleaved(fs, rest[1:])
+		if err != nil {
+			return o, err
+		}
+		o.Args = args
+	}
+	if o.Version {
+		return o, nil
+	}
+	switch o.Command {
+	case "":
+	case "help":
+		switch {
+		case len(o.Args) > 1:
+			return o, usagef("usage: steer help [COMMAND]")
+		case len(o.Args) == 1 && !hasHelp(o.Args[0]):
+			return o, usagef("no help for %q: the commands are run, rpc and sessions", o.Args[0])
+		}
+	case "version":
+		if len(o.Args) > 0 {
+			return o, usagef("version takes no arguments")
+		}
+	case "rpc":
+		if len(o.Args) > 0 {
+			return o, usagef("rpc takes no arguments, got %q", strings.Join(o.Args, " "))
+		}
+	case "run":
+	case "sessions":
+		if n := len(o.Args); !(n == 0 || n == 2 && o.Args[0] == "show") {
+			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--json]")
+		}
+	default:
+		return o, usagef("unknown command %q; see 'steer help'", o.Command)
+	}
+	if o.JSON && o.Command != "run" && o.Command != "sessions" {
+		return o, usagef("--json applies to 'steer run' and 'steer sessions' only")
+	}
+	if o.Theme != "" {
+		if o.Command != "" {
+			return o, usagef("--theme applies to the terminal UI only")
+		}
+		if _, err := config.ParseTheme(o.Theme); err != nil {
+			return o, usagef("--theme: %v", err)
+		}
+	}
+	if o.Pace < 0 {
+		return o, usagef("--pace must be 0 or more, got %v", o.Pace)
+	}
+	if o.Timeout < 0 {
+		return o, usagef("--timeout must be positive, got %v", o.Timeout)
+	}
+	if o.Session != "" && o.Continue {
+		return o, usagef("--session and --continue exclude each other")
+	}
+	return o, nil
+}
+
+// hasHelp says whether command has a help text of its own.
+func hasHelp(command string) bool {
+	_, ok := Help(command)
+	return command != "" && ok
+}
+
+// interleaved parses flags anywhere among the arguments and returns the
+// others in order; everything after "--" is an argument.
+func interleaved(fs *flag.FlagSet, rest []string) ([]string, error) {
+	var args []string
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		after := fs.Args()
+		if consumed := rest[:len(rest)-len(after)]; len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(args, after...), nil
+		}
+		if len(after) == 0 {
+			break
+		}
+		args, rest = append(args, after[0]), after[1:]
+	}
+	return args, nil
+}

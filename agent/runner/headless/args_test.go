@@ -1,0 +1,71 @@
+package headless
+
+import (
+	"errors"
+	"flag"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestParseArgsTakesFlagsAnywhere: the global flags go before or after the
+// command, among its arguments; after "--" everything is an argument.
+func TestParseArgsTakesFlagsAnywhere(t *testing.T) {
+	tests := []struct {
+		argv []string
+		want Args
+	}{
+		{nil, Args{Pace: 60}},
+		{[]string{"--model", "scripted/echo", "run", "--json", "hello", "--timeout", "2s", "world"},
+			Args{Command: "run", Args: []string{"hello", "world"}, Model: "scripted/echo", JSON: true, Timeout: 2 * time.Second, Pace: 60}},
+		{[]string{"run", "--pace", "0", "--", "--json", "-h"},
+			Args{Command: "run", Args: []string{"--json", "-h"}}},
+		{[]string{"sessions", "show", "abc", "--json", "--state-dir", "/s"},
+			Args{Command: "sessions", Args: []string{"show", "abc"}, JSON: true, StateDir: "/s", Pace: 60}},
+		{[]string{"--theme", "light", "--continue"}, Args{Theme: "light", Continue: true, Pace: 60}},
+		{[]string{"--version", "nonsense", "--json"}, Args{Command: "nonsense", Version: true, JSON: true, Pace: 60}},
+	}
+	for _, tt := range tests {
+		got, err := ParseArgs(tt.argv, 60)
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseArgs(%q) = %+v, %v; want %+v", tt.argv, got, err, tt.want)
+		}
+	}
+}
+
+// TestParseArgsHelp: --help and -h ask for the help of the command they
+// follow.
+func TestParseArgsHelp(t *testing.T) {
+	for argv, command := range map[string]string{"--help": "", "run -h": "run", "sessions show --help": "sessions"} {
+		got, err := ParseArgs(strings.Fields(argv), 60)
+		if !errors.Is(err, flag.ErrHelp) || got.Command != command {
+			t.Errorf("ParseArgs(%s) = %q, %v; want help for %q", argv, got.Command, err, command)
+		}
+	}
+}
+
+func TestParseArgsRefuses(t *testing.T) {
+	tests := []struct {
+		argv string
+		want string
+	}{
+		{"help run rpc", "usage: steer help [COMMAND]"},
+		{"help nope", `no help for "nope": the commands are run, rpc and sessions`},
+		{"version x", "version takes no arguments"},
+		{"rpc now", `rpc takes no arguments, got "now"`},
+		{"sessions show", "usage: steer sessions [--json] | steer sessions show ID [--json]"},
+		{"frobnicate", `unknown command "frobnicate"; see 'steer help'`},
+		{"rpc --json", "--json applies to 'steer run' and 'steer sessions' only"},
+		{"run --theme dark hi", "--theme applies to the terminal UI only"},
+		{"--theme blue", `--theme: unknown theme "blue" (want dark, light or auto)`},
+		{"--pace -1", "--pace must be 0 or more, got -1"},
+		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
+		{"--session abc --continue", "--session and --continue exclude each other"},
+	}
+	for _, tt := range tests {
+		if _, err := ParseArgs(strings.Fields(tt.argv), 60); err == nil || err.Error() != tt.want {
+			t.Errorf("ParseArgs(%s) = %v; want %q", tt.argv, err, tt.want)
+		}
+	}
+}

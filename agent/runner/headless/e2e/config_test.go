@@ -1,0 +1,126 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/steer-tui/steer/agent/runner/headless"
+)
+
+// readmeConfig is README.md's configuration example, verbatim.
+const readmeConfig = `{
+  "model": "sonnet",
+  "aliases": { "sonnet": "anthropic/claude-sonnet-4-5", "mini": "openai/gpt-4.1-mini" },
+  "providers": {
+    "anthropic": { "api": "anthropic-messages",
+                   "profiles": [ { "id": "anthropic:main", "apiKeyEnv": "ANTHROPIC_API_KEY" } ] },
+    "openai":    { "api": "openai-chat",
+                   "profiles": [ { "id": "openai:main", "apiKeyEnv": "OPENAI_API_KEY" } ] },
+    "openrouter": { "api": "openai-chat", "baseURL": "https://openrouter.ai/api/v1",
+                    "profiles": [ { "id": "openrouter:main", "apiKeyEnv": "OPENROUTER_API_KEY" } ],
+                    "models": [ { "id": "anthropic/claude-sonnet-4.5" } ] },
+    "ollama":    { "api": "openai-chat", "baseURL": "http://127.0.0.1:11434/v1",
+                   "models": [ { "id": "qwen3:8b", "contextWindow": 32768, "maxOutput": 8192, "reasoning": true } ] },
+    "llamacpp":  { "api": "openai-chat", "baseURL": "http://127.0.0.1:8080/v1", "timeoutSeconds": 600,
+                   "models": [ { "id": "local", "contextWindow": 16384 } ] }
+  },
+  "agent": { "thinking": "medium", "steeringMode": "one-at-a-time", "followUpMode": "one-at-a-time" }
+}`
+
+// TestREADMEConfigWithoutKeys: the README's example with no key set still
+// runs offline; a model that needs a missing key is exit 2 naming it.
+func TestREADMEConfigWithoutKeys(t *testing.T) {
+	s := newSandbox(t)
+	cfg := writeFile(t, "config.json", readmeConfig)
+	base := []string{"--config", cfg, "--state-dir", s.stateDir, "--pace", "0"}
+
+	code, stdout, stderr := s.run(nil, append(base, "--model", "scripted/echo", "run", "hello")...)
+	if code != headless.ExitOK || !strings.Contains(stdout, "You said: hello") {
+		t.Errorf("--model scripted/echo: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = s.run(nil, append(base, "--model", "anthropic/claude-sonnet-4-5", "run", "hello")...)
+	if want := "steer: --model anthropic/claude-sonnet-4-5: ANTHROPIC_API_KEY is not set\n"; code != headless.ExitUsage || stderr != want {
+		t.Errorf("--model anthropic/…: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+	code, _, stderr = s.run(nil, append(base, "--model", "mini", "run", "hello")...)
+	if want := "steer: --model openai/gpt-4.1-mini: OPENAI_API_KEY is not set\n"; code != headless.ExitUsage || stderr != want {
+		t.Errorf("--model mini: exit %d, stderr %q; want 2, %q", code, stderr, want)
+	}
+	code, _, stderr = s.run(nil, append(base, "run", "hello")...)
+	if code != headless.ExitUsage || !strings.Contains(stderr, "ANTHROPIC_API_KEY is not set") ||
+		!strings.Contains(stderr, "--model scripted/echo") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("default model: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestResolverNamesNoFlag: the runtime's resolver also serves rpc's
+// set_model, so its errors do not mention --model; only the flag's own
+// check at start does.
+func TestResolverNamesNoFlag(t *testing.T) {
+	s := newSandbox(t)
+	cfg := writeFile(t, "config.json", readmeConfig)
+
+	cmd := s.command("--config", cfg, "--pace", "0", "--model", "scripted/echo", "rpc")
+	cmd.Stdin = strings.NewReader(`{"type":"set_model","provider":"nope","modelId":"nope"}` + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("steer rpc: %v", err)
+	}
+	reply := string(out)
+	if !strings.Contains(reply, `"command":"set_model"`) || !strings.Contains(reply, `"success":false`) ||
+		!strings.Contains(reply, "nope") || strings.Contains(reply, "--model") {
+		t.Errorf("set_model nope answered %s; want an error without --model", reply)
+	}
+
+	code, _, stderr := s.run(nil, "--config", cfg, "--pace", "0", "--model", "nope", "run", "hello")
+	if code != headless.ExitUsage || !strings.HasPrefix(stderr, "steer: --model: unknown model") {
+		t.Errorf("--model nope: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestContinueWithNothingToContinueSaysSo: --continue in a directory
+// without sessions says it starts a new one; with one, it says nothing.
+func TestContinueWithNothingToContinueSaysSo(t *testing.T) {
+	s := newSandbox(t)
+	args := []string{"--state-dir", s.stateDir, "--pace", "0", "--continue", "run", "hello"}
+	code, _, stderr := s.run(nil, args...)
+	if code != headless.ExitOK || stderr != "steer: no saved session in this directory; starting a new one\n" {
+		t.Errorf("first: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = s.run(nil, args...)
+	if code != headless.ExitOK || stderr != "" {
+		t.Errorf("second: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestKeysDoNotReachTools: a command the model runs does not see the key
+// variables the config's profiles read, whatever they are called.
+func TestKeysDoNotReachTools(t *testing.T) {
+	s := newSandbox(t)
+	s.setenv("corpKey", "sk-corp-SECRET-777")
+	cfg := writeFile(t, "config.json", `{"providers": {"corp": {"api": "openai-chat", "baseURL": "https://llm.corp.example/v1",
+		"profiles": [{"apiKeyEnv": "corpKey"}], "models": [{"id": "m"}]}}}`)
+	code, stdout, stderr := s.run(nil, "--config", cfg, "--state-dir", s.stateDir, "--pace", "0", "--model", "scripted/echo",
+		"run", `run echo "key=[$corpKey]"`)
+	if code != headless.ExitOK || !strings.Contains(stdout, "key=[]") || strings.Contains(stdout+stderr, "SECRET") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// The variable is there for steer itself: a tool could have read it.
+	code, stdout, _ = s.run(nil, "--state-dir", s.stateDir, "--pace", "0", "run", `run echo "key=[$corpKey]"`)
+	if code != headless.ExitOK || !strings.Contains(stdout, "key=[sk-corp-SECRET-777]") {
+		t.Errorf("without the config: exit %d, stdout %q", code, stdout)
+	}
+}
+
+// TestModelFlagWinsOverAResumedSession: --continue brings the session back,
+// on the model --model names rather than the one it was saved with.
+func TestModelFlagWinsOverAResumedSession(t *testing.T) {
+	s := newSandbox(t)
+	if code, _, stderr := s.run(nil, "--state-dir", s.stateDir, "--pace", "0", "run", "hi"); code != headless.ExitOK {
+		t.Fatalf("first run: %d, %q", code, stderr)
+	}
+	code, stdout, stderr := s.run(nil, "--state-dir", s.stateDir, "--pace", "0", "--continue", "--model", "scripted/tiny", "run", "--json", "again")
+	if code != headless.ExitOK || !strings.Contains(stdout, `"model":"tiny"`) || strings.Contains(stdout, `"model":"echo"`) {
+		t.Errorf("exit %d, stderr %q; the answer's model is not tiny:\n%.300s", code, stderr, stdout)
+	}
+}

@@ -1,0 +1,70 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunShowsToolOutputLive: a command's output reaches stderr as it is
+// printed, not when the command ends.
+func TestRunShowsToolOutputLive(t *testing.T) {
+	slow(t)
+	s := newSandbox(t)
+	cmd := s.command("--state-dir", s.stateDir, "--pace", "0", "run", "run for i in 1 2 3; do echo step-$i; sleep 1; done")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ch := lines(stderr)
+	var seen []string
+	waitLine(t, ch, "step-1", 2*time.Second, &seen)
+	t.Logf("step-1 after %v", time.Since(start))
+	waitLine(t, ch, "step-3", 5*time.Second, &seen)
+	for l := range ch {
+		seen = append(seen, l)
+	}
+	if code := exitCode(t, cmd, 10*time.Second); code != 0 {
+		t.Fatalf("exit %d; stderr %q", code, seen)
+	}
+	want := []string{"→ bash for i in 1 2 3; do echo step-$i; sleep 1; done", "  │ step-1", "  │ step-2", "  │ step-3", "← bash ok"}
+	if strings.Join(seen, "\n") != strings.Join(want, "\n") {
+		t.Errorf("stderr\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Contains(stdout.String(), "│") || stdout.String() == "" {
+		t.Errorf("stdout %q: want the answer alone", stdout.String())
+	}
+}
+
+// TestRunTimeoutIsRecorded: --timeout ends the run with exit status 3, says
+// why, and the saved aborted marker names the limit.
+func TestRunTimeoutIsRecorded(t *testing.T) {
+	slow(t)
+	s := newSandbox(t)
+	cmd := s.command("--state-dir", s.stateDir, "--pace", "0", "--timeout", "1s", "run", "run sleep 5")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCode(t, cmd, 10*time.Second); code != 3 {
+		t.Fatalf("exit %d, want 3; stderr %q", code, stderr.String())
+	}
+	if took := time.Since(start); took > 4*time.Second {
+		t.Errorf("took %v: the sleep was not stopped", took)
+	}
+	if !strings.HasSuffix(stderr.String(), "steer: run timed out after 1s\n") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	last := lastSavedMessage(t, s)
+	if last["stopReason"] != "aborted" || last["errorMessage"] != "run timed out after 1s" {
+		t.Errorf("last message: %v", last)
+	}
+}

@@ -1,0 +1,96 @@
+package headless
+
+// Help is the help text of a command of steer's command line ("" is steer's
+// own, which lists every command and flag); ok is false for a command that
+// has none, and then text is steer's own.
+func Help(command string) (text string, ok bool) {
+	switch command {
+	case "":
+		return usage, true
+	case "run":
+		return runUsage, true
+	case "rpc":
+		return rpcUsage, true
+	case "sessions":
+		return sessionsUsage, true
+	}
+	return usage, false
+}
+
+const usage = `steer — chat with an LLM agent that uses tools, and steer it while it works.
+
+Usage:
+  steer [flags]                       the terminal UI
+  steer run [--json] [flags] PROMPT   answer one prompt headless (PROMPT "-" or absent: read stdin)
+  steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
+  steer sessions [--json]             list saved sessions, newest first
+  steer sessions show ID [--json]     print a session's transcript
+  steer version                       the version and the revision it was built from
+  steer help [COMMAND]                this text, or a command's
+
+Flags (before or after the command):
+  --model REF        provider/model or model id (default: the configured model)
+  --scenario NAME    scripted-provider scenario: a name from assets/scenarios or a JSON file
+  --pace N           scripted-provider chunks per second (default 60; 0 = as fast as possible)
+  --config FILE      configuration file (default: ~/.config/steer/config.json, if present)
+  --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
+  --session ID       resume a saved session (see 'steer sessions')
+  --continue         resume the latest session of this directory
+  --theme T          terminal UI: dark, light or auto (default: the config's ui.theme, else auto)
+  --json             run: print the event stream as JSON lines; sessions: print JSON
+  --timeout D        run: give up after D (e.g. 90s, 10m); exit status 3
+  --version          print the version
+
+Real providers come from the config file or ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY;
+with none, steer runs offline on the scripted provider.
+Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out,
+130 interrupted (SIGINT), 129 and 143 for SIGHUP and SIGTERM.
+`
+
+const runUsage = `Usage: steer run [flags] PROMPT
+       steer run [flags] [-] < FILE
+
+Answers one prompt without a screen. The answer streams to stdout; on stderr go
+each tool call with its output as it arrives (up to 16 KiB per call), failed
+saves, and why a run stopped. PROMPT is the arguments joined by spaces; "-" or
+no PROMPT reads it from stdin (at most agent.maxInputBytes, 4 MiB by default).
+
+Flags:
+  --json             print the event stream as JSON lines instead of the answer
+  --timeout D        abort the run after D (e.g. 90s, 10m): exit status 3
+  --model, --scenario, --pace, --config, --state-dir, --session, --continue:
+                     as for steer (see 'steer help')
+
+Exit status: 0 completed, 1 failed (the model's error, a failed save), 2 usage or
+configuration error, 3 timed out, 130 interrupted (SIGINT), 129 SIGHUP, 143 SIGTERM.
+`
+
+const rpcUsage = `Usage: steer rpc [flags]
+
+Speaks pi's RPC protocol: one JSON command per line on stdin, one response per
+command and the session's events as JSON lines on stdout. This is how editors,
+scripts and tests drive steer; see SPEC §12 or pi's docs/rpc.md for the commands.
+It ends at the end of stdin (after the active run), on {"type":"quit"}, or on a
+signal, which aborts the active run first.
+
+Flags: --model, --scenario, --pace, --config, --state-dir, --session, --continue,
+as for steer (see 'steer help').
+
+Exit status: 0 done, 1 the output or input failed, 2 usage or configuration
+error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.
+`
+
+const sessionsUsage = `Usage: steer sessions [--json]
+       steer sessions show ID [--json]
+
+Lists the saved sessions of every workspace, newest first, or prints one
+session's transcript (with --json: pi's message objects). Works while another
+steer uses the state directory.
+
+Flags:
+  --json             print JSON
+  --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
+
+Exit status: 0, 1 the database could not be read, 2 no such session or an
+unusable state directory.
+`

@@ -1,0 +1,43 @@
+package headless
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/steer-tui/steer/persistence"
+)
+
+// SessionsOptions are the arguments of `steer sessions`.
+type SessionsOptions struct {
+	// StateDir is the state directory whose database is read
+	// (config.StateDir).
+	StateDir string
+	// Show is the id of the session whose transcript to print; "" lists
+	// the sessions.
+	Show string
+	// JSON prints JSON instead of text.
+	JSON bool
+}
+
+// Sessions is `steer sessions`: it prints the saved sessions (ListSessions),
+// or one transcript (ShowSession). It opens the database read-only when
+// another steer owns the state directory, so that it works while one runs.
+// A database it cannot open is ExitUsage.
+func Sessions(ctx context.Context, o SessionsOptions, stdout, stderr io.Writer) int {
+	store, err := persistence.Open(o.StateDir, persistence.Options{})
+	var locked *persistence.LockedError
+	if errors.As(err, &locked) {
+		store, err = persistence.Open(o.StateDir, persistence.Options{ReadOnly: true})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return ExitUsage
+	}
+	defer store.Close()
+	if o.Show != "" {
+		return ShowSession(ctx, store, o.Show, o.JSON, stdout, stderr)
+	}
+	return ListSessions(ctx, store, o.JSON, stdout, stderr)
+}

@@ -1,0 +1,82 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/charmbracelet/lipgloss"
+	xterm "github.com/charmbracelet/x/term"
+
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/theme"
+)
+
+// ErrNoTerminal is RunTerminal's refusal to start without a terminal on
+// stdin and stdout; main reports it as a usage error (exit status 2).
+var ErrNoTerminal = errors.New("the terminal UI needs a terminal; use 'steer run PROMPT' or 'steer rpc' from scripts")
+
+// TerminalOptions are what the command line and the configuration say about
+// the terminal UI.
+type TerminalOptions struct {
+	// Theme is the --theme flag; "" leaves the choice to ConfigTheme.
+	Theme string
+	// ConfigTheme is the configuration's ui.theme; "" is auto.
+	ConfigTheme string
+	// NothingToContinue says that --continue found no saved session in this
+	// directory; the welcome then says that this session is a new one.
+	NothingToContinue bool
+}
+
+// RunTerminal runs the terminal UI (SPEC §9) on the process's terminal until
+// the user quits or ctx is cancelled, as Run does. The theme is decided
+// here, once, before the program owns the terminal. Without a terminal it
+// returns ErrNoTerminal and touches nothing.
+func RunTerminal(ctx context.Context, rt *runner.Runtime, o TerminalOptions) error {
+	if !xterm.IsTerminal(os.Stdin.Fd()) || !xterm.IsTerminal(os.Stdout.Fd()) {
+		return ErrNoTerminal
+	}
+	th := pickTheme(themeSetting(o))
+	lipgloss.SetHasDarkBackground(th.Name != "light")
+	return Run(ctx, rt, Options{
+		Theme:    th,
+		Profile:  lipgloss.ColorProfile(),
+		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),
+		Sessions: SessionsOf(rt),
+	})
+}
+
+// themeSetting is the theme the user asked for: --theme, else ui.theme.
+func themeSetting(o TerminalOptions) string {
+	if o.Theme != "" {
+		return o.Theme
+	}
+	return o.ConfigTheme
+}
+
+// pickTheme turns the theme setting (checked already by the flag parser and
+// config.ParseTheme) into a theme: theme.Detect, whose auto asks the
+// terminal for at most theme.QueryTimeout.
+func pickTheme(setting string) theme.Theme {
+	th, err := theme.Detect(setting, os.Getenv, theme.AskTerminal(theme.QueryTimeout))
+	if err != nil {
+		return theme.Dark() // no other setting gets this far
+	}
+	return th
+}
+
+// welcome is the note at the top of an empty transcript. Offline, on the
+// scripted provider (whose default pace makes answers stream visibly), it
+// suggests what to try.
+func welcome(provider string, nothingToContinue bool) string {
+	text := "Type a message and press Enter; keep typing while the agent works to steer it. " +
+		"/help lists the keys and commands."
+	if provider == "scripted" {
+		text = "Offline on the scripted provider: no key needed. Try hello, list files, " +
+			"read README.md or run sleep 5 (and type while it runs). /help lists the keys and commands."
+	}
+	if nothingToContinue {
+		text = "No saved session in this directory: this is a new one. " + text
+	}
+	return text
+}
