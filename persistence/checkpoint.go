@@ -7,18 +7,36 @@ import (
 	"sync/atomic"
 )
 
-// checkpointEvery is how many committed writes pass between two background
-// checkpoints. SQLite's own automatic checkpoint runs inside the commit that
-// takes the WAL past 1,000 pages and costs that append milliseconds (it
-// copies the pages and syncs the file); checkpointing well before that, on
-// another connection, keeps the append path free of it. The automatic
-// checkpoint stays on as the fallback.
+// checkpointEvery is how many of this store's committed writes pass between
+// two background checkpoints. SQLite's own automatic checkpoint runs inside
+// the commit that finds the WAL past its limit and costs that append
+// milliseconds (it copies the pages and syncs two files); checkpointing on
+// another connection keeps the append path free of it.
 const checkpointEvery = 32
+
+// walResetFrames is the WAL length (in frames) past which the checkpointer
+// makes sure the WAL starts over, and walAutocheckpointPages SQLite's own
+// automatic checkpoint, a fallback far above it.
+//
+// A checkpoint copies the WAL into the database, but the WAL only starts over
+// (instead of growing) when a writer begins after a checkpoint has copied
+// every frame. With several processes writing, some process nearly always
+// commits while a checkpoint runs, so without help the WAL would grow without
+// end — and past SQLite's default limit of 1,000 pages every commit would run
+// a checkpoint of its own. So once the WAL is longer than walResetFrames the
+// checkpointer runs one more (passive) checkpoint inside the write gate, where
+// no steer writer can commit: it copies the few frames committed meanwhile,
+// and the next writer starts the WAL over.
+const (
+	walResetFrames         = 1000
+	walAutocheckpointPages = 16 * walResetFrames
+)
 
 // checkpointer runs passive WAL checkpoints on its own connection and
 // goroutine, kicked by the writer.
 type checkpointer struct {
 	db      *sql.DB
+	gate    *writeGate
 	kick    chan struct{} // never closed, so a late kick cannot panic
 	quit    chan struct{}
 	done    chan struct{}
@@ -27,30 +45,43 @@ type checkpointer struct {
 
 // startCheckpointer opens the checkpoint connection lazily (sql.Open does not
 // connect) and starts its goroutine; stop ends both.
-func startCheckpointer(path string) (*checkpointer, error) {
+func startCheckpointer(path string, gate *writeGate) (*checkpointer, error) {
 	db, err := sql.Open(driverName, writerDSN(path))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	c := &checkpointer{db: db, kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{db: db, gate: gate, kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c, nil
 }
 
 // run checkpoints once per kick. A checkpoint that cannot finish (a reader
-// still uses the frames) is simply retried at the next kick; errors are
-// ignored for the same reason.
+// still uses the frames, another process is checkpointing) is simply retried
+// at the next kick; errors are ignored for the same reason.
 func (c *checkpointer) run() {
 	defer close(c.done)
+	ctx := context.Background()
 	for {
 		select {
 		case <-c.quit:
 			return
 		case <-c.kick:
-			_, _ = c.db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
+			if frames, err := c.checkpoint(ctx); err == nil && frames > walResetFrames {
+				leave := c.gate.enter(ctx)
+				_, _ = c.checkpoint(ctx)
+				leave()
+			}
 		}
 	}
+}
+
+// checkpoint runs one passive checkpoint and returns the WAL's length in
+// frames.
+func (c *checkpointer) checkpoint(ctx context.Context) (int, error) {
+	var busy, frames, copied int
+	err := c.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied)
+	return frames, err
 }
 
 // committed counts one committed write and kicks a checkpoint every

@@ -15,6 +15,19 @@ import (
 // driverName is the database/sql driver modernc.org/sqlite registers.
 const driverName = "sqlite"
 
+// init makes SQLite lock database files with open-file-description locks
+// where the kernel has them (Linux). With the default POSIX locks, closing any
+// descriptor of steer.db in this process — checkHeader reads the file, and a
+// process may hold several stores — silently drops every lock SQLite holds on
+// it, and another process could then take the file for itself (checkpoint and
+// delete the WAL) under our connections. The switch is process-wide and only
+// possible before the first database is opened, hence init; where OFD locks
+// do not exist it changes nothing. Processes of both kinds still exclude each
+// other: the kernel treats the two kinds of lock as conflicting owners.
+func init() {
+	_, _ = sqlite.OFDLocking(true)
+}
+
 // The per-connection settings. Every connection gets them from its DSN, so a
 // connection the pool opens later is configured like the first one.
 const (
@@ -25,13 +38,16 @@ const (
 	txLock            = "immediate"
 )
 
-// The DSN parameters, in the order STACK.md prescribes.
+// The DSN parameters, in the order STACK.md prescribes, with SQLite's
+// automatic checkpoint moved far out of the way of appends (see
+// walResetFrames).
 var (
 	writerParams = []string{
 		"_pragma=busy_timeout(" + strconv.Itoa(busyTimeoutMillis) + ")",
 		"_pragma=journal_mode(" + strings.ToUpper(journalMode) + ")",
 		"_pragma=synchronous(NORMAL)",
 		"_pragma=foreign_keys(" + strconv.Itoa(foreignKeysOn) + ")",
+		"_pragma=wal_autocheckpoint(" + strconv.Itoa(walAutocheckpointPages) + ")",
 		"_txlock=" + txLock,
 	}
 	// readerParams open a connection that cannot write: mode=ro is SQLite's own
@@ -67,6 +83,7 @@ var writerPragmas = []pragmaWant{
 	{"journal_mode", journalMode},
 	{"synchronous", strconv.Itoa(synchronousNormal)},
 	{"foreign_keys", strconv.Itoa(foreignKeysOn)},
+	{"wal_autocheckpoint", strconv.Itoa(walAutocheckpointPages)},
 }
 
 // readerPragmas are the settings a reader connection must report.

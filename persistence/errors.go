@@ -17,7 +17,37 @@ var ErrStaleWriter = errors.New("stale writer: the run is no longer the session'
 // Options.ReadOnly.
 var ErrReadOnly = errors.New("the store is open read-only")
 
-// LockedError reports that another process holds the state directory's lock.
+// ErrBusy is returned (wrapped, with SQLite's own error) by a write that could
+// not get the database's write lock within its bounded retries: another
+// process held it far longer than any steer write transaction takes. Nothing
+// was written; the caller reports it as a failed save.
+var ErrBusy = errors.New("the database stayed locked by another process")
+
+// OwnedError reports that a live process owns the session, so this one may
+// not write it. The owner is named as it recorded itself; PID is 0 and Host
+// empty when it has not recorded itself yet (it is claiming at this instant).
+type OwnedError struct {
+	SessionID string
+	PID       int
+	Host      string
+}
+
+// Error renders the refusal as one line naming the session and its owner.
+func (e *OwnedError) Error() string {
+	switch {
+	case e.PID > 0 && e.Host != "":
+		return fmt.Sprintf("session %s is open in another steer process (pid %d on %s)", e.SessionID, e.PID, e.Host)
+	case e.PID > 0:
+		return fmt.Sprintf("session %s is open in another steer process (pid %d)", e.SessionID, e.PID)
+	}
+	return fmt.Sprintf("session %s is open in another steer process", e.SessionID)
+}
+
+// LockedError reports that a steer from before per-session ownership holds
+// the state directory: such a binary locks the whole directory (steer.lock)
+// and knows nothing of session claims, so the two must not share it. Steer
+// processes of this version share the directory and never return it to each
+// other.
 type LockedError struct {
 	// Dir is the state directory.
 	Dir string

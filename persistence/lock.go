@@ -10,38 +10,39 @@ import (
 	"github.com/gofrs/flock"
 )
 
-// lockFileName is the lock file inside the state directory.
-const lockFileName = "steer.lock"
+// legacyLockFileName is the directory lock of the steer versions that let one
+// process own the whole state directory.
+const legacyLockFileName = "steer.lock"
 
-// dirLock is an exclusive OS lock (flock(2) on Unix) on a state directory's
-// lock file. The kernel drops it when the process dies, so a crash never
-// leaves a directory locked.
-type dirLock struct {
+// legacyGuard keeps this steer and an older, directory-locking one apart.
+// Every read-write store holds a shared flock(2) on steer.lock, which any
+// number of current processes share; an older steer takes the same lock
+// exclusively, so while one runs a current one is refused (*LockedError) and
+// while current ones run the older one is refused. Once an older steer has
+// been refused by the migrated schema (a *NewerSchemaError), the guard has
+// nothing left to do, but it is one system call at Open.
+type legacyGuard struct {
 	fl *flock.Flock
 }
 
-// lockDir takes the lock on dir without waiting, and writes this process's pid
-// into the lock file so that a refused opener can name the owner.
-func lockDir(dir string) (*dirLock, error) {
-	path := filepath.Join(dir, lockFileName)
+// guardDir takes the shared lock without waiting.
+func guardDir(dir string) (*legacyGuard, error) {
+	path := filepath.Join(dir, legacyLockFileName)
 	fl := flock.New(path, flock.SetPermissions(0o600))
-	ok, err := fl.TryLock()
+	ok, err := fl.TryRLock()
 	if err != nil {
 		return nil, fmt.Errorf("lock state directory %s: %w", dir, err)
 	}
 	if !ok {
 		return nil, &LockedError{Dir: dir, PID: readLockPID(path)}
 	}
-	// The lock belongs to the open file description held by fl, so writing
-	// through another descriptor does not affect it.
-	if err := os.WriteFile(path, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
-		_ = fl.Unlock()
-		return nil, fmt.Errorf("write pid into %s: %w", path, err)
-	}
-	return &dirLock{fl: fl}, nil
+	// An older steer refused by us reads its owner's pid from this file;
+	// there is no single owner now, so leave none for it to name.
+	_ = os.Truncate(path, 0)
+	return &legacyGuard{fl: fl}, nil
 }
 
-// readLockPID returns the pid in the lock file, or 0 when there is none yet.
+// readLockPID returns the pid an older steer wrote into the lock file, or 0.
 func readLockPID(path string) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -54,11 +55,10 @@ func readLockPID(path string) int {
 	return pid
 }
 
-// release drops the lock. The pid stays in the file; it is only read while the
-// lock is held by someone.
-func (l *dirLock) release() error {
-	if l == nil {
+// release drops the shared lock.
+func (g *legacyGuard) release() error {
+	if g == nil {
 		return nil
 	}
-	return l.fl.Unlock()
+	return g.fl.Unlock()
 }

@@ -31,6 +31,9 @@ func (s *Store) AddPendingInput(ctx context.Context, sessionID string, item agen
 	if item.Created.IsZero() {
 		item.Created = s.now()
 	}
+	if err := s.ensureClaim(ctx, sessionID); err != nil {
+		return fmt.Errorf("add pending input %s: %w", item.ID, err)
+	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, sessionID).Scan(&one)

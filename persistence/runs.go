@@ -25,13 +25,19 @@ type Run struct {
 
 // BeginRun records r and makes it the session's active writer, superseding
 // any earlier run: from then on only r may write the transcript. A zero
-// Started is now. The session must exist (else ErrNotFound).
+// Started is now. The session must exist (else ErrNotFound). A session this
+// store has not claimed is claimed first (see ClaimSession), so a session a
+// live process owns gives a *OwnedError; the claim stays with the store until
+// it is released or the store closes.
 func (s *Store) BeginRun(ctx context.Context, r Run) error {
 	if r.ID == "" {
 		return errors.New("begin run: empty run id")
 	}
 	if r.Started.IsZero() {
 		r.Started = s.now()
+	}
+	if err := s.ensureClaim(ctx, r.SessionID); err != nil {
+		return fmt.Errorf("begin run %s: %w", r.ID, err)
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,

@@ -30,6 +30,11 @@ type Session struct {
 	OutputTokens int
 	// Cost is the session's total spend in US dollars.
 	Cost float64
+
+	// Owner is the live process that owns the session (see ClaimSession),
+	// this one included; the zero Owner when no live process does. It is
+	// read, never written: CreateSession ignores it.
+	Owner Owner
 }
 
 // ListOptions selects sessions for ListSessions.
@@ -38,27 +43,42 @@ type ListOptions struct {
 	Workspace string
 	// Limit caps the result; 0 means no cap.
 	Limit int
+	// Unowned keeps only the sessions that no live process owns, this one
+	// included; Limit counts what is kept.
+	Unowned bool
 }
 
-// sessionColumns are the columns scanSession reads, in its order.
+// sessionColumns are the columns of a new session's row.
 const sessionColumns = `id, workspace, title, model, created_at, updated_at,
 	message_count, input_tokens, output_tokens, cost`
 
-// scanSession reads one row of sessionColumns.
-func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+// sessionSelect reads what scanSession scans: a session and its recorded
+// owner, from sessions s.
+const sessionSelect = `SELECT s.id, s.workspace, s.title, s.model, s.created_at, s.updated_at,
+	s.message_count, s.input_tokens, s.output_tokens, s.cost, o.pid, o.host, o.claimed_at
+	FROM sessions s LEFT JOIN session_owners o ON o.session_id = s.id`
+
+// scanSession reads one row of sessionSelect.
+func scanSession(row interface{ Scan(...any) error }) (Session, ownerRecord, error) {
 	var ss Session
+	var rec ownerRecord
 	var created, updated int64
 	err := row.Scan(&ss.ID, &ss.Workspace, &ss.Title, &ss.Model, &created, &updated,
-		&ss.MessageCount, &ss.InputTokens, &ss.OutputTokens, &ss.Cost)
+		&ss.MessageCount, &ss.InputTokens, &ss.OutputTokens, &ss.Cost, &rec.pid, &rec.host, &rec.since)
 	ss.Created, ss.Updated = fromMS(created), fromMS(updated)
-	return ss, err
+	return ss, rec, err
 }
 
-// CreateSession records a new session. A zero Created is now and a zero
-// Updated is Created; the counters start from the given values (normally 0).
+// CreateSession records a new session and claims it for this store (see
+// ClaimSession), in one transaction with the claim's record. A zero Created
+// is now and a zero Updated is Created; the counters start from the given
+// values (normally 0).
 func (s *Store) CreateSession(ctx context.Context, ss Session) error {
 	if ss.ID == "" {
 		return errors.New("create session: empty id")
+	}
+	if s.writer == nil {
+		return fmt.Errorf("create session %s: %w", ss.ID, ErrReadOnly)
 	}
 	if ss.Created.IsZero() {
 		ss.Created = s.now()
@@ -66,13 +86,23 @@ func (s *Store) CreateSession(ctx context.Context, ss Session) error {
 	if ss.Updated.IsZero() {
 		ss.Updated = ss.Created
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	insert := func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			ss.ID, ss.Workspace, ss.Title, ss.Model, ms(ss.Created), ms(ss.Updated),
 			ss.MessageCount, ss.InputTokens, ss.OutputTokens, ss.Cost)
 		return err
-	})
+	}
+	s.claimsMu.Lock()
+	defer s.claimsMu.Unlock()
+	c, err := s.heldLocked(ss.ID)
+	switch {
+	case err != nil:
+	case c != nil: // held already, so the session exists: the insert says so
+		err = s.write(ctx, insert)
+	default:
+		_, err = s.claimLocked(ctx, ss.ID, insert)
+	}
 	if err != nil {
 		return fmt.Errorf("create session %s: %w", ss.ID, err)
 	}
@@ -81,10 +111,12 @@ func (s *Store) CreateSession(ctx context.Context, ss Session) error {
 
 // Session returns the session id, or an error wrapping ErrNotFound.
 func (s *Store) Session(ctx context.Context, id string) (Session, error) {
-	ss, err := scanSession(s.reader.QueryRowContext(ctx,
-		`SELECT `+sessionColumns+` FROM sessions WHERE id = ?`, id))
+	ss, rec, err := scanSession(s.reader.QueryRowContext(ctx, sessionSelect+` WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	if err == nil {
+		ss.Owner, err = s.liveOwner(id, rec)
 	}
 	if err != nil {
 		return Session{}, fmt.Errorf("session %s: %w", id, err)
@@ -92,18 +124,19 @@ func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 	return ss, nil
 }
 
-// ListSessions returns sessions most recently updated first.
+// ListSessions returns sessions most recently updated first, each with its
+// live owner. It may be called on a read-only store.
 func (s *Store) ListSessions(ctx context.Context, opts ListOptions) ([]Session, error) {
-	q := `SELECT ` + sessionColumns + ` FROM sessions`
+	q := sessionSelect
 	var args []any
 	if opts.Workspace != "" {
-		q += ` WHERE workspace = ?`
+		q += ` WHERE s.workspace = ?`
 		args = append(args, opts.Workspace)
 	}
 	// rowid breaks ties between sessions updated in the same millisecond in
 	// favour of the one created later.
-	q += ` ORDER BY updated_at DESC, rowid DESC`
-	if opts.Limit > 0 {
+	q += ` ORDER BY s.updated_at DESC, s.rowid DESC`
+	if opts.Limit > 0 && !opts.Unowned {
 		q += ` LIMIT ?`
 		args = append(args, opts.Limit)
 	}
@@ -113,10 +146,16 @@ func (s *Store) ListSessions(ctx context.Context, opts ListOptions) ([]Session, 
 	}
 	defer rows.Close()
 	var out []Session
-	for rows.Next() {
-		ss, err := scanSession(rows)
+	for (opts.Limit <= 0 || len(out) < opts.Limit) && rows.Next() {
+		ss, rec, err := scanSession(rows)
+		if err == nil {
+			ss.Owner, err = s.liveOwner(ss.ID, rec)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		if opts.Unowned && ss.Owner.Live() {
+			continue
 		}
 		out = append(out, ss)
 	}
@@ -129,12 +168,24 @@ func (s *Store) ListSessions(ctx context.Context, opts ListOptions) ([]Session, 
 // LatestSession returns the workspace's most recently updated session, or an
 // error wrapping ErrNotFound when it has none.
 func (s *Store) LatestSession(ctx context.Context, workspace string) (Session, error) {
-	list, err := s.ListSessions(ctx, ListOptions{Workspace: workspace, Limit: 1})
+	return s.firstListed(ctx, ListOptions{Workspace: workspace, Limit: 1})
+}
+
+// LatestUnownedSession is LatestSession among the sessions that no live
+// process owns. To resume that session, ClaimLatestSession picks and claims
+// it in one step.
+func (s *Store) LatestUnownedSession(ctx context.Context, workspace string) (Session, error) {
+	return s.firstListed(ctx, ListOptions{Workspace: workspace, Limit: 1, Unowned: true})
+}
+
+// firstListed is the first session ListSessions gives, or ErrNotFound.
+func (s *Store) firstListed(ctx context.Context, opts ListOptions) (Session, error) {
+	list, err := s.ListSessions(ctx, opts)
 	if err != nil {
 		return Session{}, err
 	}
 	if len(list) == 0 {
-		return Session{}, fmt.Errorf("latest session of workspace %s: %w", workspace, ErrNotFound)
+		return Session{}, fmt.Errorf("latest session of workspace %s: %w", opts.Workspace, ErrNotFound)
 	}
 	return list[0], nil
 }

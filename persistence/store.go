@@ -15,9 +15,20 @@ import (
 
 // The layout of a state directory.
 const (
-	dbFileName  = "steer.db"
-	logsDirName = "logs"
+	dbFileName      = "steer.db"
+	logsDirName     = "logs"
+	sessionsDirName = "sessions" // one <id>.lock per session ever claimed
+	// migrateLockName orders the openers of steer.db: each read-write Open
+	// holds it exclusively while it checks the file and brings the schema up
+	// to date, a read-only Open shares it while it checks, and nobody holds it
+	// afterwards.
+	migrateLockName = dbFileName + ".migrate.lock"
 )
+
+// migrateLockTimeout bounds the wait for another opener's check or
+// migration. Checks take milliseconds; only a process stopped in the middle
+// of one (or a migration of a huge database) makes anybody wait long.
+const migrateLockTimeout = time.Minute
 
 // readerPoolSize bounds the read-only connections; reads are short and the
 // machines are small.
@@ -29,36 +40,46 @@ const sqliteMagic = "SQLite format 3\x00"
 // Options tunes Open. The zero value opens the directory for writing with the
 // wall clock.
 type Options struct {
-	// ReadOnly opens an existing database without taking the directory lock
-	// and without ever writing, so that read commands work while another
-	// process owns the directory. A database that still needs a migration is
+	// ReadOnly opens an existing database without ever writing it (or
+	// anything else in the directory), for read commands. It works while
+	// other processes write. A database that still needs a migration is
 	// refused instead of migrated.
 	ReadOnly bool
 	// Now is the clock for the times the store records; nil means time.Now.
 	Now func() time.Time
 }
 
-// Store is an open state directory. Its methods are safe for concurrent use.
+// Store is an open state directory. Any number of stores, in any number of
+// processes, may have one directory open at a time; each session is written
+// through the one store that claims it (see ClaimSession). Its methods are
+// safe for concurrent use.
 type Store struct {
-	dir  string
-	path string
-	now  func() time.Time
+	dir    string
+	path   string
+	now    func() time.Time
+	latest int // the schema version this binary writes
 
-	lock   *dirLock      // nil when read-only
+	guard  *legacyGuard  // nil when read-only
 	writer *sql.DB       // the one writer connection; nil when read-only
 	reader *sql.DB       // read-only connections
 	ckpt   *checkpointer // nil when read-only
+	gate   *writeGate    // nil when read-only
+
+	claimsMu sync.Mutex
+	claims   map[string]*Claim // by session id; nil once closed
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
-// Open opens the state directory dir, creating it (0700) with its logs/
-// subdirectory when missing, locks it and brings steer.db up to this binary's
-// schema. It returns a *LockedError when another process holds the directory,
-// a *CorruptError for a file that is not a SQLite database and a
-// *NewerSchemaError for a database from a newer steer; in the last two cases
-// the file is not modified.
+// Open opens the state directory dir, creating it (0700) with its logs/ and
+// sessions/ subdirectories when missing, and brings steer.db up to this
+// binary's schema, waiting while another process checks or migrates it.
+// Other steer processes may have the directory open too. It returns a
+// *CorruptError for a file that is not a SQLite database, a *NewerSchemaError
+// for a database from a newer steer (in both cases the file is not modified)
+// and a *LockedError while a steer from before per-session ownership holds
+// the directory.
 func Open(dir string, opts Options) (*Store, error) {
 	migs, err := embeddedMigrations()
 	if err != nil {
@@ -74,7 +95,8 @@ func open(dir string, opts Options, migs []migration) (_ *Store, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", dir, err)
 	}
-	s := &Store{dir: abs, path: filepath.Join(abs, dbFileName), now: opts.Now}
+	s := &Store{dir: abs, path: filepath.Join(abs, dbFileName), now: opts.Now, latest: len(migs),
+		claims: map[string]*Claim{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -90,19 +112,27 @@ func open(dir string, opts Options, migs []migration) (_ *Store, err error) {
 	return s, s.openReadWrite(ctx, migs)
 }
 
-// openReadWrite creates and locks the directory, vets an existing file before
-// anything can write to it, then opens the writer and migrates.
+// openReadWrite creates the directory and, holding the migration lock, vets
+// an existing file before anything can write to it, then opens the writer
+// and migrates. Holding the lock makes concurrent first opens of a fresh
+// directory safe: switching a new file to WAL and creating the schema happen
+// once, and every later opener finds them done.
 func (s *Store) openReadWrite(ctx context.Context, migs []migration) error {
-	for _, d := range []string{s.dir, filepath.Join(s.dir, logsDirName)} {
+	for _, d := range []string{s.dir, filepath.Join(s.dir, logsDirName), s.sessionsDir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return fmt.Errorf("create state directory: %w", err)
 		}
 	}
-	lock, err := lockDir(s.dir)
+	guard, err := guardDir(s.dir)
 	if err != nil {
 		return err
 	}
-	s.lock = lock
+	s.guard = guard
+	ml, err := s.lockMigrations(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer ml.close()
 	exists, err := checkHeader(s.path)
 	if err != nil {
 		return err
@@ -123,7 +153,8 @@ func (s *Store) openReadWrite(ctx context.Context, migs []migration) error {
 	if err := migrate(ctx, s.writer, s.path, migs); err != nil {
 		return err
 	}
-	if s.ckpt, err = startCheckpointer(s.path); err != nil {
+	s.gate = newWriteGate(s.dir)
+	if s.ckpt, err = startCheckpointer(s.path, s.gate); err != nil {
 		return err
 	}
 	if s.reader == nil {
@@ -132,8 +163,16 @@ func (s *Store) openReadWrite(ctx context.Context, migs []migration) error {
 	return nil
 }
 
-// openReadOnly opens only the read pool on an existing, current database.
+// openReadOnly opens only the read pool on an existing, current database. It
+// shares the migration lock while it checks, so that it waits for a
+// migration in progress instead of refusing a database half way there; a
+// directory no current steer has written has no lock file, and none is made.
 func (s *Store) openReadOnly(ctx context.Context, latest int) error {
+	ml, err := s.lockMigrations(ctx, false)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	defer ml.close()
 	exists, err := checkHeader(s.path)
 	if err != nil {
 		return err
@@ -153,6 +192,22 @@ func (s *Store) openReadOnly(ctx context.Context, latest int) error {
 			s.path, v, latest)
 	}
 	return nil
+}
+
+// lockMigrations takes the migration lock, exclusively for a read-write open.
+// For a read-only open it returns an error wrapping fs.ErrNotExist when the
+// lock file does not exist.
+func (s *Store) lockMigrations(ctx context.Context, exclusive bool) (*lockFile, error) {
+	path := filepath.Join(s.dir, migrateLockName)
+	l, err := openLockFile(path, exclusive)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := l.lockWithin(ctx, exclusive, migrateLockTimeout); err != nil {
+		l.close()
+		return nil, fmt.Errorf("waiting for another steer process to finish opening or migrating %s: %w", s.path, err)
+	}
+	return l, nil
 }
 
 // openWriter opens the single writer connection and checks its settings.
@@ -251,23 +306,28 @@ func (s *Store) Dir() string { return s.dir }
 // LogDir returns the logs/ directory inside the state directory.
 func (s *Store) LogDir() string { return filepath.Join(s.dir, logsDirName) }
 
-// Close closes the database and releases the directory lock. It is safe to
-// call more than once.
+// sessionsDir is where the sessions' lock files live.
+func (s *Store) sessionsDir() string { return filepath.Join(s.dir, sessionsDirName) }
+
+// Close releases the sessions this store claims and closes the database. It
+// is safe to call more than once.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() { s.closeErr = s.closeAll() })
 	return s.closeErr
 }
 
-// closeAll closes what is open; the writer goes last so that it checkpoints
-// the WAL into the main file.
+// closeAll closes what is open; the claims go first (releasing one writes),
+// the writer last so that it checkpoints the WAL into the main file when it
+// is the database's last connection.
 func (s *Store) closeAll() error {
-	errs := []error{s.ckpt.stop()}
+	errs := []error{s.releaseAll(), s.ckpt.stop()}
+	s.gate.close()
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())
 	}
 	if s.writer != nil {
 		errs = append(errs, s.writer.Close())
 	}
-	errs = append(errs, s.lock.release())
+	errs = append(errs, s.guard.release())
 	return errors.Join(errs...)
 }

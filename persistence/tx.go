@@ -3,12 +3,16 @@ package persistence
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 )
 
 // The retry budget of a write that meets SQLITE_BUSY or SQLITE_LOCKED. The
-// busy timeout already waits inside SQLite; this covers the cases it does not
-// (a busy snapshot, a lock met while committing).
+// busy timeout already waits inside SQLite for another process's write
+// transaction (every write here begins IMMEDIATE, so the wait happens at
+// BEGIN, where SQLite's busy handler applies); this covers the cases it does
+// not (a lock met while committing or recovering the WAL). Past the budget
+// the write fails with ErrBusy.
 const (
 	maxWriteAttempts = 5
 	retryBackoff     = 10 * time.Millisecond
@@ -16,8 +20,10 @@ const (
 
 // write runs fn in an immediate transaction on the writer connection and
 // commits it. A retryable failure rolls back and runs fn again from the start,
-// so fn must do all its work through tx; any other error from fn rolls back
-// and is returned as is.
+// so fn must do all its work through tx; when the retries run out the error
+// wraps ErrBusy. Any other error from fn rolls back and is returned as is.
+// fn must not wait for anything but the database: the transaction holds the
+// write lock of every process sharing the file.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if s.writer == nil {
 		return ErrReadOnly
@@ -29,27 +35,42 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 			s.ckpt.committed()
 			return nil
 		}
-		if !retryable(err) || attempt == maxWriteAttempts {
+		if !retryable(err) {
 			return err
+		}
+		if attempt == maxWriteAttempts || ctx.Err() != nil {
+			return fmt.Errorf("%w (gave up after %d attempts): %w", ErrBusy, attempt, err)
 		}
 		t := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return err
+			return fmt.Errorf("%w (gave up after %d attempts): %w", ErrBusy, attempt, err)
 		case <-t.C:
 		}
 		delay *= 2
 	}
 }
 
-// writeOnce is one attempt of write.
+// writeOnce is one attempt of write, made through the write gate. It first
+// checks, under the write lock,
+// that no newer steer has migrated the database since this store opened it:
+// another process may have, and this binary must not write a schema it does
+// not know.
 func (s *Store) writeOnce(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	defer s.gate.enter(ctx)()
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	v, err := userVersion(ctx, tx)
+	if err == nil && v > s.latest {
+		err = &NewerSchemaError{Path: s.path, Version: v, Supported: s.latest}
+	}
+	if err == nil {
+		err = fn(tx)
+	}
+	if err != nil {
 		_ = tx.Rollback()
 		return err
 	}
