@@ -55,3 +55,38 @@ func Example() {
 	// messages: 2
 	// title: fix the flaky test
 }
+
+// Two steer processes on one state directory — here two stores, which behave
+// the same: each session has one owner at a time, and everybody sees who it
+// is.
+func ExampleStore_ClaimSession() {
+	dir, _ := os.MkdirTemp("", "steer-state")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	first, _ := persistence.Open(dir, persistence.Options{})
+	defer first.Close()
+	second, _ := persistence.Open(dir, persistence.Options{})
+	defer second.Close()
+
+	// The process that creates a session owns it.
+	_ = first.CreateSession(ctx, persistence.Session{ID: "s1", Workspace: "/src/app"})
+	_, err := second.ClaimSession(ctx, "s1")
+	var owned *persistence.OwnedError
+	fmt.Println("second refused:", errors.As(err, &owned) && owned.PID == os.Getpid())
+
+	list, _ := second.ListSessions(ctx, persistence.ListOptions{})
+	fmt.Println("listed as owned:", list[0].ID, list[0].Owner.Live())
+	_, err = second.LatestUnownedSession(ctx, "/src/app")
+	fmt.Println("nothing to continue:", errors.Is(err, persistence.ErrNotFound))
+
+	// Claiming a session the store holds returns its claim.
+	claim, _ := first.ClaimSession(ctx, "s1")
+	_ = claim.Release()
+	claim, err = second.ClaimSession(ctx, "s1")
+	fmt.Println("second owns", claim.SessionID(), err == nil)
+	// Output:
+	// second refused: true
+	// listed as owned: s1 true
+	// nothing to continue: true
+	// second owns s1 true
+}

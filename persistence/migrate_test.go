@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 )
@@ -203,5 +204,72 @@ func TestNewerSchemaIsRefusedAndLeftAlone(t *testing.T) {
 			}
 		}
 		assertUnchanged(t, path, before)
+	}
+}
+
+// TestAnOpenerWaitsForAMigration holds the migration lock as a migrating
+// process would: an Open (read-write or read-only) started meanwhile returns
+// only after the lock is let go, and finds the migration done.
+func TestAnOpenerWaitsForAMigration(t *testing.T) {
+	dir := t.TempDir()
+	buildAtVersion(t, dir, 1)
+	for _, ro := range []bool{false, true} {
+		t.Run("ReadOnly="+strconv.FormatBool(ro), func(t *testing.T) {
+			ml, err := openLockFile(filepath.Join(dir, migrateLockName), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := ml.tryLock(true); !ok || err != nil {
+				t.Fatal(ok, err)
+			}
+			var released atomic.Bool
+			done := make(chan error, 1)
+			go func() {
+				s, err := Open(dir, Options{ReadOnly: ro})
+				if err == nil && !released.Load() {
+					err = errors.New("Open returned while the migration lock was held")
+				}
+				if err == nil {
+					err = s.Close()
+				}
+				done <- err
+			}()
+			// The "migration": bring the database to the latest version.
+			if !ro {
+				db, err := sql.Open(driverName, writerDSN(filepath.Join(dir, dbFileName)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := migrate(context.Background(), db, dir, embedded(t)); err != nil {
+					t.Fatal(err)
+				}
+				db.Close()
+			}
+			released.Store(true)
+			ml.close()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestWritesStopWhenANewerSteerMigrates: another process may migrate the
+// database while this one has it open; from then on this one refuses to
+// write a schema it does not know.
+func TestWritesStopWhenANewerSteerMigrates(t *testing.T) {
+	f := newFixture(t)
+	f.append(t, user("before", 1))
+	latest := len(embedded(t))
+	if _, err := rawConn(t, f.store.Path()).ExecContext(f.ctx, "PRAGMA user_version = "+strconv.Itoa(latest+1)); err != nil {
+		t.Fatal(err)
+	}
+	err := f.store.AppendMessage(f.ctx, testSession, testRun, user("after", 2))
+	var ne *NewerSchemaError
+	if !errors.As(err, &ne) || ne.Version != latest+1 || ne.Supported != latest {
+		t.Fatalf("a write after a newer steer migrated gave %v, want *NewerSchemaError", err)
+	}
+	if got := f.transcript(t); len(got) != 1 {
+		t.Errorf("the refused write left %d messages", len(got))
 	}
 }

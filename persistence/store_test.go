@@ -271,3 +271,39 @@ func rawConn(t testing.TB, path string) *sql.Conn {
 	t.Cleanup(func() { conn.Close(); db.Close() })
 	return conn
 }
+
+// TestAWriteThatStaysBusyIsReported: a write that cannot get the write lock
+// fails — with ErrBusy once its retries are spent, with the caller's context
+// error when that ends first — writes nothing, and is never reported as done.
+func TestAWriteThatStaysBusyIsReported(t *testing.T) {
+	f := newFixture(t)
+	hold := rawConn(t, f.store.Path())
+	if _, err := hold.ExecContext(f.ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(f.ctx, 100*time.Millisecond)
+	defer cancel()
+	err := f.store.AppendMessage(ctx, testSession, testRun, user("lost?", 1))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a write past its deadline gave %v", err)
+	}
+
+	// SQLite's busy answer on every attempt (what a lock held past the busy
+	// timeout gives) spends the retries.
+	_, busy := rawConn(t, f.store.Path()).ExecContext(f.ctx, "BEGIN IMMEDIATE")
+	if !retryable(busy) {
+		t.Fatalf("no busy error to replay: %v", busy)
+	}
+	if _, err := hold.ExecContext(f.ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	attempts := 0
+	err = f.store.write(f.ctx, func(*sql.Tx) error { attempts++; return busy })
+	if !errors.Is(err, ErrBusy) || attempts != maxWriteAttempts || !strings.Contains(err.Error(), "locked") {
+		t.Fatalf("after %d attempts: %v, want ErrBusy after %d", attempts, err, maxWriteAttempts)
+	}
+	if got := f.transcript(t); len(got) != 0 {
+		t.Errorf("the failed writes left %d messages", len(got))
+	}
+	f.append(t, user("later", 2))
+}
