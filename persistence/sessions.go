@@ -140,18 +140,18 @@ func (s *Store) ListSessions(ctx context.Context, opts ListOptions) ([]Session, 
 		q += ` LIMIT ?`
 		args = append(args, opts.Limit)
 	}
-	rows, err := s.reader.QueryContext(ctx, q, args...)
+	listed, recs, err := s.querySessions(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
-	defer rows.Close()
+	// The owners are tested once the rows are closed: a claim may be waiting
+	// for a read connection while it holds what liveOwner needs.
 	var out []Session
-	for (opts.Limit <= 0 || len(out) < opts.Limit) && rows.Next() {
-		ss, rec, err := scanSession(rows)
-		if err == nil {
-			ss.Owner, err = s.liveOwner(ss.ID, rec)
+	for i, ss := range listed {
+		if opts.Limit > 0 && len(out) == opts.Limit {
+			break
 		}
-		if err != nil {
+		if ss.Owner, err = s.liveOwner(ss.ID, recs[i]); err != nil {
 			return nil, fmt.Errorf("list sessions: %w", err)
 		}
 		if opts.Unowned && ss.Owner.Live() {
@@ -159,10 +159,26 @@ func (s *Store) ListSessions(ctx context.Context, opts ListOptions) ([]Session, 
 		}
 		out = append(out, ss)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
 	return out, nil
+}
+
+// querySessions runs a sessionSelect query and returns its rows.
+func (s *Store) querySessions(ctx context.Context, q string, args ...any) ([]Session, []ownerRecord, error) {
+	rows, err := s.reader.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var list []Session
+	var recs []ownerRecord
+	for rows.Next() {
+		ss, rec, err := scanSession(rows)
+		if err != nil {
+			return nil, nil, err
+		}
+		list, recs = append(list, ss), append(recs, rec)
+	}
+	return list, recs, rows.Err()
 }
 
 // LatestSession returns the workspace's most recently updated session, or an
