@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -122,5 +126,46 @@ func TestModelFlagWinsOverAResumedSession(t *testing.T) {
 	code, stdout, stderr := s.run(nil, "--state-dir", s.stateDir, "--pace", "0", "--continue", "--model", "scripted/tiny", "run", "--json", "again")
 	if code != headless.ExitOK || !strings.Contains(stdout, `"model":"tiny"`) || strings.Contains(stdout, `"model":"echo"`) {
 		t.Errorf("exit %d, stderr %q; the answer's model is not tiny:\n%.300s", code, stderr, stdout)
+	}
+}
+
+// TestKeysStayOutOfTheDatabaseAndJSON: the model running `env` sees no key,
+// so none reaches the transcript: neither the --json output nor any byte of
+// the state directory (database, WAL, logs) holds one.
+func TestKeysStayOutOfTheDatabaseAndJSON(t *testing.T) {
+	s := newSandbox(t)
+	secrets := map[string]string{
+		"ANTHROPIC_API_KEY": "sk-ant-LEAK-1111",
+		"corpKey":           "sk-corp-LEAK-2222", // read by a profile: hidden by name
+		"GITHUB_TOKEN":      "ghp-LEAK-3333",     // a well-known secret name
+	}
+	for k, v := range secrets {
+		s.setenv(k, v)
+	}
+	cfg := writeFile(t, "config.json", `{"providers": {"corp": {"api": "openai-chat", "baseURL": "https://llm.corp.example/v1",
+		"profiles": [{"apiKeyEnv": "corpKey"}], "models": [{"id": "m"}]}}}`)
+	code, stdout, stderr := s.run(nil, "--config", cfg, "--pace", "0", "--model", "scripted/echo", "run", "--json", "run env")
+	if code != headless.ExitOK || !strings.Contains(stdout, "PATH=") {
+		t.Fatalf("exit %d (stderr %q); the env output is not in the JSON:\n%.300s", code, stderr, stdout)
+	}
+	err := filepath.WalkDir(s.stateDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		for name, v := range secrets {
+			if bytes.Contains(data, []byte(v)) {
+				t.Errorf("%s holds the value of %s", path, name)
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range secrets {
+		if strings.Contains(stdout+stderr, v) {
+			t.Errorf("the --json output holds the value of %s", name)
+		}
 	}
 }
