@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 )
 
@@ -127,11 +128,11 @@ func (g *writeGate) slot() *gateSlot {
 		return s
 	default:
 	}
-	q, err := openLockFile(g.dir+"/"+writeQueueName, true)
+	q, err := openLockFile(filepath.Join(g.dir, writeQueueName), true)
 	if err != nil {
 		return nil
 	}
-	w, err := openLockFile(g.dir+"/"+writeGateName, true)
+	w, err := openLockFile(filepath.Join(g.dir, writeGateName), true)
 	if err != nil {
 		q.close()
 		return nil
