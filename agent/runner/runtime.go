@@ -322,9 +322,15 @@ func (r *Runtime) NewSession() error {
 	if _, err := r.agent.Reset(nil); err != nil {
 		return err
 	}
+	// The last run's saves land before its session is released to others.
+	if err := r.saver.flush(r.writeCtx); err != nil {
+		return err
+	}
 	r.mu.Lock()
+	left := r.session.claim
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
+	r.release(left, nil)
 	return nil
 }
 

@@ -33,6 +33,10 @@ type SessionInfo struct {
 	Model    string
 	Updated  time.Time
 	Messages int
+	// OpenElsewhere names the other live steer process that owns the
+	// session ("pid 4242 on box"), which cannot be opened here; "" when
+	// none does.
+	OpenElsewhere string
 }
 
 func newID(prefix string) string {
@@ -49,6 +53,9 @@ type sessionState struct {
 	id      string
 	created bool   // the session has a row in the store
 	runID   string // the run that is the session's writer now
+	// claim makes this process the session's one writer (SPEC §8); other
+	// steer processes cannot open it until it is released or we die.
+	claim *persistence.Claim
 }
 
 // adoptSessionWorkspace makes a session resumed by id work in the workspace
@@ -84,28 +91,48 @@ func (r *Runtime) openInitialSession(ctx context.Context) error {
 	}
 	switch {
 	case r.opts.Session != "":
-		return r.loadSession(ctx, r.opts.Session)
+		return r.loadSession(ctx, r.opts.Session, nil)
 	case r.opts.Continue:
-		latest, err := r.store.LatestSession(ctx, r.opts.Workspace)
+		// The latest session of the workspace that no live process owns.
+		latest, claim, err := r.store.ClaimLatestSession(ctx, r.opts.Workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
 			return nil // nothing to continue: start afresh, as pi does
 		}
 		if err != nil {
 			return err
 		}
-		return r.loadSession(ctx, latest.ID)
+		return r.loadSession(ctx, latest.ID, claim)
 	}
 	return nil
 }
 
-// loadSession makes id the current session: it repairs a transcript cut by a
-// crash (never re-running tools), loads it, and restores the pending inputs
-// to their queues.
-func (r *Runtime) loadSession(ctx context.Context, id string) error {
-	// What the last run wrote must be in before a transcript is read back.
+// loadSession makes id the current session: it claims it (unless claim
+// already holds it), repairs a transcript cut by a crash (never re-running
+// tools), loads it, and restores the pending inputs to their queues. The
+// session left behind is released for other processes. A session another
+// live steer owns is refused with its *persistence.OwnedError.
+func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence.Claim) (err error) {
+	// What the last run wrote must be in before a transcript is read back,
+	// and before the session it belongs to is released.
 	if err := r.saver.flush(ctx); err != nil {
 		return err
 	}
+	if claim == nil {
+		if claim, err = r.store.ClaimSession(ctx, id); err != nil {
+			if errors.Is(err, persistence.ErrNotFound) {
+				return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
+			}
+			return err
+		}
+	}
+	r.mu.Lock()
+	previous := r.session.claim
+	r.mu.Unlock()
+	defer func() {
+		if err != nil && claim != previous {
+			_ = claim.Release()
+		}
+	}()
 	sess, err := r.store.Session(ctx, id)
 	if errors.Is(err, persistence.ErrNotFound) {
 		return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
@@ -144,8 +171,9 @@ func (r *Runtime) loadSession(ctx context.Context, id string) error {
 	}
 	r.adoptSavedModel(sess.ID, sess.Model)
 	r.mu.Lock()
-	r.session = sessionState{id: id, created: true}
+	r.session = sessionState{id: id, created: true, claim: claim}
 	r.mu.Unlock()
+	r.release(previous, claim)
 	for _, it := range pending {
 		r.agent.Enqueue(it)
 	}
@@ -185,8 +213,23 @@ func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("saving the session: %w", err)
 	}
+	// CreateSession claimed it for this store; keep the handle to release.
+	if r.session.claim, err = r.store.ClaimSession(ctx, r.session.id); err != nil {
+		return "", fmt.Errorf("saving the session: %w", err)
+	}
 	r.session.created = true
 	return r.session.id, nil
+}
+
+// release gives up the claim on a session left behind, unless it is the one
+// kept (claiming a held session returns its claim).
+func (r *Runtime) release(left, kept *persistence.Claim) {
+	if left == nil || left == kept {
+		return
+	}
+	if err := left.Release(); err != nil {
+		r.log.Warn("releasing a session failed", "session", left.SessionID(), "error", err)
+	}
 }
 
 // persist is the first subscriber: it records runs and hands each finished
@@ -280,9 +323,22 @@ func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	}
 	out := make([]SessionInfo, len(sessions))
 	for i, s := range sessions {
-		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount}
+		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount,
+			OpenElsewhere: r.elsewhere(s.ID, s.Owner)}
 	}
 	return out, nil
+}
+
+// elsewhere words the live owner of a session other than this runtime's
+// current one (the only session it holds), or "".
+func (r *Runtime) elsewhere(id string, o persistence.Owner) string {
+	if !o.Live() || id == r.SessionID() {
+		return ""
+	}
+	if o.Host == "" {
+		return fmt.Sprintf("pid %d", o.PID)
+	}
+	return fmt.Sprintf("pid %d on %s", o.PID, o.Host)
 }
 
 // SwitchSession makes the saved session id current; it fails while a run is
@@ -294,5 +350,5 @@ func (r *Runtime) SwitchSession(ctx context.Context, id string) error {
 	if r.agent.State().Running {
 		return agent.ErrBusy
 	}
-	return r.loadSession(ctx, id)
+	return r.loadSession(ctx, id, nil)
 }

@@ -1,0 +1,63 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// answered returns a runtime on store that has run one prompt, and its
+// session's id.
+func answered(t *testing.T, store *persistence.Store) (*Runtime, string) {
+	t.Helper()
+	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)), Options{})
+	if err := rt.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	return rt, rt.SessionID()
+}
+
+// TestASessionHasOneWriter: two stores on one state directory stand for
+// two steer processes. A session one of them works in cannot be opened by
+// the other, by id, by --continue or by a switch; once released it can.
+func TestASessionHasOneWriter(t *testing.T) {
+	dir := t.TempDir()
+	mine, theirs := openStore(t, dir), openStore(t, dir)
+	defer mine.Close()
+	defer theirs.Close()
+	rt, id := answered(t, mine)
+
+	var owned *persistence.OwnedError
+	_, err := New(context.Background(), Options{Session: id, Store: theirs, Workspace: "/ws", Now: agenttest.Clock,
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: agenttest.NewScript().Stream}}})
+	if !errors.As(err, &owned) {
+		t.Fatalf("opening a session another process owns: %v, want an OwnedError", err)
+	}
+
+	other := newRuntime(t, theirs, agenttest.NewScript(), Options{Continue: true})
+	if other.SessionID() == id {
+		t.Fatal("--continue picked the session another process owns")
+	}
+	if err := other.SwitchSession(context.Background(), id); !errors.As(err, &owned) {
+		t.Fatalf("switching to it: %v, want an OwnedError", err)
+	}
+	list, err := other.ListSessions(context.Background())
+	if err != nil || len(list) != 1 || list[0].OpenElsewhere == "" {
+		t.Fatalf("listing = %+v, %v; want the session marked open elsewhere", list, err)
+	}
+
+	if err := rt.NewSession(); err != nil { // the first process leaves it
+		t.Fatal(err)
+	}
+	if err := other.SwitchSession(context.Background(), id); err != nil {
+		t.Fatalf("switching after it was left: %v", err)
+	}
+	if err := rt.SwitchSession(context.Background(), id); !errors.As(err, &owned) {
+		t.Fatalf("the first process taking it back: %v, want an OwnedError", err)
+	}
+}
