@@ -224,9 +224,9 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 	}
 	a := &app{store: store, logger: logger, closeLog: closeLog}
 	if o.Continue {
-		_, err := store.LatestSession(context.Background(), workspace)
+		_, err := store.LatestUnownedSession(context.Background(), workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
-			a.continued = "no saved session in this directory; starting a new one"
+			a.continued = "no saved session in this directory (or all are open in other steer processes); starting a new one"
 		}
 	}
 	a.rt, err = runner.New(context.Background(), runner.Options{

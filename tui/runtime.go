@@ -101,7 +101,8 @@ func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, err
 	}
 	out := make([]SessionSummary, len(infos))
 	for i, in := range infos {
-		out[i] = SessionSummary{ID: in.ID, Title: in.Title, Updated: in.Updated, Messages: in.Messages}
+		out[i] = SessionSummary{ID: in.ID, Title: in.Title, Updated: in.Updated, Messages: in.Messages,
+			OpenElsewhere: in.OpenElsewhere}
 	}
 	return out, nil
 }

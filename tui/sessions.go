@@ -129,11 +129,11 @@ func (m Model) handleSessionsListed(msg msgs.SessionsListedMsg) (Model, tea.Cmd)
 		if s.ID == m.sessionID {
 			title, selected = "• "+title, i
 		}
-		items[i] = dialog.Item{
-			Label:  title,
-			Detail: fmt.Sprintf("%s · %s · %s", s.ID, age(now.Sub(s.Updated)), plural(s.Messages, "message")),
-			Msg:    msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title},
+		detail := fmt.Sprintf("%s · %s · %s", s.ID, age(now.Sub(s.Updated)), plural(s.Messages, "message"))
+		if s.OpenElsewhere != "" {
+			detail += " · open in " + s.OpenElsewhere
 		}
+		items[i] = dialog.Item{Label: title, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title}}
 	}
 	return m.openDialog(dialog.NewPicker(m.dialogDeps(), "Resume a session", items, selected)), nil
 }

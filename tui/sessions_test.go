@@ -44,6 +44,7 @@ func TestSessionPicker(t *testing.T) {
 	fake := &fakeSessions{list: []SessionSummary{
 		{ID: "s_new", Title: "fix the flaky test", Updated: epoch.Add(-5 * time.Minute), Messages: 12},
 		{ID: "s_old", Title: "", Updated: epoch.Add(-50 * time.Hour), Messages: 1},
+		{ID: "s_busy", Title: "elsewhere", Updated: epoch.Add(-time.Minute), Messages: 3, OpenElsewhere: "pid 4242 on box"},
 	}}
 	h := newHarness(t, newRuntime(t, nil), 80, 24, func(o *Options) { o.Sessions = fake })
 	h.typeText("/sessions")
@@ -51,7 +52,8 @@ func TestSessionPicker(t *testing.T) {
 	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })
 	v := h.m.View()
 	// Titles repeat and may be empty: each row also shows its session's id.
-	for _, want := range []string{"Resume a session", "fix the flaky test", "s_new · 5m ago · 12 messages", "(untitled)", "s_old · 2d ago · 1 message"} {
+	for _, want := range []string{"Resume a session", "fix the flaky test", "s_new · 5m ago · 12 messages", "(untitled)", "s_old · 2d ago · 1 message",
+		"s_busy · 1m ago · 3 messages · open in pid 4242 on box"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the picker lacks %q:\n%s", want, v)
 		}

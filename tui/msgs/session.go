@@ -12,6 +12,9 @@ type SessionSummary struct {
 	Title    string
 	Updated  time.Time
 	Messages int
+	// OpenElsewhere names the steer process that has the session open
+	// ("pid 4242 on box"); such a session cannot be resumed here.
+	OpenElsewhere string
 }
 
 // NewSessionMsg asks to start an empty session.

@@ -28,10 +28,14 @@ func ListSessions(ctx context.Context, store *persistence.Store, asJSON bool, st
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tWORKSPACE\tTITLE")
+	fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tOPEN IN\tWORKSPACE\tTITLE")
 	for _, s := range sessions {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"),
-			s.MessageCount, s.Model, s.Workspace, s.Title)
+		open := "-"
+		if s.Owner.Live() {
+			open = fmt.Sprintf("pid %d", s.Owner.PID)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"),
+			s.MessageCount, s.Model, open, s.Workspace, s.Title)
 	}
 	tw.Flush()
 	return ExitOK
@@ -49,6 +53,13 @@ type sessionJSON struct {
 	InputTokens  int64     `json:"inputTokens"`
 	OutputTokens int64     `json:"outputTokens"`
 	Cost         float64   `json:"cost"`
+	// OpenIn is the live steer process that has the session open.
+	OpenIn *ownerJSON `json:"openIn,omitempty"`
+}
+
+type ownerJSON struct {
+	PID  int    `json:"pid"`
+	Host string `json:"host"`
 }
 
 func sessionsJSON(sessions []persistence.Session) []sessionJSON {
@@ -57,6 +68,9 @@ func sessionsJSON(sessions []persistence.Session) []sessionJSON {
 		out[i] = sessionJSON{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Model: s.Model,
 			Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
 			InputTokens: int64(s.InputTokens), OutputTokens: int64(s.OutputTokens), Cost: s.Cost}
+		if s.Owner.Live() {
+			out[i].OpenIn = &ownerJSON{PID: s.Owner.PID, Host: s.Owner.Host}
+		}
 	}
 	return out
 }
