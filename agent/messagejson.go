@@ -15,7 +15,7 @@ import (
 // providerError; toolResult {role, toolCallId, toolName, content, isError,
 // details?, timestamp}. Timestamps are Unix milliseconds. It fails only when
 // Details holds a value JSON cannot represent.
-func (m Message) MarshalJSON() ([]byte, error) { return marshalJSON(messageOut(m)) }
+func (m Message) MarshalJSON() ([]byte, error) { return EncodeJSON(messageOut(m)) }
 
 // UnmarshalJSON parses a message in pi's shape, as MarshalJSON writes it or a
 // pi client sends it. Details and tool-call arguments come back as plain JSON
@@ -36,7 +36,7 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 // MarshalJSON renders a content block in pi's shape: text {type, text},
 // thinking {type, thinking, thinkingSignature?, redacted?}, toolCall {type, id,
 // name, arguments}, image {type, data, mimeType}.
-func (c Content) MarshalJSON() ([]byte, error) { return marshalJSON(blockOut(c)) }
+func (c Content) MarshalJSON() ([]byte, error) { return EncodeJSON(blockOut(c)) }
 
 // UnmarshalJSON parses a block in pi's shape; images may also come in the
 // {"type":"image","source":{"type":"base64","mediaType","data"}} form.
@@ -53,9 +53,10 @@ func (c *Content) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// marshalJSON is json.Marshal without HTML escaping, so that code and tool output
-// stay readable; U+2028 and U+2029 are still escaped inside strings.
-func marshalJSON(v any) ([]byte, error) {
+// EncodeJSON is json.Marshal without HTML escaping, so that code and tool
+// output stay readable; U+2028 and U+2029 are still escaped inside strings.
+// Every JSON steer writes for people and clients goes through it.
+func EncodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

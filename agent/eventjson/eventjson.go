@@ -20,8 +20,6 @@
 package eventjson
 
 import (
-	"bytes"
-	"encoding/json"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -31,7 +29,7 @@ import (
 // newline), with steer's "sessionId" added. It fails only when a message's or
 // a tool result's Details holds a value JSON cannot represent.
 func Encode(ev agent.Event, sessionID string) ([]byte, error) {
-	return Marshal(eventOut(ev, sessionID))
+	return agent.EncodeJSON(eventOut(ev, sessionID))
 }
 
 // Line is Encode for a stream that must go on: an event that cannot be
@@ -40,7 +38,7 @@ func Encode(ev agent.Event, sessionID string) ([]byte, error) {
 func Line(ev agent.Event, sessionID string) []byte {
 	line, err := Encode(ev, sessionID)
 	if err != nil {
-		line, _ = Marshal(encodeFailureOut{
+		line, _ = agent.EncodeJSON(encodeFailureOut{
 			header:      header{Type: ev.Type(), SessionID: sessionID},
 			EncodeError: err.Error(),
 		})
@@ -60,7 +58,7 @@ const sessionHeaderVersion = 3
 // SessionHeader is the first line of `steer run --json`, shaped like pi's:
 // {"type":"session","version":3,"id":…,"timestamp":ISO-8601,"cwd":…}.
 func SessionHeader(id, cwd string, at time.Time) []byte {
-	line, _ := Marshal(sessionHeaderOut{
+	line, _ := agent.EncodeJSON(sessionHeaderOut{
 		Type: "session", Version: sessionHeaderVersion, ID: id,
 		Timestamp: at.UTC().Format(time.RFC3339Nano), Cwd: cwd,
 	})
@@ -266,16 +264,4 @@ func contentList(cs []agent.Content) []agent.Content {
 		return []agent.Content{}
 	}
 	return cs
-}
-
-// Marshal is json.Marshal without HTML escaping, so that code and tool output
-// stay readable; U+2028 and U+2029 are still escaped inside strings.
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

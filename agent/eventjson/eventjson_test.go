@@ -22,7 +22,7 @@ func TestEncodeEvent(t *testing.T) {
 	result := agent.Message{Role: agent.RoleToolResult, ToolCallID: "c1", ToolName: "bash", Content: []agent.Content{agent.Text("a.go")}, Timestamp: at}
 
 	msg := func(m agent.Message) string {
-		b, err := Marshal(m)
+		b, err := agent.EncodeJSON(m)
 		if err != nil {
 			t.Fatal(err)
 		}

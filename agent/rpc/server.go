@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
 )
 
@@ -220,7 +219,7 @@ func (s *Server) onNotice(n runner.Notice) {
 	if n.Kind == runner.NoticePersistError {
 		out.Error = n.Text
 	}
-	line, _ := eventjson.Marshal(out) // strings only: always encodes
+	line, _ := agent.EncodeJSON(out) // strings only: always encodes
 	_ = s.out.WriteLine(line)
 }
 

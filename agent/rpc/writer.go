@@ -56,7 +56,7 @@ func (w *Writer) WriteLine(line []byte) error {
 
 // Encode writes v as one JSON line.
 func (w *Writer) Encode(v any) error {
-	line, err := eventjson.Marshal(v)
+	line, err := agent.EncodeJSON(v)
 	if err != nil {
 		return err
 	}

@@ -8,38 +8,18 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/steer-tui/steer/agent/runner/steerbin"
 )
 
-// steerBin is the binary under test, built once by TestMain, or the one
-// STEER_E2E_BIN names (a binary built elsewhere, e.g. from a clean tree).
+// steerBin is the binary under test (see steerbin.Main).
 var steerBin string
 
-func TestMain(m *testing.M) {
-	if bin := os.Getenv("STEER_E2E_BIN"); bin != "" {
-		steerBin = bin
-		os.Exit(m.Run())
-	}
-	dir, err := os.MkdirTemp("", "steer-tui-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	steerBin = filepath.Join(dir, "steer")
-	build := exec.Command("go", "build", "-o", steerBin, "github.com/steer-tui/steer")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building steer:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { steerbin.Main(m, &steerBin) }
 
 // requireTmux skips a test that needs tmux where it is not installed.
 func requireTmux(t *testing.T) {

@@ -7,32 +7,17 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/steer-tui/steer/agent/runner/steerbin"
 )
 
-// steerBin is the binary under test, built once by TestMain.
+// steerBin is the binary under test (see steerbin.Main).
 var steerBin string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "steer-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	steerBin = filepath.Join(dir, "steer")
-	build := exec.Command("go", "build", "-o", steerBin, "github.com/steer-tui/steer")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building steer:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { steerbin.Main(m, &steerBin) }
 
 // steer returns a command for the binary with a private state directory,
 // working in a temporary workspace.

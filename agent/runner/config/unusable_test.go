@@ -4,34 +4,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-)
 
-// readmeExample is the configuration example of README.md ("Real
-// providers"), verbatim.
-const readmeExample = `{
-  "model": "sonnet",
-  "aliases": { "sonnet": "anthropic/claude-sonnet-4-5", "mini": "openai/gpt-4.1-mini" },
-  "providers": {
-    "anthropic": { "api": "anthropic-messages",
-                   "profiles": [ { "id": "anthropic:main", "apiKeyEnv": "ANTHROPIC_API_KEY" } ] },
-    "openai":    { "api": "openai-chat",
-                   "profiles": [ { "id": "openai:main", "apiKeyEnv": "OPENAI_API_KEY" } ] },
-    "openrouter": { "api": "openai-chat", "baseURL": "https://openrouter.ai/api/v1",
-                    "profiles": [ { "id": "openrouter:main", "apiKeyEnv": "OPENROUTER_API_KEY" } ],
-                    "models": [ { "id": "anthropic/claude-sonnet-4.5" } ] },
-    "ollama":    { "api": "openai-chat", "baseURL": "http://127.0.0.1:11434/v1",
-                   "models": [ { "id": "qwen3:8b", "contextWindow": 32768, "maxOutput": 8192, "reasoning": true } ] },
-    "llamacpp":  { "api": "openai-chat", "baseURL": "http://127.0.0.1:8080/v1", "timeoutSeconds": 600,
-                   "models": [ { "id": "local", "contextWindow": 16384 } ] }
-  },
-  "agent": { "thinking": "medium", "steeringMode": "one-at-a-time", "followUpMode": "one-at-a-time" }
-}`
+	"github.com/steer-tui/steer/agent/runner/steerbin"
+)
 
 // TestLoadREADMEExampleWithoutKeys: an unset key makes its provider
 // unusable, not the file wrong; the references still resolve, so that the
 // caller can say which variable to set.
 func TestLoadREADMEExampleWithoutKeys(t *testing.T) {
-	cfg := mustLoad(t, readmeExample, map[string]string{})
+	cfg := mustLoad(t, steerbin.READMEConfig(t), map[string]string{})
 	if cfg.Model != "sonnet" {
 		t.Errorf("Model = %q", cfg.Model)
 	}
@@ -58,7 +39,7 @@ func TestLoadREADMEExampleWithoutKeys(t *testing.T) {
 	}
 
 	// With the key set, the same file has nothing unusable.
-	cfg = mustLoad(t, readmeExample, map[string]string{"ANTHROPIC_API_KEY": keyAnthropic, "OPENAI_API_KEY": keyOpenAI,
+	cfg = mustLoad(t, steerbin.READMEConfig(t), map[string]string{"ANTHROPIC_API_KEY": keyAnthropic, "OPENAI_API_KEY": keyOpenAI,
 		"OPENROUTER_API_KEY": keyOpenRouter})
 	for _, p := range cfg.Providers {
 		if why := p.Unusable(); why != "" {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // ErrNoPrompt is returned by ReadPrompt when there is nothing to answer.
@@ -24,9 +26,9 @@ type PromptTooLargeError struct {
 
 func (e *PromptTooLargeError) Error() string {
 	if e.Bytes < 0 {
-		return fmt.Sprintf("the prompt on stdin is over the limit of %s (agent.maxInputBytes)", byteSize(e.Limit))
+		return fmt.Sprintf("the prompt on stdin is over the limit of %s (agent.maxInputBytes)", runner.ByteSize(e.Limit))
 	}
-	return fmt.Sprintf("the prompt is %s, over the limit of %s (agent.maxInputBytes)", byteSize(e.Bytes), byteSize(e.Limit))
+	return fmt.Sprintf("the prompt is %s, over the limit of %s (agent.maxInputBytes)", runner.ByteSize(e.Bytes), runner.ByteSize(e.Limit))
 }
 
 // ReadPrompt takes the prompt from the arguments, or from stdin when they are
@@ -65,14 +67,4 @@ func ReadPrompt(args []string, stdin io.Reader, limit int) (string, error) {
 		return "", ErrEmptyPrompt
 	}
 	return prompt, nil
-}
-
-func byteSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -9,33 +9,14 @@ import (
 	"testing"
 
 	"github.com/steer-tui/steer/agent/runner/headless"
+	"github.com/steer-tui/steer/agent/runner/steerbin"
 )
-
-// readmeConfig is README.md's configuration example, verbatim.
-const readmeConfig = `{
-  "model": "sonnet",
-  "aliases": { "sonnet": "anthropic/claude-sonnet-4-5", "mini": "openai/gpt-4.1-mini" },
-  "providers": {
-    "anthropic": { "api": "anthropic-messages",
-                   "profiles": [ { "id": "anthropic:main", "apiKeyEnv": "ANTHROPIC_API_KEY" } ] },
-    "openai":    { "api": "openai-chat",
-                   "profiles": [ { "id": "openai:main", "apiKeyEnv": "OPENAI_API_KEY" } ] },
-    "openrouter": { "api": "openai-chat", "baseURL": "https://openrouter.ai/api/v1",
-                    "profiles": [ { "id": "openrouter:main", "apiKeyEnv": "OPENROUTER_API_KEY" } ],
-                    "models": [ { "id": "anthropic/claude-sonnet-4.5" } ] },
-    "ollama":    { "api": "openai-chat", "baseURL": "http://127.0.0.1:11434/v1",
-                   "models": [ { "id": "qwen3:8b", "contextWindow": 32768, "maxOutput": 8192, "reasoning": true } ] },
-    "llamacpp":  { "api": "openai-chat", "baseURL": "http://127.0.0.1:8080/v1", "timeoutSeconds": 600,
-                   "models": [ { "id": "local", "contextWindow": 16384 } ] }
-  },
-  "agent": { "thinking": "medium", "steeringMode": "one-at-a-time", "followUpMode": "one-at-a-time" }
-}`
 
 // TestREADMEConfigWithoutKeys: the README's example with no key set still
 // runs offline; a model that needs a missing key is exit 2 naming it.
 func TestREADMEConfigWithoutKeys(t *testing.T) {
 	s := newSandbox(t)
-	cfg := writeFile(t, "config.json", readmeConfig)
+	cfg := writeFile(t, "config.json", steerbin.READMEConfig(t))
 	base := []string{"--config", cfg, "--state-dir", s.stateDir, "--pace", "0"}
 
 	code, stdout, stderr := s.run(nil, append(base, "--model", "scripted/echo", "run", "hello")...)
@@ -62,7 +43,7 @@ func TestREADMEConfigWithoutKeys(t *testing.T) {
 // check at start does.
 func TestResolverNamesNoFlag(t *testing.T) {
 	s := newSandbox(t)
-	cfg := writeFile(t, "config.json", readmeConfig)
+	cfg := writeFile(t, "config.json", steerbin.READMEConfig(t))
 
 	cmd := s.command("--config", cfg, "--pace", "0", "--model", "scripted/echo", "rpc")
 	cmd.Stdin = strings.NewReader(`{"type":"set_model","provider":"nope","modelId":"nope"}` + "\n")
