@@ -1,0 +1,81 @@
+// Package failover decides what happens when a provider fails: it classifies
+// failures into a closed set of reasons, decides between going on, rotating
+// the auth profile, falling back to the next model and surfacing the error,
+// orders auth profiles and keeps their cooldown ledger, and merges how a run
+// ended into one terminal outcome (SPEC §5). Its decisions are pure
+// functions of their inputs and an injected clock.
+package failover
+
+// Reason is why a provider attempt failed: a closed set of 16 (SPEC §5.1).
+// String gives the snake_case code used in events, the ledger and the
+// inspector.
+type Reason int
+
+// The reasons. (seed)
+const (
+	ReasonUnknown Reason = iota // nothing to go on: no status and no text, or a bare status
+	ReasonAuth
+	ReasonAuthPermanent
+	ReasonFormat
+	ReasonRateLimit
+	ReasonOverloaded
+	ReasonBilling
+	ReasonServerError
+	ReasonTimeout
+	ReasonTLSCertificate
+	ReasonContextOverflow
+	ReasonModelNotFound
+	ReasonSessionExpired
+	ReasonEmptyResponse  // a successful answer that carries nothing
+	ReasonNoErrorDetails // only a generic "an error occurred"
+	ReasonUnclassified   // a real, specific error that fits no other reason
+)
+
+var reasonCodes = [...]string{
+	ReasonUnknown:         "unknown",
+	ReasonAuth:            "auth",
+	ReasonAuthPermanent:   "auth_permanent",
+	ReasonFormat:          "format",
+	ReasonRateLimit:       "rate_limit",
+	ReasonOverloaded:      "overloaded",
+	ReasonBilling:         "billing",
+	ReasonServerError:     "server_error",
+	ReasonTimeout:         "timeout",
+	ReasonTLSCertificate:  "tls_certificate",
+	ReasonContextOverflow: "context_overflow",
+	ReasonModelNotFound:   "model_not_found",
+	ReasonSessionExpired:  "session_expired",
+	ReasonEmptyResponse:   "empty_response",
+	ReasonNoErrorDetails:  "no_error_details",
+	ReasonUnclassified:    "unclassified",
+}
+
+// Reasons lists every reason, in declaration order.
+func Reasons() []Reason {
+	out := make([]Reason, len(reasonCodes))
+	for i := range out {
+		out[i] = Reason(i)
+	}
+	return out
+}
+
+// String is the reason's snake_case code.
+func (r Reason) String() string {
+	if r < 0 || int(r) >= len(reasonCodes) {
+		return "unknown"
+	}
+	return reasonCodes[r]
+}
+
+// ParseReason reads a code String wrote; ok is false for anything else.
+func ParseReason(code string) (r Reason, ok bool) {
+	for i, c := range reasonCodes {
+		if c == code {
+			return Reason(i), true
+		}
+	}
+	return ReasonUnknown, false
+}
+
+// MarshalText writes the code, so reasons read well in JSON.
+func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
