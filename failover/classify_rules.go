@@ -1,0 +1,209 @@
+package failover
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// A rule maps a pattern over the lower-cased error text to a reason. Rules
+// are data: the tables below are tried in order and the first match wins.
+type rule struct {
+	pattern string
+	reason  Reason
+}
+
+// textRules are the phrases that name a reason whatever the status (SPEC
+// §5.1, OpenClaw's order): the more specific reasons come first, so that
+// "the model is overloaded" is not a missing model and a 429 saying
+// insufficient_quota is billing. Patterns are regular expressions matched
+// against the lower-cased text; they are compiled once, on first use.
+var textRules = []rule{
+	// A provider-side conversation, session or response item that is gone.
+	{`\b(?:session|conversation|thread)(?:[_ ]id)?\b[^.\n]{0,40}?\b(?:not found|does not exist|doesn't exist|no longer exists|has expired|is expired|expired|is invalid)`, ReasonSessionExpired},
+	{`\bno (?:such session|conversation found|session found)\b|\binvalid session\b|\bsession[_ ]expired\b`, ReasonSessionExpired},
+	{`\bprevious[_ ]response(?:[_ ]id)?\b[^\n]{0,120}?\b(?:not found|does not exist|expired|no longer)`, ReasonSessionExpired},
+	{`\bitem with id\b[^\n]{0,80}?\bnot found\b`, ReasonSessionExpired},
+
+	// Windowed quotas first: "Request too large … tokens per min" is a
+	// rate limit, not an overflow of the model's context.
+	{`\b(?:tokens|requests) per (?:min(?:ute)?|hour|day)\b|\b(?:tpm|rpm|tpd|rpd)\b[^\n]{0,40}\blimit|\blimit\b[^\n]{0,40}\b(?:tpm|rpm|tpd|rpd)\b`, ReasonRateLimit},
+	{`\bquota exceeded for (?:quota )?metric\b`, ReasonRateLimit},
+
+	// The model does not exist or is not served here.
+	{`\bmodel_not_found\b|\bmodel[_ ]is[_ ]deactivated\b|\bno such model\b|\bunknown model\b|\binvalid model\b|\bmodel not exists?\b`, ReasonModelNotFound},
+	{`\bmodels?\b[^.\n]{0,80}?\b(?:not found|does not exist|doesn't exist|not exist|is not supported|has been (?:deprecated|decommissioned|deactivated|retired)|is (?:deprecated|decommissioned|deactivated|retired)|no longer (?:available|supported))`, ReasonModelNotFound},
+	{`\bmodel (?:identifier|id|name)\b[^.\n]{0,20}\binvalid\b|\bnot a valid model\b|\bno endpoints found\b|\bdoes not have access to (?:the )?model\b|\bdeployment ?not ?found\b|\bdeployment for this resource does not exist\b`, ReasonModelNotFound},
+
+	// The conversation no longer fits the model's context window.
+	{`\bcontext[_ ](?:length|window)[_ ]exceeded\b|\bmaximum context length\b|\bcontext (?:window|length|size|limit)\b[^\n]{0,40}?\b(?:exceed|overflow|too long|too large)|\bexceeds? (?:the )?(?:model'?s? )?(?:maximum |max |available )?context\b`, ReasonContextOverflow},
+	{`\b(?:prompt|input|request|message|messages|conversation)s? (?:is |are )?too (?:long|large)\b|\brequest_too_large\b|\btoo many (?:input |prompt )?tokens\b|\bentity too large\b|\bpayload too large\b`, ReasonContextOverflow},
+	{`\b(?:token|tokens) (?:count |length )?\b[^\n]{0,40}?\bexceeds?\b[^\n]{0,40}?\b(?:limit|maximum|max)\b|\bexceeds? (?:the )?(?:maximum|max) (?:number of )?(?:input )?tokens\b|\bexceeded (?:the )?model(?:'s)? token limit\b|\bmodel token limit\b`, ReasonContextOverflow},
+	{`\bcontext size has been exceeded\b|\bconfigured context size\b|\bexceeds the available context size\b|\bmust have less than \d+ tokens\b|\btokens \+ .max_new_tokens. must be\b|\bcontext overflow\b|\breduce the length of the (?:messages|prompt|input)\b|\bout of room in the model'?s context window\b|\bmax_tokens\b[^\n]{0,40}\bexceed\b[^\n]{0,20}\bcontext\b`, ReasonContextOverflow},
+
+	// A real refusal: the same request fails on any profile, yet it is not malformed.
+	{`\bcontent[_ -]?(?:policy|filter|filtering|management policy|moderation)\b|\bsafety (?:system|filter|settings? blocked)\b|\bresponsible ai\b|\bblocked\b[^\n]{0,40}\b(?:safety|prohibited)\b|\bprohibited_content\b|\bfinish_?reason\W{0,4}(?:safety|recitation|content_filter)\b|\bflagged (?:by|as)\b|\bviolat(?:es|ion of|ing) (?:our|the)? ?(?:usage |content )?polic(?:y|ies)\b|\brefusal\b`, ReasonUnclassified},
+
+	// The transcript would be rejected by any profile or model.
+	{`\broles must alternate\b|\bmust alternate between\b|\bincorrect role information\b|\btool_use(?:_id|\.id)?\b|\btool_result\b|\btool_call_id\b|\btool call id\b|\bmessages with role .tool. must be a response\b|\bthinking\b[^\n]{0,80}\bsignature\b|\binvalid signature\b[^\n]{0,40}\bthinking\b|\bconversation must end with a user message\b|\bdoes not support assistant message prefill\b`, ReasonFormat},
+	{`\bstring should match pattern\b|\binvalid request format\b|\bextra inputs are not permitted\b|\badditional properties are not allowed\b|\bunrecognized request argument\b|\bunknown parameter\b|\bunsupported parameter\b|\bis a required property\b|\bmissing required (?:parameter|field|argument)\b|\bfield required\b|\bis not of type\b|\binvalid schema\b|\bcould not parse the json body\b|\bmalformed (?:json|request)\b`, ReasonFormat},
+
+	// Money: the account cannot pay for the request.
+	{`\binsufficient[_ ](?:credits?|quota|balance|funds)\b|\binsufficient \w+ balance\b|\bcredit balance\b|\b(?:out of|no|not enough|run out of|ran out of) credits?\b|\brequires? more credits\b|\bpayment[_ ]required\b|\bspend(?:ing)? limit\b|\bplan and billing\b|\bplans & billing\b|\bbilling (?:details|hard limit|issue|account)\b|\bbilling[_ ]not[_ ]active\b|\baccount is not active\b|\btop[- ]?up\b|\brecharge\b|\badd (?:more )?(?:credits|funds|a payment method)\b|\bavailable balance\b|\bout of budget\b|\bexceeded your (?:monthly |current )?budget\b|\bbalance (?:is )?(?:too low|insufficient)\b|\barrears\b`, ReasonBilling},
+
+	// Throttling and periodic usage limits: retry later or elsewhere.
+	{`\brate[_ -]?limit|\btoo many (?:concurrent )?requests\b|\bresource[_ -]?exhausted\b|\bquota[_ -]?exceeded\b|\bexceeded (?:your |the )?(?:current )?quota\b|\bthrottl|\busage limit\b|\b(?:hourly|daily|weekly|monthly)(?:/(?:daily|weekly|monthly))* (?:usage |request |token )?limits?\b|\bconcurrency limit\b|\bmodel_cooldown\b|\bslow down\b|\btoo many tokens per\b`, ReasonRateLimit},
+
+	// The provider is busy: another model or a later retry may work.
+	{`overloaded|\bat capacity\b|\bservice[_ ](?:temporarily[_ ])?unavailable\b|\btemporarily unavailable\b|\bhigh (?:demand|load|traffic)\b|\b(?:server|service|system|api) (?:is )?(?:currently )?busy\b|\b(?:no|insufficient|out of) capacity\b|\bcapacity (?:constraints|limits)\b|\bmodelnotready|\bmodel is (?:currently )?(?:loading|not ready)\b`, ReasonOverloaded},
+
+	// The credential is gone for good.
+	{`\b(?:api[_ ]?)?key\b[^.\n]{0,20}?\b(?:has been |was |is )?(?:revoked|deactivated|disabled|deleted|suspended)\b|\b(?:account|organization|organisation|workspace|user)\b[^.\n]{0,20}?\b(?:has been |was |is )?(?:deactivated|disabled|suspended|banned|terminated)\b|\bdeactivated[_ ]workspace\b|\baccount[_ ]deactivated\b|\bnot allowed for this organization\b`, ReasonAuthPermanent},
+
+	// The credential is wrong, missing or lacks access.
+	{`\binvalid[_ ]?(?:api[_ -]?)?key\b|\bapi[_ -]?key\b[^.\n]{0,30}?\b(?:invalid|not valid|incorrect|missing|expired|required|not found)\b|\bincorrect api key\b|\b(?:no|missing) (?:api[_ ]?key|credentials|authentication|authorization)\b|\bunauthori[sz]ed\b|\bunauthenticated\b|\bforbidden\b|\bauthenticat|\bpermission[_ ]denied\b|\bpermission_error\b|\baccess[_ ]?denied\b|\binvalid (?:bearer |access |auth |x-api-key|authorization|token|credentials)|\b(?:token|credentials?) (?:has |have )?expired\b|\bnot authorized\b|\binsufficient permissions?\b|\bsecurity token included in the request is invalid\b|\bunrecognizedclient\b|\bsignature we calculated does not match\b`, ReasonAuth},
+
+	// The provider failed on its side.
+	{`\binternal[_ ]server[_ ]error\b|\binternal[_ ]error\b|\bserver[_ ]error\b|\bserver had an error\b|\bbad gateway\b|\bupstream (?:error|connect error|request failed|service error)\b|\bbackend error\b|\binternalfailure\b|\binternal_failure\b|\bmodelerrorexception\b|\bmodel_error\b|\berror occurred while processing\b|\bunexpected error occurred\b|\bweb server is down\b|\bfinish_?reason\W{0,4}error\b`, ReasonServerError},
+
+	// The answer succeeded and carried nothing.
+	{`\bempty (?:response|completion|reply|message|choices|content|output)\b|\bwithout any content\b|\breturned (?:no|an empty) (?:content|response|choices|output)\b|\bno (?:choices|candidates) (?:returned|in (?:the )?response)\b`, ReasonEmptyResponse},
+
+	// The request or the connection timed out or was cut.
+	{`\btime[ds]? ?out\b|\btimeout\b|\bdeadline[_ ]exceeded\b|\bconnection (?:reset|refused|aborted|closed|error|timed out|terminated)\b|\beconn(?:reset|refused|aborted)\b|\betimedout\b|\besockettimedout\b|\bsocket hang up\b|\bunexpected eof\b|\beof\b|\bbroken pipe\b|\bepipe\b|\bnetwork (?:error|is unreachable)\b|\benetunreach\b|\behostunreach\b|\bno such host\b|\benotfound\b|\beai_again\b|\bfetch failed\b|\bstream (?:ended|closed|disconnected|was closed|was aborted)\b[^\n]{0,40}\b(?:before|without|unexpectedly|prematurely)\b|\bbefore message_stop\b|\bpremature(?:ly)? clos|\bincomplete (?:chunked )?(?:read|response|stream)\b|\boperation was aborted\b|\bund_err_|\bnetwork_error\b|\bclient closed request\b`, ReasonTimeout},
+
+	// The server's certificate could not be verified.
+	{`\bx509\b|\btls: failed to verify\b|\bcertificate (?:verify|verification|has expired|is not valid|signed by unknown|is not trusted)|\bcertificate_verify_failed\b|\bself[- ]signed certificate\b|\bunable to (?:get local issuer|verify the first) certificate\b|\bcert_has_expired\b|\bhostname mismatch\b`, ReasonTLSCertificate},
+}
+
+// typeHints map a provider's structured error type, code or status word to
+// a reason: the last hint, used only when neither the text nor the status
+// says more (SPEC §5.1).
+var typeHints = map[string]Reason{
+	"invalid_request_error": ReasonFormat,
+	"invalid_argument":      ReasonFormat,
+	"bad_request":           ReasonFormat,
+	"failed_precondition":   ReasonFormat,
+	"validationexception":   ReasonFormat,
+	"overloaded_error":      ReasonOverloaded,
+	"unavailable":           ReasonOverloaded,
+	"api_error":             ReasonServerError,
+	"internal":              ReasonServerError,
+	"upstream_error":        ReasonServerError,
+	"not_found_error":       ReasonModelNotFound,
+	"not_found":             ReasonModelNotFound,
+	"authentication_error":  ReasonAuth,
+	"unauthenticated":       ReasonAuth,
+	"refusal":               ReasonUnclassified,
+	"content_filter":        ReasonUnclassified,
+}
+
+// statusRules map an HTTP status to its reason when the text names none.
+var statusRules = map[int]Reason{
+	400: ReasonFormat,
+	401: ReasonAuth,
+	402: ReasonBilling,
+	403: ReasonAuth,
+	404: ReasonModelNotFound,
+	408: ReasonTimeout,
+	413: ReasonContextOverflow,
+	422: ReasonFormat,
+	429: ReasonRateLimit,
+	499: ReasonTimeout,
+	500: ReasonServerError,
+	502: ReasonServerError,
+	503: ReasonOverloaded,
+	504: ReasonTimeout,
+	522: ReasonTimeout,
+	524: ReasonTimeout,
+	529: ReasonOverloaded,
+}
+
+// statusKeeps lists, per status, the only text reasons allowed to replace
+// the status's own reason: a 429 stays a rate limit unless its text is
+// billing, a 401 stays auth unless the key is gone for good or unpaid.
+// Statuses not listed let any specific text win.
+var statusKeeps = map[int][]Reason{
+	401: {ReasonAuthPermanent, ReasonBilling, ReasonModelNotFound, ReasonRateLimit, ReasonSessionExpired, ReasonContextOverflow, ReasonUnclassified},
+	402: {ReasonBilling, ReasonRateLimit},
+	403: {ReasonAuthPermanent, ReasonBilling, ReasonModelNotFound, ReasonRateLimit, ReasonSessionExpired, ReasonContextOverflow, ReasonUnclassified},
+	404: {ReasonSessionExpired, ReasonModelNotFound, ReasonContextOverflow, ReasonBilling, ReasonAuth, ReasonAuthPermanent, ReasonUnclassified},
+	429: {ReasonBilling},
+}
+
+// retryWindow is how a 402 speaks of a limit that lifts by itself: then it
+// is a rate limit, not an unpaid bill.
+const retryWindow = `\b(?:try again|retry|resets?|rolling (?:time )?window|per (?:minute|hour|day)|(?:hourly|daily|weekly|monthly) (?:usage |request )?limit|cooldown)\b`
+
+// genericOnly is an error whose only words say that something failed.
+const genericOnly = `^(?:error|unknown error|an? (?:unknown |unexpected )?error(?: has)? occurred|(?:the )?provider returned (?:an )?error|something went wrong|request failed|the provider reported an error mid-stream|unknown error \(no error details in response\)|no error details|internal error occurred)[.!]?$`
+
+// noBody is what an HTTP wrapper says when the response had no body.
+const noBody = `^(?:\(?no body\)?|status code \(no body\)|no (?:response )?body|empty body)$`
+
+// leadingStatus finds a status at the head of an error text: "429 …",
+// "HTTP 402: …", "Error code: 400 - {…}", "status code: 400, …",
+// "OpenAI API error (429): …".
+const leadingStatus = `^(?:error[,:\s-]*)?(?:(?:http(?:/[\d.]+)?|status(?: code)?|error code|response code)\s*[:=]?\s*|[\w .-]{0,40}?\berror\s*\()?([45]\d\d)\b\)?[\s:,-]*`
+
+// Fields of a JSON (or Python-dict) error body, found without parsing so
+// that truncated or quoted bodies still give them up.
+const (
+	fieldType    = `["'](?:type|status|code)["']\s*:\s*["']([a-z_]+)["']`
+	fieldCode    = `["'](?:code|status|status_code)["']\s*:\s*["']?([45]\d\d)\b`
+	fieldMessage = `["']message["']\s*:\s*["']([^"']*)["']`
+)
+
+type compiledRule struct {
+	re     *regexp.Regexp
+	reason Reason
+}
+
+type compiled struct {
+	text                        []compiledRule
+	retryWindow, generic, empty *regexp.Regexp
+	leading                     *regexp.Regexp
+	typ, code, message          *regexp.Regexp
+}
+
+// tables compiles every pattern once, on first use.
+var tables = sync.OnceValue(func() *compiled {
+	c := &compiled{
+		retryWindow: regexp.MustCompile(retryWindow),
+		generic:     regexp.MustCompile(genericOnly),
+		empty:       regexp.MustCompile(noBody),
+		leading:     regexp.MustCompile(leadingStatus),
+		typ:         regexp.MustCompile(fieldType),
+		code:        regexp.MustCompile(fieldCode),
+		message:     regexp.MustCompile(fieldMessage),
+	}
+	for _, r := range textRules {
+		c.text = append(c.text, compiledRule{regexp.MustCompile(r.pattern), r.reason})
+	}
+	return c
+})
+
+// matchText is the first text rule that matches lower, or false.
+func (c *compiled) matchText(lower string) (Reason, bool) {
+	for _, r := range c.text {
+		if r.re.MatchString(lower) {
+			return r.reason, true
+		}
+	}
+	return ReasonUnknown, false
+}
+
+// typeHint is the reason the first known structured type names, or false.
+func (c *compiled) typeHint(lower string, extra ...string) (Reason, bool) {
+	for _, t := range extra {
+		if r, ok := typeHints[strings.ToLower(strings.TrimSpace(t))]; ok {
+			return r, true
+		}
+	}
+	for _, m := range c.typ.FindAllStringSubmatch(lower, -1) {
+		if r, ok := typeHints[m[1]]; ok {
+			return r, true
+		}
+	}
+	return ReasonUnknown, false
+}
