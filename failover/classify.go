@@ -40,7 +40,7 @@ func classify(status int, text string, types []string) Reason {
 	}
 	if status == 0 {
 		if m := c.code.FindStringSubmatch(lower); m != nil {
-			status, _ = strconv.Atoi(m[1])
+			status, _ = strconv.Atoi(m[1] + m[2])
 		}
 	}
 

@@ -28,11 +28,11 @@ var textRules = []rule{
 	// Windowed quotas first: "Request too large … tokens per min" is a
 	// rate limit, not an overflow of the model's context.
 	{`\b(?:tokens|requests) per (?:min(?:ute)?|hour|day)\b|\b(?:tpm|rpm|tpd|rpd)\b[^\n]{0,40}\blimit|\blimit\b[^\n]{0,40}\b(?:tpm|rpm|tpd|rpd)\b`, ReasonRateLimit},
-	{`\bquota exceeded for (?:quota )?metric\b`, ReasonRateLimit},
+	{`\bquota exceeded for (?:quota )?metric\b|\bresource_exhausted\b|\bquota_?metric\b|\bfree_tier_(?:requests|input_token)`, ReasonRateLimit},
 
 	// The model does not exist or is not served here.
 	{`\bmodel_not_found\b|\bmodel[_ ]is[_ ]deactivated\b|\bno such model\b|\bunknown model\b|\binvalid model\b|\bmodel not exists?\b`, ReasonModelNotFound},
-	{`\bmodels?\b[^.\n]{0,80}?\b(?:not found|does not exist|doesn't exist|not exist|is not supported|has been (?:deprecated|decommissioned|deactivated|retired)|is (?:deprecated|decommissioned|deactivated|retired)|no longer (?:available|supported))`, ReasonModelNotFound},
+	{`\bmodels?\b[^\n]{0,60}?\b(?:not found|does not exist|doesn't exist|not exist|is not supported|has been (?:deprecated|decommissioned|deactivated|retired)|is (?:deprecated|decommissioned|deactivated|retired)|no longer (?:available|supported))`, ReasonModelNotFound},
 	{`\bmodel (?:identifier|id|name)\b[^.\n]{0,20}\binvalid\b|\bnot a valid model\b|\bno endpoints found\b|\bdoes not have access to (?:the )?model\b|\bdeployment ?not ?found\b|\bdeployment for this resource does not exist\b`, ReasonModelNotFound},
 
 	// The conversation no longer fits the model's context window.
@@ -61,7 +61,7 @@ var textRules = []rule{
 	{`\b(?:api[_ ]?)?key\b[^.\n]{0,20}?\b(?:has been |was |is )?(?:revoked|deactivated|disabled|deleted|suspended)\b|\b(?:account|organization|organisation|workspace|user)\b[^.\n]{0,20}?\b(?:has been |was |is )?(?:deactivated|disabled|suspended|banned|terminated)\b|\bdeactivated[_ ]workspace\b|\baccount[_ ]deactivated\b|\bnot allowed for this organization\b`, ReasonAuthPermanent},
 
 	// The credential is wrong, missing or lacks access.
-	{`\binvalid[_ ]?(?:api[_ -]?)?key\b|\bapi[_ -]?key\b[^.\n]{0,30}?\b(?:invalid|not valid|incorrect|missing|expired|required|not found)\b|\bincorrect api key\b|\b(?:no|missing) (?:api[_ ]?key|credentials|authentication|authorization)\b|\bunauthori[sz]ed\b|\bunauthenticated\b|\bforbidden\b|\bauthenticat|\bpermission[_ ]denied\b|\bpermission_error\b|\baccess[_ ]?denied\b|\binvalid (?:bearer |access |auth |x-api-key|authorization|token|credentials)|\b(?:token|credentials?) (?:has |have )?expired\b|\bnot authorized\b|\binsufficient permissions?\b|\bsecurity token included in the request is invalid\b|\bunrecognizedclient\b|\bsignature we calculated does not match\b`, ReasonAuth},
+	{`\binvalid[_ ]?(?:api[_ -]?)?key\b|\bapi[_ -]?key\b[^.\n]{0,30}?\b(?:invalid|not valid|incorrect|missing|expired|required|not found)\b|\bincorrect api key\b|\b(?:no|missing) (?:api[_ ]?key|credentials|authentication|authorization)\b|\bunauthori[sz]ed\b|\bunauthenticated\b|\bforbidden\b|\bauthenticat|\bpermission[_ ]denied\b|\bpermission_error\b|\baccess[_ ]?denied|\binvalid (?:bearer |access |auth |x-api-key|authorization|token|credentials)|\b(?:token|credentials?) (?:has |have )?expired\b|\bnot authorized\b|\binsufficient permissions?\b|\bsecurity token included in the request is invalid\b|\bunrecognizedclient\b|\bsignature we calculated does not match\b`, ReasonAuth},
 
 	// The provider failed on its side.
 	{`\binternal[_ ]server[_ ]error\b|\binternal[_ ]error\b|\bserver[_ ]error\b|\bserver had an error\b|\bbad gateway\b|\bupstream (?:error|connect error|request failed|service error)\b|\bbackend error\b|\binternalfailure\b|\binternal_failure\b|\bmodelerrorexception\b|\bmodel_error\b|\berror occurred while processing\b|\bunexpected error occurred\b|\bweb server is down\b|\bfinish_?reason\W{0,4}error\b`, ReasonServerError},
@@ -150,7 +150,7 @@ const leadingStatus = `^(?:error[,:\s-]*)?(?:(?:http(?:/[\d.]+)?|status(?: code)
 // that truncated or quoted bodies still give them up.
 const (
 	fieldType    = `["'](?:type|status|code)["']\s*:\s*["']([a-z_]+)["']`
-	fieldCode    = `["'](?:code|status|status_code)["']\s*:\s*["']?([45]\d\d)\b`
+	fieldCode    = `["'](?:code|status|status_?code|httpstatuscode)["']\s*:\s*["']?([45]\d\d)\b|\bstatus(?:[ _]?code)?\s*[:=]?\s*([45]\d\d)\b`
 	fieldMessage = `["']message["']\s*:\s*["']([^"']*)["']`
 )
 
