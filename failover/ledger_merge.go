@@ -12,13 +12,13 @@ import "time"
 //
 //   - Windows first drop what has expired by now (ClearExpired on both), so a
 //     stale window cannot widen a live one.
-//   - Never lose a failure: the later end of each window wins; the cooldown's
-//     scope is the wider one — profile-wide if either side is profile-wide or
-//     the two sides cool different models.
+//   - No failure's window is lost: the later end of each window wins; the
+//     cooldown's scope is the wider one — profile-wide if either side is
+//     profile-wide or the two sides cool different models.
 //   - Counts (Failures, Successes, ErrorCount, each ReasonCounts entry) take
 //     the maximum. Both sides start from one stored ancestor, so the maximum
 //     is exact when one side changed and an undercount, never an
-//     overcount, when both did.
+//     overcount, when both did: statistics may lag, windows never do.
 //   - Last-seen times take the later; a reason travels with its time (ties:
 //     the stronger reason).
 //   - The profile id is a's, or b's when a has none.
