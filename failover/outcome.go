@@ -43,12 +43,12 @@ type Phase int
 
 // The phases.
 const (
-	PhaseUnknown Phase = iota
-	PhaseQueue         // waiting in a session or global lane
-	PhasePreflight     // resolving, guarding and building the request
-	PhaseProvider      // talking to the provider
-	PhasePostTurn      // after the model's turn: tools, settle, persist
-	PhaseDrain         // waiting for the runtime to drain
+	PhaseUnknown   Phase = iota
+	PhaseQueue           // waiting in a session or global lane
+	PhasePreflight       // resolving, guarding and building the request
+	PhaseProvider        // talking to the provider
+	PhasePostTurn        // after the model's turn: tools, settle, persist
+	PhaseDrain           // waiting for the runtime to drain
 )
 
 var phaseCodes = [...]string{
