@@ -3,7 +3,13 @@ package failover
 import (
 	"context"
 	"sync"
+	"time"
 )
+
+// SuccessRecordSlow is how long recording a success may take before the
+// runner logs a slow-path warning. Success is recorded after the run, in the
+// background, so a slow ledger is seen rather than slowing every run. (seed)
+const SuccessRecordSlow = time.Second
 
 // Ledger is the shared failure ledger as the runner uses it: one
 // ProfileState per profile id. The persistence layer implements it on
