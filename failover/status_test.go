@@ -1,0 +1,34 @@
+package failover
+
+import (
+	"testing"
+	"time"
+)
+
+func TestProfileStatus(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	soon, later, past := now.Add(30*time.Second), now.Add(5*time.Hour), now.Add(-time.Second)
+	cases := []struct {
+		name  string
+		state ProfileState
+		want  ProfileStatus
+	}{
+		{"never failed", ProfileState{}, ProfileStatus{State: StateAvailable}},
+		{"cooldown over", ProfileState{CooldownUntil: past, CooldownReason: ReasonRateLimit}, ProfileStatus{State: StateAvailable}},
+		{"model cooldown", ProfileState{CooldownUntil: soon, CooldownReason: ReasonRateLimit, CooldownModel: "gpt"},
+			ProfileStatus{State: StateCooldown, Until: soon, Reason: ReasonRateLimit, Model: "gpt"}},
+		{"disabled beats a cooldown", ProfileState{CooldownUntil: soon, CooldownReason: ReasonAuth, DisabledUntil: later, DisabledReason: ReasonBilling},
+			ProfileStatus{State: StateDisabled, Until: later, Reason: ReasonBilling}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.state.Status(now); got != tc.want {
+				t.Fatalf("Status = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	st := ProfileState{LastFailureAt: now, LastSuccessAt: past}
+	if st.LastUsed() != now {
+		t.Fatalf("LastUsed = %v", st.LastUsed())
+	}
+}
