@@ -83,7 +83,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		case len(o.Args) > 1:
 			return o, usagef("usage: steer help [COMMAND]")
 		case len(o.Args) == 1 && !hasHelp(o.Args[0]):
-			return o, usagef("no help for %q: the commands are run, rpc and sessions", o.Args[0])
+			return o, usagef("no help for %q: the commands are run, rpc, sessions and inspect", o.Args[0])
 		}
 	case "version":
 		if len(o.Args) > 0 {
@@ -98,11 +98,15 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		if n := len(o.Args); !(n == 0 || n == 2 && o.Args[0] == "show") {
 			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--json]")
 		}
+	case "inspect":
+		if err := checkInspect(o.Args); err != nil {
+			return o, err
+		}
 	default:
 		return o, usagef("unknown command %q; see 'steer help'", o.Command)
 	}
-	if o.JSON && o.Command != "run" && o.Command != "sessions" {
-		return o, usagef("--json applies to 'steer run' and 'steer sessions' only")
+	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" {
+		return o, usagef("--json applies to 'steer run', 'steer sessions' and 'steer inspect' only")
 	}
 	if o.Theme != "" {
 		if o.Command != "" {
@@ -122,6 +126,23 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		return o, usagef("--session and --continue exclude each other")
 	}
 	return o, nil
+}
+
+// checkInspect accepts `steer inspect profiles`; the other inspectors of
+// SPEC §10 are refused until their parts exist.
+func checkInspect(args []string) error {
+	if len(args) != 1 {
+		return usagef("usage: steer inspect profiles [--json]")
+	}
+	if args[0] == InspectProfiles {
+		return nil
+	}
+	for _, later := range inspectLater {
+		if args[0] == later {
+			return usagef("steer inspect %s: not supported yet (it comes with its part of the runtime)", later)
+		}
+	}
+	return usagef("unknown inspector %q: steer inspect profiles [--json]", args[0])
 }
 
 // hasHelp says whether command has a help text of its own.

@@ -51,17 +51,20 @@ func TestParseArgsRefuses(t *testing.T) {
 		want string
 	}{
 		{"help run rpc", "usage: steer help [COMMAND]"},
-		{"help nope", `no help for "nope": the commands are run, rpc and sessions`},
+		{"help nope", `no help for "nope": the commands are run, rpc, sessions and inspect`},
 		{"version x", "version takes no arguments"},
 		{"rpc now", `rpc takes no arguments, got "now"`},
 		{"sessions show", "usage: steer sessions [--json] | steer sessions show ID [--json]"},
 		{"frobnicate", `unknown command "frobnicate"; see 'steer help'`},
-		{"rpc --json", "--json applies to 'steer run' and 'steer sessions' only"},
+		{"rpc --json", "--json applies to 'steer run', 'steer sessions' and 'steer inspect' only"},
 		{"run --theme dark hi", "--theme applies to the terminal UI only"},
 		{"--theme blue", `--theme: unknown theme "blue" (want dark, light or auto)`},
 		{"--pace -1", "--pace must be 0 or more, got -1"},
 		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
 		{"--session abc --continue", "--session and --continue exclude each other"},
+		{"inspect", "usage: steer inspect profiles [--json]"},
+		{"inspect engines", "steer inspect engines: not supported yet (it comes with its part of the runtime)"},
+		{"inspect cats", `unknown inspector "cats": steer inspect profiles [--json]`},
 	}
 	for _, tt := range tests {
 		if _, err := ParseArgs(strings.Fields(tt.argv), 60); err == nil || err.Error() != tt.want {

@@ -13,6 +13,8 @@ func Help(command string) (text string, ok bool) {
 		return rpcUsage, true
 	case "sessions":
 		return sessionsUsage, true
+	case "inspect":
+		return inspectUsage, true
 	}
 	return usage, false
 }
@@ -25,6 +27,7 @@ Usage:
   steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's transcript
+  steer inspect profiles [--json]     auth profiles: available, in cooldown or disabled, and why
   steer version                       the version and the revision it was built from
   steer help [COMMAND]                this text, or a command's
 
@@ -45,6 +48,15 @@ Real providers come from the config file or ANTHROPIC_API_KEY, OPENAI_API_KEY, O
 with none, steer runs offline on the scripted provider.
 Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out,
 130 interrupted (SIGINT), 129 and 143 for SIGHUP and SIGTERM.
+`
+
+const inspectUsage = `Usage: steer inspect profiles [--json]
+
+Shows every configured auth profile as the shared failure ledger has it:
+available, in cooldown or disabled, until when and why, the model a cooldown
+is scoped to, its error count, when it was last used and last succeeded. No
+key is needed. --json prints [{id, provider, state, until, reason, model,
+errorCount, failures, successes, lastUsed, lastSuccess}].
 `
 
 const runUsage = `Usage: steer run [flags] PROMPT

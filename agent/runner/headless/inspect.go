@@ -1,0 +1,101 @@
+package headless
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/steer-tui/steer/failover"
+)
+
+// What `steer inspect` can show; the others come with their parts (the
+// context guard's engines, the lanes, run records).
+const (
+	InspectProfiles = "profiles"
+)
+
+// inspectLater are the inspectors SPEC §10 names that are not built yet.
+var inspectLater = []string{"engines", "lanes", "runs"}
+
+// ProfileRow is one configured auth profile with its ledger entry.
+type ProfileRow struct {
+	ID, Provider string
+	State        failover.ProfileState
+}
+
+// profileJSON is one profile in `steer inspect profiles --json`.
+type profileJSON struct {
+	ID          string     `json:"id"`
+	Provider    string     `json:"provider"`
+	State       string     `json:"state"`
+	Until       *time.Time `json:"until"`
+	Reason      *string    `json:"reason"`
+	Model       string     `json:"model"`
+	ErrorCount  int        `json:"errorCount"`
+	Failures    int        `json:"failures"`
+	Successes   int        `json:"successes"`
+	LastUsed    *time.Time `json:"lastUsed"`
+	LastSuccess *time.Time `json:"lastSuccess"`
+}
+
+// ShowProfiles prints every profile's standing at now: state, until when,
+// why, the model a cooldown is scoped to, its error count and when it was
+// last used and last succeeded. It needs no key: the configuration names the
+// profiles and the shared ledger holds their state.
+func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr io.Writer) int {
+	if asJSON {
+		out := make([]profileJSON, len(rows))
+		for i, r := range rows {
+			st := r.State.Status(now)
+			out[i] = profileJSON{ID: r.ID, Provider: r.Provider, State: st.State, Model: st.Model,
+				ErrorCount: r.State.ErrorCount, Failures: r.State.Failures, Successes: r.State.Successes,
+				Until: timeOrNil(st.Until), LastUsed: timeOrNil(r.State.LastUsed()), LastSuccess: timeOrNil(r.State.LastSuccessAt)}
+			if st.State != failover.StateAvailable {
+				reason := st.Reason.String()
+				out[i].Reason = &reason
+			}
+		}
+		return writeJSON(stdout, stderr, out)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(stdout, "No auth profiles are configured.")
+		return ExitOK
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROFILE\tPROVIDER\tSTATE\tFOR\tREASON\tMODEL\tERRORS\tLAST USED\tLAST SUCCESS")
+	for _, r := range rows {
+		st := r.State.Status(now)
+		left, reason := "-", "-"
+		if st.State != failover.StateAvailable {
+			left, reason = st.Until.Sub(now).Round(time.Second).String(), st.Reason.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Provider, st.State, left, reason,
+			orDash(st.Model), r.State.ErrorCount, ago(now, r.State.LastUsed()), ago(now, r.State.LastSuccessAt))
+	}
+	tw.Flush()
+	return ExitOK
+}
+
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// ago words how long before now t was, or "never".
+func ago(now, t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return now.Sub(t).Round(time.Second).String() + " ago"
+}
