@@ -1,6 +1,6 @@
 // Package persistence keeps steer's durable state — sessions, their
-// transcripts, pending inputs and run records — in one SQLite database that
-// every steer process on the machine shares.
+// transcripts, pending inputs, run records and the auth-profile ledger — in
+// one SQLite database that every steer process on the machine shares.
 //
 // # The state directory
 //
@@ -98,7 +98,7 @@
 // once, and a process that finds a migration in progress waits for it (at
 // most a minute) instead of meeting a half-migrated database. A read-only
 // Open shares the lock while it checks. Adding a table later means adding the next
-// file (say 0002_auth_profiles.sql); files that have shipped are never edited.
+// file (say 0004_quarantines.sql); files that have shipped are never edited.
 //
 // # Writer fencing
 //
@@ -114,6 +114,21 @@
 // acknowledges them, and the append of the user message that carries the
 // item's id (agent.Message.QueueItemID) deletes the item in the same
 // transaction, so a crash neither loses nor duplicates one.
+//
+// # The auth-profile ledger
+//
+// Store.Ledger is failover's failure ledger (SPEC §5.3) on the table
+// auth_profiles: one row per profile id holding a failover.ProfileState —
+// statistics, counters and the cooldown and disabled windows, never a key.
+// Every process on the directory reads and updates the same rows, so a
+// profile rate-limited in one terminal is skipped in another, and a restart
+// keeps the windows. Ledger.Update reads the row, applies the caller's
+// function and writes the result in one immediate write transaction: updates
+// from any number of processes serialise and none is lost (the function may
+// run again when the transaction is retried, so it must be pure).
+// Store.ProfileStates lists the ledger for the inspector and
+// Store.ClearProfile ends a profile's windows. A read-only store loads and
+// lists; its updates return ErrReadOnly.
 //
 // # Repair
 //
