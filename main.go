@@ -18,6 +18,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	xterm "github.com/charmbracelet/x/term"
 
@@ -74,6 +75,8 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	case opts.Command == "sessions":
 		return sessions(opts, stdout, stderr)
+	case opts.Command == "inspect":
+		return inspect(opts, stdout, stderr)
 	}
 
 	sig := runner.CatchSignals()
@@ -124,6 +127,28 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 		so.Show = o.Args[1]
 	}
 	return headless.Sessions(context.Background(), so, stdout, stderr)
+}
+
+// inspect is `steer inspect profiles`: the configuration names the profiles
+// (no key needed), the state directory's ledger says how each stands.
+func inspect(o headless.Args, stdout, stderr io.Writer) int {
+	cfg, err := config.Load(o.Config, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitUsage
+	}
+	stateDir, err := config.StateDir(o.StateDir, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitUsage
+	}
+	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now()}
+	for _, p := range cfg.Providers {
+		for _, pr := range p.Profiles {
+			in.Profiles = append(in.Profiles, headless.ProfileRef{ID: pr.ID, Provider: p.Name})
+		}
+	}
+	return headless.Inspect(context.Background(), in, stdout, stderr)
 }
 
 // runCommand runs the TUI, `steer run` or `steer rpc` until it ends or ctx

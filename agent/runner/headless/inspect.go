@@ -1,12 +1,14 @@
 package headless
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"text/tabwriter"
 	"time"
 
 	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // What `steer inspect` can show; the others come with their parts (the
@@ -98,4 +100,38 @@ func ago(now, t time.Time) string {
 		return "never"
 	}
 	return now.Sub(t).Round(time.Second).String() + " ago"
+}
+
+// ProfileRef names a configured auth profile and its provider.
+type ProfileRef struct{ ID, Provider string }
+
+// InspectOptions are the arguments of `steer inspect profiles`.
+type InspectOptions struct {
+	StateDir string // config.StateDir
+	// Profiles are the configured ones, in the configuration's order.
+	Profiles []ProfileRef
+	JSON     bool
+	Now      time.Time
+}
+
+// Inspect is `steer inspect profiles`: the configured profiles with the
+// shared ledger's state for each, read from the state directory's database.
+func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) int {
+	store, err := persistence.Open(o.StateDir, persistence.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return ExitUsage
+	}
+	defer store.Close()
+	ledger := store.Ledger()
+	rows := make([]ProfileRow, len(o.Profiles))
+	for i, p := range o.Profiles {
+		st, err := ledger.Load(ctx, p.ID)
+		if err != nil {
+			fmt.Fprintf(stderr, "steer: reading the ledger: %v\n", err)
+			return ExitFailed
+		}
+		rows[i] = ProfileRow{ID: p.ID, Provider: p.Provider, State: st}
+	}
+	return ShowProfiles(rows, o.Now, o.JSON, stdout, stderr)
 }
