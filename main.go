@@ -32,6 +32,7 @@ import (
 	"github.com/steer-tui/steer/agent/runner/headless"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/assets"
+	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
 	"github.com/steer-tui/steer/tui"
 	"github.com/steer-tui/steer/tui/sanitize"
@@ -255,10 +256,12 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		}
 	}
 	a.rt, err = runner.New(context.Background(), runner.Options{
-		Providers:     providers,
-		Model:         model,
-		Resolve:       resolve,
-		Tools:         tools.New(workspace, tools.WithHiddenEnv(cfg.SecretEnvNames()...)),
+		Providers: providers,
+		Model:     model,
+		Resolve:   resolve,
+		ToolsFor: func(ws string) []agent.Tool {
+			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...))
+		},
 		SystemPrompt:  assets.SystemPrompt(),
 		Workspace:     workspace,
 		Thinking:      cfg.Agent.Thinking,
@@ -267,6 +270,9 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		MaxInputBytes: cfg.Agent.MaxInputBytes,
 		Logger:        logger,
 		Store:         store,
+		Ledger:        store.Ledger(),
+		Fallbacks:     cfg.Fallbacks,
+		Cooldowns:     failover.Cooldowns(cfg.Auth.Cooldowns),
 		Session:       o.Session,
 		Continue:      o.Continue,
 	})
@@ -338,7 +344,11 @@ func providersFrom(cfg *config.Config, o headless.Args) ([]runner.Provider, erro
 			return nil, fmt.Errorf("provider %s: %w", p.Name, err)
 		}
 		hasScripted = hasScripted || p.Name == scripted.ProviderName
-		out = append(out, runner.Provider{Name: p.Name, Models: p.Models, Stream: stream, Unusable: p.Unusable()})
+		rp := runner.Provider{Name: p.Name, Models: p.Models, Stream: stream, Unusable: p.Unusable()}
+		for _, pr := range p.Usable() {
+			rp.Profiles = append(rp.Profiles, runner.Profile{ID: pr.ID, APIKey: pr.Key.Reveal()})
+		}
+		out = append(out, rp)
 	}
 	if !hasScripted {
 		out = append(out, runner.Provider{Name: scripted.ProviderName, Models: scripted.Models(), Stream: offline})
@@ -346,8 +356,9 @@ func providersFrom(cfg *config.Config, o headless.Args) ([]runner.Provider, erro
 	return out, nil
 }
 
-// streamOf builds the client of one configured provider. Until failover
-// rotates auth profiles, the first usable profile's key is used.
+// streamOf builds the client of one configured provider. The runner's
+// attempt loop sends each profile's key with its requests; the first usable
+// profile's is the client's own.
 func streamOf(p config.Provider, offline agent.StreamFn) (agent.StreamFn, error) {
 	key := ""
 	if usable := p.Usable(); len(usable) > 0 {

@@ -70,13 +70,14 @@ func Loop(ctx context.Context, history, prompts []Message, cfg LoopConfig) *Agen
 }
 
 // loop is the state of one run. All of its methods run on the run's goroutine,
-// which is the only one that emits.
+// which emits every event but the annotations a StreamFn adds while it
+// streams (see Annotate).
 type loop struct {
 	ctx     context.Context
 	cfg     LoopConfig
-	emit    func(Event)
-	context []Message // what the next request sends
-	added   []Message // what this run added, for agent_end
+	emit    func(Event) // safe for concurrent use: annotations come from the StreamFn
+	context []Message   // what the next request sends
+	added   []Message   // what this run added, for agent_end
 
 	turnOpen    bool
 	messageOpen bool
@@ -250,6 +251,12 @@ func (l *loop) streamResponse() Message {
 			if !ok {
 				done = true
 				break
+			}
+			if ev.Type == EventAnnotation {
+				if ev.Annotation != nil {
+					l.emit(*ev.Annotation)
+				}
+				continue
 			}
 			last = ev.Partial
 			if !l.messageOpen {

@@ -99,6 +99,9 @@ const (
 	EventToolCallEnd   AssistantEventType = "toolcall_end"
 	EventDone          AssistantEventType = "done"
 	EventError         AssistantEventType = "error"
+	// EventAnnotation carries an Annotation for the run (see Annotate); it
+	// changes nothing of the message.
+	EventAnnotation AssistantEventType = "annotation"
 )
 
 // AssistantEvent is one step of a streaming assistant response.
@@ -116,7 +119,10 @@ type AssistantEvent struct {
 	Reason StopReason
 	// Partial is the message as it stands after this event; for done and error
 	// it is the final message. Snapshots are immutable and may be kept.
+	// Empty for an annotation.
 	Partial Message
+	// Annotation is the run event an EventAnnotation carries.
+	Annotation *Annotation
 }
 
 // AssistantStream is what a StreamFn returns.

@@ -20,6 +20,7 @@
 package eventjson
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -207,9 +208,31 @@ func eventOut(ev agent.Event, sessionID string) any {
 			}
 		}
 		return out
+	case agent.Annotation:
+		return annotationOut(h, e.Data)
 	default:
 		return h
 	}
+}
+
+// annotationOut is an annotation's type and session, first, then the fields
+// of its Data (an object); Data that is no object goes under "data".
+func annotationOut(h header, data any) any {
+	head, err := agent.EncodeJSON(h)
+	if err != nil {
+		return h
+	}
+	raw, err := agent.EncodeJSON(data)
+	if err != nil || len(raw) < 2 || raw[0] != '{' {
+		return struct {
+			header
+			Data any `json:"data"`
+		}{h, data}
+	}
+	if string(raw) == "{}" {
+		return json.RawMessage(head)
+	}
+	return json.RawMessage(append(append(head[:len(head)-1:len(head)-1], ','), raw[1:]...))
 }
 
 // assistantEvent renders a provider streaming step with the fields pi's

@@ -148,3 +148,27 @@ func TestSessionHeader(t *testing.T) {
 		t.Fatalf("\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestEncodeAnnotation(t *testing.T) {
+	type info struct {
+		Profile string `json:"profile"`
+		Reason  string `json:"reason,omitempty"`
+	}
+	cases := []struct {
+		name string
+		data any
+		want string
+	}{
+		{"fields follow the type", info{Profile: "p:a", Reason: "rate_limit"}, `{"type":"failover","sessionId":"s1","profile":"p:a","reason":"rate_limit"}`},
+		{"no fields", struct{}{}, `{"type":"failover","sessionId":"s1"}`},
+		{"not an object", "text", `{"type":"failover","sessionId":"s1","data":"text"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Encode(agent.Annotation{Kind: "failover", Data: tc.data}, "s1")
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("got %s (%v), want %s", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -23,9 +23,14 @@ func TestServerPromptStreamsTheRun(t *testing.T) {
 	}
 	h.send(`{"type":"prompt","message":"hi","id":"p"}`)
 	lines, _ := h.run("p")
-	want := []string{"agent_start", "turn_start", "message_start", "message_end", "message_start", "message_end", "turn_end", "agent_end"}
+	want := []string{"agent_start", "turn_start", "message_start", "message_end",
+		"attempt_start", "message_start", "attempt_end", "message_end", "turn_end", "agent_end"}
 	if got := types(lines); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events\n got %v\nwant %v", got, want)
+	}
+	attempt := lines[slices.IndexFunc(lines, isType("attempt_start"))]
+	if attempt["profile"] != "test:default" || attempt["model"] != "test/scripted-test" || attempt["sessionId"] == nil {
+		t.Fatalf("attempt_start %v", attempt)
 	}
 	var deltas []string
 	for _, l := range lines {

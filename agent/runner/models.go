@@ -14,6 +14,10 @@ type Provider struct {
 	Name   string
 	Models []agent.Model
 	Stream agent.StreamFn
+	// Profiles are its auth profiles in the configured order, those whose
+	// key is set; none: one keyless profile. The attempt loop rotates
+	// through them.
+	Profiles []Profile
 	// Unusable, when set, says why the provider cannot be used and what
 	// fixes it ("ANTHROPIC_API_KEY is not set"): its models are still listed,
 	// but choosing one fails with an *UnusableError.

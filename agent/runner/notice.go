@@ -57,6 +57,7 @@ func (r *Runtime) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
 }
 
 func (r *Runtime) notify(kind NoticeKind, text string) {
+	note := Notice{Kind: kind, Text: text}
 	n := &r.notices
 	n.emit.Lock()
 	defer n.emit.Unlock()
@@ -71,7 +72,7 @@ func (r *Runtime) notify(kind NoticeKind, text string) {
 		fns = append(fns, n.subs[id])
 	}
 	n.mu.Unlock()
-	note := Notice{Kind: kind, Text: text, At: r.opts.Now()}
+	note.At = r.opts.Now()
 	for _, fn := range fns {
 		fn(note)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
 )
 
@@ -32,6 +33,17 @@ type Options struct {
 	Logger       *slog.Logger
 	// Now defaults to time.Now.
 	Now func() time.Time
+	// Ledger is the shared auth-profile ledger (persistence.Store.Ledger);
+	// nil keeps one in memory.
+	Ledger failover.Ledger
+	// Fallbacks are the models tried, in order, when the chosen one fails
+	// on every profile (config "fallbacks").
+	Fallbacks []string
+	// Cooldowns tune the ledger's disabled track (config "auth.cooldowns");
+	// zero fields are the defaults.
+	Cooldowns failover.Cooldowns
+	// Failover tunes the decision (format retries, the attempt limit).
+	Failover failover.Config
 	// MaxInputBytes bounds one input (prompt, steering, follow-up); larger
 	// ones are refused with an *InputTooLargeError and nothing is stored.
 	// 0 is DefaultMaxInputBytes.
@@ -64,6 +76,7 @@ type Runtime struct {
 	store *persistence.Store
 
 	notices notices
+	ledger  failover.Ledger
 	// saver runs the event path's writes; writeCtx bounds every write and
 	// is cancelled by Close, so that no save can hang shutdown.
 	saver        *saver
@@ -106,7 +119,10 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store, saver: newSaver()}
+	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger}
+	if r.ledger == nil {
+		r.ledger = &failover.MemLedger{}
+	}
 	r.writeCtx, r.cancelWrites = context.WithCancel(context.Background())
 	r.saver.start(r.writeCtx)
 	if r.streamFor(model) == nil {
@@ -129,7 +145,17 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	return r, nil
 }
 
+// streamFor is the StreamFn the Agent uses for m: the attempt loop over m's
+// profiles and the fallback chain; nil when no provider serves m.
 func (r *Runtime) streamFor(m agent.Model) agent.StreamFn {
+	if r.streamOf(m) == nil {
+		return nil
+	}
+	return r.attemptStream
+}
+
+// streamOf is the stream of the provider that serves m.
+func (r *Runtime) streamOf(m agent.Model) agent.StreamFn {
 	for _, p := range r.opts.Providers {
 		if p.Name == m.Provider {
 			return p.Stream

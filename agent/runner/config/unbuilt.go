@@ -14,12 +14,10 @@ type unbuiltKey struct {
 }
 
 var unbuiltKeys = []unbuiltKey{
-	{"fallbacks", "model fallback comes with failover", ""},
 	{"agent.timeoutSeconds", "runs have no time limit of their own yet; 'steer run --timeout D' sets one", ""},
 	{"agent.maxConcurrent", "runs are not scheduled in lanes yet", ""},
 	{"agent.contextEngine", "context engines are not built yet", ""},
 	{"contextEngines", "context engines are not built yet", ""},
-	{"auth", "auth-profile cooldowns come with failover", ""},
 	{"tools.approval", `tools run without asking; only "allow" works`, ApprovalAllow},
 }
 

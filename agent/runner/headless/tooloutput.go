@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // DefaultToolOutputLimit is how much of one tool call's output `steer run`
@@ -47,9 +48,13 @@ func newToolOutput(w io.Writer, clean func(string) string, limit int) *toolOutpu
 	return &toolOutput{w: w, clean: clean, limit: limit, calls: map[string]*callOutput{}}
 }
 
-// event handles the tool events and ignores the others.
+// event handles the tool events and the failovers, and ignores the others.
 func (o *toolOutput) event(ev agent.Event) {
 	switch e := ev.(type) {
+	case agent.Annotation:
+		if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationFailover {
+			fmt.Fprintf(o.w, "↻ %s: %s %s → %s\n", info.Reason, info.Decision, info.From, info.To)
+		}
 	case agent.ToolExecutionStart:
 		o.calls[e.ToolCallID] = &callOutput{}
 		fmt.Fprintf(o.w, "→ %s\n", o.header(e.ToolName, e.Args))

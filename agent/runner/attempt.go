@@ -1,0 +1,199 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/failover"
+)
+
+// The attempt loop (SPEC §7.3, §5): every request the kernel makes goes
+// through attempts. An attempt is one auth profile of one model; a failure
+// that comes before anything was streamed is classified, written to the
+// shared ledger and decided on — rotate to the next profile, fall back to the
+// next model of the chain, or surface the error. What was already streamed
+// cannot be taken back, so a failure after content ends the request as the
+// provider ended it (and is still ledgered).
+
+// attemptStream is the StreamFn the Agent calls for model m: it runs the
+// attempts and streams the one that answers.
+func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	out := agent.NewAssistantStream()
+	go func() {
+		defer out.End(agent.Message{})
+		r.runAttempts(ctx, m, llm, opts, out)
+	}()
+	return out
+}
+
+// attempt is how one attempt went.
+type attempt struct {
+	start     agent.AssistantEvent // held back until something follows it
+	final     agent.AssistantEvent // the done or error event
+	delivered bool                 // events reached out: the attempt cannot be retried
+}
+
+func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
+
+// runAttempts tries the chain's models and their profiles in order until one
+// answers or the decision is to surface the error, which then goes out.
+func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
+	chain := r.modelChain(m)
+	var failures []attempt
+	var reasons []failover.Reason
+	run := failover.ReasonUnknown
+	count := 0
+	for i, model := range chain {
+		prov := r.providerOf(model)
+		usable := r.orderProfiles(ctx, prov, model)
+		var tried []string
+		for {
+			cand, ok := failover.Next(usable, tried, "")
+			if !ok {
+				if len(tried) == 0 {
+					failures = append(failures, r.noProfileLeft(model, prov, usable))
+					reasons = append(reasons, failover.ReasonRateLimit)
+				}
+				break // profiles exhausted: the next model
+			}
+			tried = append(tried, cand.ID)
+			count++
+			o := opts
+			o.Profile, o.APIKey = cand.ID, prov.key(cand.ID)
+			info := AttemptInfo{Profile: cand.ID, Model: model.Ref(), Attempt: count}
+			annotate(ctx, out, AnnotationAttemptStart, info)
+			began := time.Now()
+			a := forward(ctx, prov.Stream(ctx, model, llm, o), out)
+			info.DurationMs = time.Since(began).Milliseconds()
+			if !a.failed() {
+				annotate(ctx, out, AnnotationAttemptEnd, info)
+				out.Push(context.Background(), a.final)
+				r.recordSuccess(cand.ID)
+				return
+			}
+			reason := failover.ClassifyError(a.final.Partial.Error, nil)
+			if a.final.Partial.Error == nil {
+				reason = failover.Classify(0, a.final.Partial.ErrorMessage)
+			}
+			info.Reason = reason.String()
+			if ctx.Err() == nil {
+				r.recordFailure(ctx, cand.ID, model, reason, a.final.Partial.Error)
+			}
+			if a.delivered || ctx.Err() != nil {
+				annotate(ctx, out, AnnotationAttemptEnd, info)
+				surface(a, out)
+				return // partly out already, or aborted: nothing to retry
+			}
+			verdict := failover.Decide(failover.Facts{
+				Stage: failover.StagePrompt, Failed: true, Reason: reason, RunReason: run,
+				ProfilesLeft: failover.Left(usable, tried, ""), ModelsLeft: len(chain) - i - 1,
+				Profiles: len(usable), Attempts: count,
+			}, r.opts.Failover)
+			info.Decision = verdict.Decision.String()
+			annotate(ctx, out, AnnotationAttemptEnd, info)
+			run = failover.MergeReason(run, reason)
+			failures, reasons = append(failures, a), append(reasons, reason)
+			switch verdict.Decision {
+			case failover.DecisionRotateProfile:
+				if next, ok := failover.Next(usable, tried, ""); ok {
+					annotate(ctx, out, AnnotationFailover, AttemptInfo{Reason: info.Reason, Decision: info.Decision, From: cand.ID, To: next.ID})
+					continue
+				}
+			case failover.DecisionFallbackModel:
+				if i+1 < len(chain) {
+					annotate(ctx, out, AnnotationFailover, AttemptInfo{Reason: info.Reason, Decision: info.Decision, From: model.Ref(), To: chain[i+1].Ref()})
+				}
+			default:
+				surface(a, out)
+				return
+			}
+			break
+		}
+	}
+	surface(failures[failover.MostCredible(reasons)], out)
+}
+
+// forward streams src to out, holding the start event back until something
+// follows it (a failure before any content is then retried without a trace)
+// and the final event for the caller to push.
+func forward(ctx context.Context, src *agent.AssistantStream, out *agent.AssistantStream) attempt {
+	var a attempt
+	for ev := range src.Events() {
+		switch {
+		case ev.Type == agent.EventStart && !a.delivered:
+			a.start = ev
+			continue
+		case ev.Type == agent.EventError && !a.delivered:
+			a.final = ev
+			continue
+		}
+		if !a.delivered {
+			a.delivered = true
+			if a.start.Type != "" {
+				out.Push(ctx, a.start)
+			}
+		}
+		if ev.Type == agent.EventDone || ev.Type == agent.EventError {
+			a.final = ev // pushed by the caller, after its attempt_end
+			continue
+		}
+		out.Push(ctx, ev)
+	}
+	if a.final.Type == "" { // a stream that broke its contract
+		a.final = agent.AssistantEvent{Type: agent.EventError, Reason: agent.StopReasonError,
+			Partial: agent.Message{Role: agent.RoleAssistant, StopReason: agent.StopReasonError, ErrorMessage: "the provider's stream ended without a result"}}
+	}
+	return a
+}
+
+// surface sends a failed attempt's end out as the request's result, after
+// its start when nothing of it went out yet. The consumer waits for it, so
+// it goes out even when ctx is done.
+func surface(a attempt, out *agent.AssistantStream) {
+	if !a.delivered && a.start.Type != "" {
+		out.Push(context.Background(), a.start)
+	}
+	out.Push(context.Background(), a.final)
+}
+
+// noProfileLeft is the failure of a model none of whose profiles may be
+// used now: each is cooling down or disabled.
+func (r *Runtime) noProfileLeft(m agent.Model, prov Provider, usable []failover.Candidate) attempt {
+	text := fmt.Sprintf("every auth profile of %s is unavailable", prov.Name)
+	if len(usable) > 0 {
+		st := usable[0].State.Status(r.opts.Now())
+		text = fmt.Sprintf("every auth profile of %s is in %s (%s) until %s", prov.Name, st.State, st.Reason,
+			st.Until.Local().Format(time.TimeOnly))
+	}
+	msg := agent.Message{Role: agent.RoleAssistant, API: m.API, Provider: m.Provider, Model: m.ID,
+		StopReason: agent.StopReasonError, ErrorMessage: text, Timestamp: r.opts.Now(), Content: []agent.Content{}}
+	return attempt{final: agent.AssistantEvent{Type: agent.EventError, Reason: agent.StopReasonError, Partial: msg}}
+}
+
+// The annotations of the attempt loop in the event stream (SPEC §12).
+const (
+	AnnotationAttemptStart = "attempt_start"
+	AnnotationAttemptEnd   = "attempt_end"
+	AnnotationFailover     = "failover"
+)
+
+// AttemptInfo is the Data of the attempt loop's annotations: one attempt,
+// or for a failover the move from one profile or model to the next.
+type AttemptInfo struct {
+	Profile    string `json:"profile,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Attempt    int    `json:"attempt,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Decision   string `json:"decision,omitempty"`
+	From       string `json:"from,omitempty"`
+	To         string `json:"to,omitempty"`
+	DurationMs int64  `json:"durationMs,omitempty"`
+}
+
+// annotate puts an annotation into the request's stream, in order with the
+// response (see agent.Annotation).
+func annotate(ctx context.Context, out *agent.AssistantStream, kind string, info AttemptInfo) {
+	out.Push(ctx, agent.Annotate(agent.Annotation{Kind: kind, Data: info}))
+}

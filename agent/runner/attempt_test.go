@@ -1,0 +1,188 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/failover"
+)
+
+// byProfile is a provider that fails requests as fail says (by profile and
+// model) and answers the others "ok from PROFILE".
+type byProfile struct {
+	fail func(profile, model string) *agent.ProviderError
+	mu   sync.Mutex
+	keys []string // the key each request carried
+}
+
+func (p *byProfile) stream(ctx context.Context, m agent.Model, _ agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	p.mu.Lock()
+	p.keys = append(p.keys, opts.APIKey)
+	p.mu.Unlock()
+	out := agent.NewAssistantStream()
+	go func() {
+		w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
+		w.Start()
+		if perr := p.fail(opts.Profile, m.ID); perr != nil {
+			w.Fail(perr)
+			return
+		}
+		w.TextDelta("ok from " + opts.Profile)
+		w.Finish(agent.StopReasonStop)
+	}()
+	return out
+}
+
+var (
+	primary  = agent.Model{Provider: "p", ID: "big", API: "test"}
+	fallback = agent.Model{Provider: "p", ID: "small", API: "test"}
+)
+
+// attemptRuntime runs one prompt on provider p with profiles a and b and
+// returns the annotations the run carried, its last message and the ledger.
+func attemptRuntime(t *testing.T, p *byProfile, fallbacks ...string) ([]agent.Annotation, agent.Message, failover.Ledger) {
+	t.Helper()
+	ledger := &failover.MemLedger{}
+	rt, err := New(context.Background(), Options{
+		Providers: []Provider{{Name: "p", Models: []agent.Model{primary, fallback}, Stream: p.stream,
+			Profiles: []Profile{{ID: "p:a", APIKey: "key-a"}, {ID: "p:b", APIKey: "key-b"}}}},
+		Model: "p/big", Fallbacks: fallbacks, Ledger: ledger, Now: time.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var notes []agent.Annotation
+	rt.Subscribe(func(ev agent.Event) {
+		if a, ok := ev.(agent.Annotation); ok {
+			mu.Lock()
+			notes = append(notes, a)
+			mu.Unlock()
+		}
+	})
+	if err := rt.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	msgs := rt.State().Messages
+	return notes, msgs[len(msgs)-1], ledger
+}
+
+// trace renders annotations as "kind profile model reason decision from→to".
+func trace(notes []agent.Annotation) []string {
+	var out []string
+	for _, n := range notes {
+		i := n.Data.(AttemptInfo)
+		s := strings.Join(strings.Fields(fmt.Sprintf("%s %s %s %s %s", n.Kind, i.Profile, i.Model, i.Reason, i.Decision)), " ")
+		if i.From != "" {
+			s += " " + i.From + "→" + i.To
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestAttemptLoop(t *testing.T) {
+	rateLimited := &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 429, Type: "rate_limit_error", Message: "Rate limit reached"}
+	notFound := &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 404, Message: "The model `big` does not exist"}
+	badFormat := &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 400, Type: "invalid_request_error", Message: "messages: roles must alternate"}
+	cases := []struct {
+		name      string
+		fail      func(profile, model string) *agent.ProviderError
+		fallbacks []string
+		answer    string // "" when the run fails
+		errorHas  string
+		trace     []string
+		keys      []string
+	}{
+		{
+			name: "a rate-limited profile rotates to the next",
+			fail: func(profile, _ string) *agent.ProviderError {
+				if profile == "p:a" {
+					return rateLimited
+				}
+				return nil
+			},
+			answer: "ok from p:b",
+			trace: []string{"attempt_start p:a p/big", "attempt_end p:a p/big rate_limit rotate_profile",
+				"failover rate_limit rotate_profile p:a→p:b", "attempt_start p:b p/big", "attempt_end p:b p/big"},
+			keys: []string{"key-a", "key-b"},
+		},
+		{
+			name: "a model missing on every profile falls back to the next model",
+			fail: func(_, model string) *agent.ProviderError {
+				if model == "big" {
+					return notFound
+				}
+				return nil
+			},
+			fallbacks: []string{"p/small"},
+			// model_not_found is a profile-wide failure in the ledger (SPEC
+			// §5.3): the fallback model starts on the next profile.
+			answer: "ok from p:b",
+			trace: []string{"attempt_start p:a p/big", "attempt_end p:a p/big model_not_found fallback_model",
+				"failover model_not_found fallback_model p/big→p/small", "attempt_start p:b p/small", "attempt_end p:b p/small"},
+			keys: []string{"key-a", "key-b"},
+		},
+		{
+			name:     "a format error is surfaced without rotating",
+			fail:     func(string, string) *agent.ProviderError { return badFormat },
+			errorHas: "roles must alternate",
+			trace:    []string{"attempt_start p:a p/big", "attempt_end p:a p/big format surface_error"},
+			keys:     []string{"key-a"},
+		},
+		{
+			name:     "every profile limited fails naming the rate limit",
+			fail:     func(string, string) *agent.ProviderError { return rateLimited },
+			errorHas: "Rate limit",
+			trace: []string{"attempt_start p:a p/big", "attempt_end p:a p/big rate_limit rotate_profile",
+				"failover rate_limit rotate_profile p:a→p:b", "attempt_start p:b p/big", "attempt_end p:b p/big rate_limit surface_error"},
+			keys: []string{"key-a", "key-b"},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &byProfile{fail: tc.fail}
+			notes, last, _ := attemptRuntime(t, p, tc.fallbacks...)
+			if got := trace(notes); fmt.Sprint(got) != fmt.Sprint(tc.trace) {
+				t.Errorf("trace\n got %q\nwant %q", got, tc.trace)
+			}
+			if fmt.Sprint(p.keys) != fmt.Sprint(tc.keys) {
+				t.Errorf("keys sent %v, want %v", p.keys, tc.keys)
+			}
+			switch {
+			case tc.answer != "" && (last.StopReason != agent.StopReasonStop || last.TextContent() != tc.answer):
+				t.Errorf("last message %q (%s), want %q", last.TextContent(), last.StopReason, tc.answer)
+			case tc.answer == "" && (last.StopReason != agent.StopReasonError || !strings.Contains(last.ErrorMessage, tc.errorHas)):
+				t.Errorf("last message %s %q, want an error with %q", last.StopReason, last.ErrorMessage, tc.errorHas)
+			}
+		})
+	}
+}
+
+// TestRateLimitCoolsTheProfileDown: the rate-limited profile is in a ~30 s
+// cooldown for that model in the ledger, and the next request skips it.
+func TestRateLimitCoolsTheProfileDown(t *testing.T) {
+	p := &byProfile{fail: func(profile, _ string) *agent.ProviderError {
+		if profile == "p:a" {
+			return &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 429, Message: "Too Many Requests"}
+		}
+		return nil
+	}}
+	_, _, ledger := attemptRuntime(t, p)
+	st, err := ledger.Load(context.Background(), "p:a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := st.Status(time.Now())
+	if status.State != failover.StateCooldown || status.Reason != failover.ReasonRateLimit || status.Model != "big" ||
+		time.Until(status.Until) < 25*time.Second || time.Until(status.Until) > 31*time.Second {
+		t.Fatalf("p:a = %+v, want a ~30 s rate_limit cooldown on big", status)
+	}
+}
