@@ -32,6 +32,7 @@ var handlers = map[string]handler{
 	"set_follow_up_mode":      (*Server).setFollowUpMode,
 	"get_last_assistant_text": (*Server).getLastAssistantText,
 	"dequeue":                 (*Server).dequeue,
+	"inspect":                 (*Server).inspect,
 	"quit":                    (*Server).quit,
 }
 
@@ -321,4 +322,24 @@ func (s *Server) dequeue(_ context.Context, c command) (any, error) {
 		Items []eventjson.QueueItem `json:"items"`
 		Texts []string              `json:"texts"`
 	}{eventjson.QueueItems(items), texts}, nil
+}
+
+// inspect answers {what: "profiles"} with the auth profiles as `steer
+// inspect profiles --json` shows them; the other inspectors come with their
+// parts.
+func (s *Server) inspect(ctx context.Context, c command) (any, error) {
+	what, err := c.optString("what")
+	if err != nil {
+		return nil, err
+	}
+	if what != "profiles" {
+		return nil, fmt.Errorf("inspect %q: not supported yet; what may be \"profiles\"", what)
+	}
+	profiles, err := s.rt.Profiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Profiles []runner.ProfileView `json:"profiles"`
+	}{profiles}, nil
 }

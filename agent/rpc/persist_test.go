@@ -60,3 +60,22 @@ func TestServerRefusesAnOversizedPrompt(t *testing.T) {
 		t.Fatalf("stored %d messages from refused prompts", len(msgs))
 	}
 }
+
+// TestServerInspectProfiles: rpc inspect {what: "profiles"} lists the
+// configured profiles from the ledger; other inspectors are refused.
+func TestServerInspectProfiles(t *testing.T) {
+	h := newHarness(t, agenttest.NewScript())
+	h.send(`{"type":"inspect","what":"profiles","id":"i"}`)
+	r := h.response("i")
+	profiles, _ := r.data()["profiles"].([]any)
+	if r["success"] != true || len(profiles) != 1 {
+		t.Fatalf("inspect: %v", r)
+	}
+	if p := profiles[0].(map[string]any); p["id"] != "test:default" || p["state"] != "available" || p["until"] != nil {
+		t.Fatalf("profile %v", p)
+	}
+	h.send(`{"type":"inspect","what":"lanes","id":"l"}`)
+	if r := h.response("l"); r["success"] != false || !strings.Contains(r["error"].(string), "not supported yet") {
+		t.Fatalf("inspect lanes: %v", r)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
 )
@@ -26,37 +27,15 @@ type ProfileRow struct {
 	State        failover.ProfileState
 }
 
-// profileJSON is one profile in `steer inspect profiles --json`.
-type profileJSON struct {
-	ID          string     `json:"id"`
-	Provider    string     `json:"provider"`
-	State       string     `json:"state"`
-	Until       *time.Time `json:"until"`
-	Reason      *string    `json:"reason"`
-	Model       string     `json:"model"`
-	ErrorCount  int        `json:"errorCount"`
-	Failures    int        `json:"failures"`
-	Successes   int        `json:"successes"`
-	LastUsed    *time.Time `json:"lastUsed"`
-	LastSuccess *time.Time `json:"lastSuccess"`
-}
-
 // ShowProfiles prints every profile's standing at now: state, until when,
 // why, the model a cooldown is scoped to, its error count and when it was
 // last used and last succeeded. It needs no key: the configuration names the
 // profiles and the shared ledger holds their state.
 func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr io.Writer) int {
 	if asJSON {
-		out := make([]profileJSON, len(rows))
+		out := make([]runner.ProfileView, len(rows))
 		for i, r := range rows {
-			st := r.State.Status(now)
-			out[i] = profileJSON{ID: r.ID, Provider: r.Provider, State: st.State, Model: st.Model,
-				ErrorCount: r.State.ErrorCount, Failures: r.State.Failures, Successes: r.State.Successes,
-				Until: timeOrNil(st.Until), LastUsed: timeOrNil(r.State.LastUsed()), LastSuccess: timeOrNil(r.State.LastSuccessAt)}
-			if st.State != failover.StateAvailable {
-				reason := st.Reason.String()
-				out[i].Reason = &reason
-			}
+			out[i] = runner.ViewProfile(r.ID, r.Provider, r.State, now)
 		}
 		return writeJSON(stdout, stderr, out)
 	}
@@ -77,14 +56,6 @@ func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr 
 	}
 	tw.Flush()
 	return ExitOK
-}
-
-func timeOrNil(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	t = t.UTC()
-	return &t
 }
 
 func orDash(s string) string {

@@ -1,0 +1,64 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/steer-tui/steer/failover"
+)
+
+// ProfileView is one auth profile as the inspectors show it (`steer inspect
+// profiles --json`, rpc inspect): state is "available", "cooldown" or
+// "disabled"; until and reason are null while available.
+type ProfileView struct {
+	ID          string     `json:"id"`
+	Provider    string     `json:"provider"`
+	State       string     `json:"state"`
+	Until       *time.Time `json:"until"`
+	Reason      *string    `json:"reason"`
+	Model       string     `json:"model"`
+	ErrorCount  int        `json:"errorCount"`
+	Failures    int        `json:"failures"`
+	Successes   int        `json:"successes"`
+	LastUsed    *time.Time `json:"lastUsed"`
+	LastSuccess *time.Time `json:"lastSuccess"`
+}
+
+// ViewProfile is how profile id of provider stands at now by its ledger
+// entry.
+func ViewProfile(id, provider string, st failover.ProfileState, now time.Time) ProfileView {
+	status := st.Status(now)
+	v := ProfileView{ID: id, Provider: provider, State: status.State, Model: status.Model,
+		ErrorCount: st.ErrorCount, Failures: st.Failures, Successes: st.Successes,
+		Until: timeOrNil(status.Until), LastUsed: timeOrNil(st.LastUsed()), LastSuccess: timeOrNil(st.LastSuccessAt)}
+	if status.State != failover.StateAvailable {
+		reason := status.Reason.String()
+		v.Reason = &reason
+	}
+	return v
+}
+
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+// Profiles views every auth profile of the configured providers, in their
+// order, from the shared ledger.
+func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
+	now := r.opts.Now()
+	var out []ProfileView
+	for _, p := range r.opts.Providers {
+		for _, pr := range p.profiles() {
+			st, err := r.ledger.Load(ctx, pr.ID)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ViewProfile(pr.ID, p.Name, st, now))
+		}
+	}
+	return out, nil
+}
