@@ -67,14 +67,20 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 			began := time.Now()
 			a := forward(ctx, prov.Stream(ctx, model, llm, o), out)
 			info.DurationMs = time.Since(began).Milliseconds()
-			if !a.failed() {
+			empty := !a.failed() && !a.delivered // done, and nothing before it (SPEC §5.4)
+			if !a.failed() && !empty {
 				annotate(ctx, out, AnnotationAttemptEnd, info)
 				out.Push(context.Background(), a.final)
 				r.recordSuccess(cand.ID)
 				return
 			}
-			reason := failover.ClassifyError(a.final.Partial.Error, nil)
-			if a.final.Partial.Error == nil {
+			stage, reason := failover.StagePrompt, failover.ReasonEmptyResponse
+			switch {
+			case empty:
+				stage = failover.StageAssistant
+			case a.final.Partial.Error != nil:
+				reason = failover.ClassifyError(a.final.Partial.Error, nil)
+			default:
 				reason = failover.Classify(0, a.final.Partial.ErrorMessage)
 			}
 			info.Reason = reason.String()
@@ -87,7 +93,7 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 				return // partly out already, or aborted: nothing to retry
 			}
 			verdict := failover.Decide(failover.Facts{
-				Stage: failover.StagePrompt, Failed: true, Reason: reason, RunReason: run,
+				Stage: stage, Failed: true, Reason: reason, RunReason: run,
 				ProfilesLeft: failover.Left(usable, tried, ""), ModelsLeft: len(chain) - i - 1,
 				Profiles: len(usable), Attempts: count,
 			}, r.opts.Failover)
@@ -125,8 +131,8 @@ func forward(ctx context.Context, src *agent.AssistantStream, out *agent.Assista
 		case ev.Type == agent.EventStart && !a.delivered:
 			a.start = ev
 			continue
-		case ev.Type == agent.EventError && !a.delivered:
-			a.final = ev
+		case (ev.Type == agent.EventError || ev.Type == agent.EventDone) && !a.delivered:
+			a.final = ev // an error, or an answer with nothing in it: both may be retried
 			continue
 		}
 		if !a.delivered {
@@ -148,8 +154,8 @@ func forward(ctx context.Context, src *agent.AssistantStream, out *agent.Assista
 	return a
 }
 
-// surface sends a failed attempt's end out as the request's result, after
-// its start when nothing of it went out yet. The consumer waits for it, so
+// surface sends a failed (or empty) attempt's end out as the request's
+// result, after its start when nothing of it went out yet. The consumer waits for it, so
 // it goes out even when ctx is done.
 func surface(a attempt, out *agent.AssistantStream) {
 	if !a.delivered && a.start.Type != "" {

@@ -166,6 +166,60 @@ func TestAttemptLoop(t *testing.T) {
 	}
 }
 
+// TestEmptyAnswerFallsBack: an answer with nothing in it counts as a
+// failure (SPEC §5.4) and the next model is tried; without one it is the
+// answer.
+func TestEmptyAnswerFallsBack(t *testing.T) {
+	empty := func(ctx context.Context, m agent.Model, _ agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		out := agent.NewAssistantStream()
+		go func() {
+			w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
+			w.Start()
+			if m.ID == "small" {
+				w.TextDelta("ok from small")
+			}
+			w.Finish(agent.StopReasonStop)
+		}()
+		return out
+	}
+	for _, tc := range []struct {
+		fallbacks []string
+		answer    string
+		trace     []string
+	}{
+		{[]string{"p/small"}, "ok from small", []string{"attempt_start p:a p/big", "attempt_end p:a p/big empty_response fallback_model",
+			"failover empty_response fallback_model p/big→p/small", "attempt_start p:a p/small", "attempt_end p:a p/small"}},
+		{nil, "", []string{"attempt_start p:a p/big", "attempt_end p:a p/big empty_response surface_error"}},
+	} {
+		rt, err := New(context.Background(), Options{
+			Providers: []Provider{{Name: "p", Models: []agent.Model{primary, fallback}, Stream: empty,
+				Profiles: []Profile{{ID: "p:a"}, {ID: "p:b"}}}},
+			Model: "p/big", Fallbacks: tc.fallbacks, Now: time.Now,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes []agent.Annotation
+		rt.Subscribe(func(ev agent.Event) {
+			if a, ok := ev.(agent.Annotation); ok {
+				notes = append(notes, a)
+			}
+		})
+		if err := rt.Prompt("hi"); err != nil {
+			t.Fatal(err)
+		}
+		waitIdle(t, rt)
+		msgs := rt.State().Messages
+		last := msgs[len(msgs)-1]
+		if last.TextContent() != tc.answer || last.StopReason != agent.StopReasonStop {
+			t.Errorf("fallbacks %v: answer %q (%s), want %q", tc.fallbacks, last.TextContent(), last.StopReason, tc.answer)
+		}
+		if got := trace(notes); fmt.Sprint(got) != fmt.Sprint(tc.trace) {
+			t.Errorf("fallbacks %v: trace\n got %q\nwant %q", tc.fallbacks, got, tc.trace)
+		}
+	}
+}
+
 // TestRateLimitCoolsTheProfileDown: the rate-limited profile is in a ~30 s
 // cooldown for that model in the ledger, and the next request skips it.
 func TestRateLimitCoolsTheProfileDown(t *testing.T) {
