@@ -240,3 +240,52 @@ func TestRateLimitCoolsTheProfileDown(t *testing.T) {
 		t.Fatalf("p:a = %+v, want a ~30 s rate_limit cooldown on big", status)
 	}
 }
+
+// TestAttemptsAreRecordedWithTheRun: the run record keeps every attempt of
+// the run, for the trace.
+func TestAttemptsAreRecordedWithTheRun(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	p := &byProfile{fail: func(profile, _ string) *agent.ProviderError {
+		if profile == "p:a" {
+			return &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 429, Message: "Too Many Requests"}
+		}
+		return nil
+	}}
+	var runID string
+	rt, err := New(context.Background(), Options{
+		Providers: []Provider{{Name: "p", Models: []agent.Model{primary}, Stream: p.stream,
+			Profiles: []Profile{{ID: "p:a"}, {ID: "p:b"}}}},
+		Store: store, Ledger: store.Ledger(), Workspace: "/ws", Now: time.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Subscribe(func(ev agent.Event) {
+		if _, ok := ev.(agent.AgentStart); ok {
+			runID = rt.currentRun()
+		}
+	})
+	if err := rt.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	attempts, err := store.RunAttempts(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range attempts {
+		got = append(got, strings.TrimSpace(a.Profile+" "+a.Model+" "+a.Reason+" "+a.Decision))
+	}
+	if want := []string{"p:a p/big rate_limit rotate_profile", "p:b p/big"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("recorded attempts %q, want %q", got, want)
+	}
+}
+
+// currentRun is the run that is the session's writer now.
+func (r *Runtime) currentRun() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.session.runID
+}

@@ -251,6 +251,12 @@ func (r *Runtime) persist(ev agent.Event) {
 	case agent.MessageEnd:
 		msg := e.Message
 		write = func(ctx context.Context) error { return r.store.AppendMessage(ctx, sess.id, sess.runID, msg) }
+	case agent.Annotation:
+		if info, ok := e.Data.(AttemptInfo); ok && e.Kind == AnnotationAttemptEnd {
+			a := persistence.Attempt{Profile: info.Profile, Model: info.Model, Reason: info.Reason, Decision: info.Decision,
+				Duration: time.Duration(info.DurationMs) * time.Millisecond, Ended: r.opts.Now()}
+			write = func(ctx context.Context) error { return r.store.AppendAttempt(ctx, sess.runID, a) }
+		}
 	case agent.AgentEnd:
 		outcome, errText := runOutcome(e.Messages)
 		ended := r.opts.Now()
