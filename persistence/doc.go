@@ -98,7 +98,7 @@
 // once, and a process that finds a migration in progress waits for it (at
 // most a minute) instead of meeting a half-migrated database. A read-only
 // Open shares the lock while it checks. Adding a table later means adding the next
-// file (say 0004_quarantines.sql); files that have shipped are never edited.
+// file (say 0005_quarantines.sql); files that have shipped are never edited.
 //
 // # Writer fencing
 //
