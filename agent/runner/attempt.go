@@ -198,6 +198,18 @@ type AttemptInfo struct {
 	DurationMs int64  `json:"durationMs,omitempty"`
 }
 
+// Summary words a failover for people: what failed, and where the request
+// goes next.
+func (i AttemptInfo) Summary() string {
+	switch i.Decision {
+	case failover.DecisionRotateProfile.String():
+		return fmt.Sprintf("%s on profile %s: trying profile %s", i.Reason, i.From, i.To)
+	case failover.DecisionFallbackModel.String():
+		return fmt.Sprintf("%s on model %s: falling back to %s", i.Reason, i.From, i.To)
+	}
+	return fmt.Sprintf("%s: %s %s → %s", i.Reason, i.Decision, i.From, i.To)
+}
+
 // annotate puts an annotation into the request's stream, in order with the
 // response (see agent.Annotation).
 func annotate(ctx context.Context, out *agent.AssistantStream, kind string, info AttemptInfo) {

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -167,5 +168,16 @@ func TestToolCallsOfAFailedResponseAreNotRun(t *testing.T) {
 	m, _ = m.Update(events(agent.MessageEnd{Message: failed}, agent.AgentEnd{}))
 	if v := m.View(); !strings.Contains(v, "– bash rm -rf bu · not run") || !strings.Contains(v, "cut off") {
 		t.Fatalf("the dropped call is not marked:\n%s", v)
+	}
+}
+
+func TestFailoverIsANoticeLine(t *testing.T) {
+	m := newChat(80, 20)
+	m, _ = m.Update(events(
+		agent.Annotation{Kind: runner.AnnotationAttemptStart, Data: runner.AttemptInfo{Profile: "p:a"}},
+		agent.Annotation{Kind: runner.AnnotationFailover, Data: runner.AttemptInfo{Reason: "rate_limit", Decision: "rotate_profile", From: "p:a", To: "p:b"}},
+	))
+	if v := m.View(); !strings.Contains(v, "↻ rate_limit on profile p:a: trying profile p:b") {
+		t.Fatalf("no failover line:\n%s", v)
 	}
 }

@@ -15,6 +15,7 @@ package chat
 //	tool_execution_start    the tool block runs: spinner, elapsed time
 //	tool_execution_update   the block's live tail shows the output so far
 //	tool_execution_end      the block collapses to its summary, exit and duration
+//	failover                a notice line: why, and which profile or model next
 //	agent_start, turn_*     nothing
 //	agent_end               nothing left streaming: blocks still marked running
 //	                        are closed
@@ -23,6 +24,7 @@ package chat
 
 import (
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // apply folds one event into the transcript.
@@ -58,6 +60,10 @@ func (m *Model) apply(ev agent.Event) {
 		t := m.tool(e.ToolCallID, e.ToolName)
 		t.finish(e.Result, e.IsError, m.d.Now())
 		m.touch(t)
+	case agent.Annotation:
+		if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationFailover {
+			m.add(&noticeItem{text: "↻ " + info.Summary()})
+		}
 	case agent.AgentEnd:
 		m.t.streaming = nil
 		for t := range m.t.active {

@@ -53,7 +53,7 @@ func (o *toolOutput) event(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.Annotation:
 		if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationFailover {
-			fmt.Fprintf(o.w, "↻ %s: %s %s → %s\n", info.Reason, info.Decision, info.From, info.To)
+			fmt.Fprintf(o.w, "↻ %s\n", info.Summary())
 		}
 	case agent.ToolExecutionStart:
 		o.calls[e.ToolCallID] = &callOutput{}
