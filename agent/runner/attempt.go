@@ -62,6 +62,11 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 			count++
 			o := opts
 			o.Profile, o.APIKey = cand.ID, prov.key(cand.ID)
+			if count > 1 {
+				// A switch is a clean start: the thinking level goes back to
+				// its initial value (SPEC §5.3). (seed)
+				o.Thinking = r.opts.Thinking
+			}
 			info := AttemptInfo{Profile: cand.ID, Model: model.Ref(), Attempt: count}
 			annotate(ctx, out, AnnotationAttemptStart, info)
 			began := time.Now()
@@ -72,6 +77,9 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 				annotate(ctx, out, AnnotationAttemptEnd, info)
 				out.Push(context.Background(), a.final)
 				r.recordSuccess(cand.ID)
+				if count > 1 {
+					r.agent.SetThinking(r.opts.Thinking)
+				}
 				return
 			}
 			stage, reason := failover.StagePrompt, failover.ReasonEmptyResponse

@@ -289,3 +289,37 @@ func (r *Runtime) currentRun() string {
 	defer r.mu.Unlock()
 	return r.session.runID
 }
+
+// TestASwitchResetsTheThinkingLevel: after a rotation the request and the
+// session go back to the configured thinking level.
+func TestASwitchResetsTheThinkingLevel(t *testing.T) {
+	var mu sync.Mutex
+	var levels []agent.ThinkingLevel
+	p := &byProfile{fail: func(profile, _ string) *agent.ProviderError {
+		if profile == "p:a" {
+			return &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 429, Message: "Too Many Requests"}
+		}
+		return nil
+	}}
+	stream := func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		mu.Lock()
+		levels = append(levels, opts.Thinking)
+		mu.Unlock()
+		return p.stream(ctx, m, llm, opts)
+	}
+	rt, err := New(context.Background(), Options{
+		Providers: []Provider{{Name: "p", Models: []agent.Model{primary}, Stream: stream, Profiles: []Profile{{ID: "p:a"}, {ID: "p:b"}}}},
+		Thinking:  agent.ThinkingLow, Now: time.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.SetThinking(agent.ThinkingHigh)
+	if err := rt.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	if fmt.Sprint(levels) != "[high low]" || rt.State().Thinking != agent.ThinkingLow {
+		t.Fatalf("levels %v, session %s; want the switch back on low", levels, rt.State().Thinking)
+	}
+}
