@@ -158,9 +158,17 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	if o.Command != "" && a.continued != "" {
 		fmt.Fprintf(stderr, "steer: %s\n", a.continued)
 	}
+	elsewhere := ""
+	if cwd, err := os.Getwd(); err == nil && a.rt.Workspace() != cwd {
+		elsewhere = a.rt.Workspace()
+		if o.Command != "" {
+			fmt.Fprintf(stderr, "steer: session %s belongs to %s; working there\n", a.rt.SessionID(), elsewhere)
+		}
+	}
 	switch o.Command {
 	case "":
-		err := tui.RunTerminal(ctx, a.rt, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme, NothingToContinue: a.continued != ""})
+		err := tui.RunTerminal(ctx, a.rt, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
+			NothingToContinue: a.continued != "", Workspace: elsewhere})
 		if errors.Is(err, tui.ErrNoTerminal) {
 			fmt.Fprintf(stderr, "steer: %v\n", err)
 			return exitUsage

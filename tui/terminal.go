@@ -26,6 +26,9 @@ type TerminalOptions struct {
 	// NothingToContinue says that --continue found no saved session in this
 	// directory; the welcome then says that this session is a new one.
 	NothingToContinue bool
+	// Workspace, when set, is the other directory the resumed session
+	// belongs to and works in; the welcome says so.
+	Workspace string
 }
 
 // RunTerminal runs the terminal UI (SPEC §9) on the process's terminal until
@@ -41,7 +44,7 @@ func RunTerminal(ctx context.Context, rt *runner.Runtime, o TerminalOptions) err
 	return Run(ctx, rt, Options{
 		Theme:    th,
 		Profile:  lipgloss.ColorProfile(),
-		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),
+		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue, o.Workspace),
 		Sessions: SessionsOf(rt),
 	})
 }
@@ -68,7 +71,7 @@ func pickTheme(setting string) theme.Theme {
 // welcome is the note at the top of an empty transcript. Offline, on the
 // scripted provider (whose default pace makes answers stream visibly), it
 // suggests what to try.
-func welcome(provider string, nothingToContinue bool) string {
+func welcome(provider string, nothingToContinue bool, workspace string) string {
 	text := "Type a message and press Enter; keep typing while the agent works to steer it. " +
 		"/help lists the keys and commands."
 	if provider == "scripted" {
@@ -77,6 +80,9 @@ func welcome(provider string, nothingToContinue bool) string {
 	}
 	if nothingToContinue {
 		text = "No saved session in this directory: this is a new one. " + text
+	}
+	if workspace != "" {
+		text = "This session belongs to " + workspace + ": the tools work there. " + text
 	}
 	return text
 }

@@ -31,13 +31,16 @@ func TestThemeSetting(t *testing.T) {
 }
 
 func TestWelcome(t *testing.T) {
-	if got := welcome("scripted", false); !strings.HasPrefix(got, "Offline on the scripted provider") {
+	if got := welcome("scripted", false, ""); !strings.HasPrefix(got, "Offline on the scripted provider") {
 		t.Errorf("scripted: %q", got)
 	}
-	if got := welcome("anthropic", false); !strings.HasPrefix(got, "Type a message") || strings.Contains(got, "Offline") {
+	if got := welcome("anthropic", false, ""); !strings.HasPrefix(got, "Type a message") || strings.Contains(got, "Offline") {
 		t.Errorf("a real provider: %q", got)
 	}
-	if got := welcome("anthropic", true); !strings.HasPrefix(got, "No saved session in this directory: this is a new one. Type a message") {
+	if got := welcome("anthropic", true, ""); !strings.HasPrefix(got, "No saved session in this directory: this is a new one. Type a message") {
 		t.Errorf("nothing to continue: %q", got)
+	}
+	if got := welcome("anthropic", false, "/src/other"); !strings.HasPrefix(got, "This session belongs to /src/other: the tools work there.") {
+		t.Errorf("a session of another workspace: %q", got)
 	}
 }

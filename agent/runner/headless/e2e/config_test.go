@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -148,5 +149,26 @@ func TestKeysStayOutOfTheDatabaseAndJSON(t *testing.T) {
 		if strings.Contains(stdout+stderr, v) {
 			t.Errorf("the --json output holds the value of %s", name)
 		}
+	}
+}
+
+// TestSessionFromAnotherWorkspace: --session from another directory says
+// which workspace the session belongs to, and its tools work there.
+func TestSessionFromAnotherWorkspace(t *testing.T) {
+	s := newSandbox(t)
+	if code, _, stderr := s.run(nil, "--pace", "0", "run", "hi"); code != headless.ExitOK {
+		t.Fatalf("first run: %d %s", code, stderr)
+	}
+	code, stdout, _ := s.run(nil, "sessions", "--json")
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil || code != headless.ExitOK || len(list) != 1 {
+		t.Fatalf("sessions: %v %q", err, stdout)
+	}
+	id := list[0]["id"].(string)
+	home := s.workspace
+	s.workspace = t.TempDir()
+	code, stdout, stderr := s.run(nil, "--pace", "0", "--session", id, "run", "run pwd")
+	if code != headless.ExitOK || !strings.Contains(stderr, "belongs to "+home) || !strings.Contains(stderr, "│ "+home) {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want the session's workspace %s", code, stdout, stderr, home)
 	}
 }
