@@ -30,9 +30,10 @@ func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LL
 
 // attempt is how one attempt went.
 type attempt struct {
-	start     agent.AssistantEvent // held back until something follows it
-	final     agent.AssistantEvent // the done or error event
-	delivered bool                 // events reached out: the attempt cannot be retried
+	held      []agent.AssistantEvent // start (and thinking, see forward), held back
+	final     agent.AssistantEvent   // the done or error event
+	delivered bool                   // events reached out: the attempt cannot be retried
+	thought   bool                   // thinking was held back: a reasoning-only answer
 }
 
 func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
@@ -70,9 +71,9 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 			info := AttemptInfo{Profile: cand.ID, Model: model.Ref(), Attempt: count}
 			annotate(ctx, out, AnnotationAttemptStart, info)
 			began := time.Now()
-			a := forward(ctx, prov.Stream(ctx, model, llm, o), out)
+			a := forward(ctx, prov.Stream(ctx, model, llm, o), out, i+1 < len(chain))
 			info.DurationMs = time.Since(began).Milliseconds()
-			empty := !a.failed() && !a.delivered // done, and nothing before it (SPEC §5.4)
+			empty := !a.failed() && !a.delivered // done with nothing, or only reasoning, before it (SPEC §5.4)
 			if !a.failed() && !empty {
 				annotate(ctx, out, AnnotationAttemptEnd, info)
 				out.Push(context.Background(), a.final)
@@ -131,22 +132,28 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 
 // forward streams src to out, holding the start event back until something
 // follows it (a failure before any content is then retried without a trace)
-// and the final event for the caller to push.
-func forward(ctx context.Context, src *agent.AssistantStream, out *agent.AssistantStream) attempt {
+// and the final event for the caller to push. With holdThinking (another
+// model could still answer) thinking is held back too, until text or a tool
+// call follows: an answer that only reasons counts as a failure (SPEC §5.4)
+// and must not have been shown.
+func forward(ctx context.Context, src *agent.AssistantStream, out *agent.AssistantStream, holdThinking bool) attempt {
 	var a attempt
 	for ev := range src.Events() {
-		switch {
-		case ev.Type == agent.EventStart && !a.delivered:
-			a.start = ev
-			continue
-		case (ev.Type == agent.EventError || ev.Type == agent.EventDone) && !a.delivered:
-			a.final = ev // an error, or an answer with nothing in it: both may be retried
-			continue
-		}
 		if !a.delivered {
+			switch {
+			case ev.Type == agent.EventStart:
+				a.held = append(a.held, ev)
+				continue
+			case ev.Type == agent.EventError || ev.Type == agent.EventDone:
+				a.final = ev // an error, or an answer with nothing in it: both may be retried
+				continue
+			case holdThinking && isThinking(ev.Type):
+				a.held, a.thought = append(a.held, ev), true
+				continue
+			}
 			a.delivered = true
-			if a.start.Type != "" {
-				out.Push(ctx, a.start)
+			for _, h := range a.held {
+				out.Push(ctx, h)
 			}
 		}
 		if ev.Type == agent.EventDone || ev.Type == agent.EventError {
@@ -162,12 +169,18 @@ func forward(ctx context.Context, src *agent.AssistantStream, out *agent.Assista
 	return a
 }
 
+func isThinking(t agent.AssistantEventType) bool {
+	return t == agent.EventThinkingStart || t == agent.EventThinkingDelta || t == agent.EventThinkingEnd
+}
+
 // surface sends a failed (or empty) attempt's end out as the request's
-// result, after its start when nothing of it went out yet. The consumer waits for it, so
-// it goes out even when ctx is done.
+// result, after what was held back of it. The consumer waits for it, so it
+// goes out even when ctx is done.
 func surface(a attempt, out *agent.AssistantStream) {
-	if !a.delivered && a.start.Type != "" {
-		out.Push(context.Background(), a.start)
+	if !a.delivered {
+		for _, h := range a.held {
+			out.Push(context.Background(), h)
+		}
 	}
 	out.Push(context.Background(), a.final)
 }

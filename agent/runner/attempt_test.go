@@ -323,3 +323,60 @@ func TestASwitchResetsTheThinkingLevel(t *testing.T) {
 		t.Fatalf("levels %v, session %s; want the switch back on low", levels, rt.State().Thinking)
 	}
 }
+
+// TestReasoningOnlyFallsBack: an answer that only reasons counts as a
+// failure when another model can still answer, and its thinking is never
+// shown; without one, the thinking streams live and is the answer.
+func TestReasoningOnlyFallsBack(t *testing.T) {
+	thinker := func(ctx context.Context, m agent.Model, _ agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		out := agent.NewAssistantStream()
+		go func() {
+			w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
+			w.Start()
+			if m.ID == "small" {
+				w.TextDelta("ok from small")
+			} else {
+				w.ThinkingDelta("let me think")
+			}
+			w.Finish(agent.StopReasonStop)
+		}()
+		return out
+	}
+	for _, tc := range []struct {
+		fallbacks []string
+		answer    string
+		thinking  bool // any thinking delta reached the session's events
+	}{
+		{[]string{"p/small"}, "ok from small", false},
+		{nil, "", true},
+	} {
+		rt, err := New(context.Background(), Options{
+			Providers: []Provider{{Name: "p", Models: []agent.Model{primary, fallback}, Stream: thinker}},
+			Model:     "p/big", Fallbacks: tc.fallbacks, Now: time.Now,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		thinking := false
+		rt.Subscribe(func(ev agent.Event) {
+			if u, ok := ev.(agent.MessageUpdate); ok && u.Event.Type == agent.EventThinkingDelta {
+				mu.Lock()
+				thinking = true
+				mu.Unlock()
+			}
+		})
+		if err := rt.Prompt("hi"); err != nil {
+			t.Fatal(err)
+		}
+		waitIdle(t, rt)
+		msgs := rt.State().Messages
+		last := msgs[len(msgs)-1]
+		mu.Lock()
+		shown := thinking
+		mu.Unlock()
+		if last.TextContent() != tc.answer || shown != tc.thinking {
+			t.Errorf("fallbacks %v: answer %q, thinking shown %v; want %q, %v", tc.fallbacks, last.TextContent(), shown, tc.answer, tc.thinking)
+		}
+	}
+}
