@@ -123,6 +123,9 @@ func (s ProfileState) RecordSuccess(now time.Time) ProfileState {
 	if now.After(s.LastSuccessAt) {
 		s.LastSuccessAt = now
 	}
+	if now.Before(s.LastFailureAt) {
+		return s // recorded late: a newer failure's counters stand
+	}
 	return s.resetCounters()
 }
 

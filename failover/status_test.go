@@ -32,3 +32,17 @@ func TestProfileStatus(t *testing.T) {
 		t.Fatalf("LastUsed = %v", st.LastUsed())
 	}
 }
+
+// TestLateSuccessKeepsANewerFailure: a success recorded in the background
+// after a newer failure must not reset that failure's counters.
+func TestLateSuccessKeepsANewerFailure(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	st := ProfileState{}.RecordFailure(Failure{At: t0.Add(time.Second), Reason: ReasonRateLimit, Model: "m", ProviderReached: true}, Cooldowns{})
+	late := st.RecordSuccess(t0)
+	if late.ErrorCount != st.ErrorCount || late.Successes != 1 {
+		t.Fatalf("after a late success: %+v, want the failure's count kept", late)
+	}
+	if fresh := st.RecordSuccess(t0.Add(2 * time.Second)); fresh.ErrorCount != 0 {
+		t.Fatalf("after a newer success: ErrorCount %d, want 0", fresh.ErrorCount)
+	}
+}

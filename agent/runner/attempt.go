@@ -23,9 +23,24 @@ func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LL
 	out := agent.NewAssistantStream()
 	go func() {
 		defer out.End(agent.Message{})
+		// The loop's own recovery cannot reach this goroutine: a provider or
+		// ledger that panics fails the request instead of the process.
+		defer func() {
+			if p := recover(); p != nil {
+				r.log.Error("the attempt loop panicked", "panic", p)
+				out.Push(context.Background(), failedEvent(m, fmt.Sprintf("internal error: %v", p), r.opts.Now()))
+			}
+		}()
 		r.runAttempts(ctx, m, llm, opts, out)
 	}()
 	return out
+}
+
+// failedEvent is the error event of a request that failed in steer itself.
+func failedEvent(m agent.Model, text string, at time.Time) agent.AssistantEvent {
+	msg := agent.Message{Role: agent.RoleAssistant, API: m.API, Provider: m.Provider, Model: m.ID,
+		StopReason: agent.StopReasonError, ErrorMessage: text, Timestamp: at, Content: []agent.Content{}}
+	return agent.AssistantEvent{Type: agent.EventError, Reason: agent.StopReasonError, Partial: msg}
 }
 
 // attempt is how one attempt went.
@@ -56,6 +71,10 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 				if len(tried) == 0 {
 					failures = append(failures, r.noProfileLeft(model, prov, usable))
 					reasons = append(reasons, failover.ReasonRateLimit)
+					if i+1 < len(chain) {
+						annotate(ctx, out, AnnotationFailover, AttemptInfo{Reason: failover.ReasonRateLimit.String(),
+							Decision: failover.DecisionFallbackModel.String(), From: model.Ref(), To: chain[i+1].Ref()})
+					}
 				}
 				break // profiles exhausted: the next model
 			}
@@ -71,7 +90,12 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 			info := AttemptInfo{Profile: cand.ID, Model: model.Ref(), Attempt: count}
 			annotate(ctx, out, AnnotationAttemptStart, info)
 			began := time.Now()
-			a := forward(ctx, prov.Stream(ctx, model, llm, o), out, i+1 < len(chain))
+			var a attempt
+			if src := prov.Stream(ctx, model, llm, o); src != nil {
+				a = forward(ctx, src, out, i+1 < len(chain))
+			} else {
+				a.final = failedEvent(model, "the provider returned no stream", r.opts.Now())
+			}
 			info.DurationMs = time.Since(began).Milliseconds()
 			empty := !a.failed() && !a.delivered // done with nothing, or only reasoning, before it (SPEC §5.4)
 			if !a.failed() && !empty {
@@ -194,9 +218,7 @@ func (r *Runtime) noProfileLeft(m agent.Model, prov Provider, usable []failover.
 		text = fmt.Sprintf("every auth profile of %s is in %s (%s) until %s", prov.Name, st.State, st.Reason,
 			st.Until.Local().Format(time.TimeOnly))
 	}
-	msg := agent.Message{Role: agent.RoleAssistant, API: m.API, Provider: m.Provider, Model: m.ID,
-		StopReason: agent.StopReasonError, ErrorMessage: text, Timestamp: r.opts.Now(), Content: []agent.Content{}}
-	return attempt{final: agent.AssistantEvent{Type: agent.EventError, Reason: agent.StopReasonError, Partial: msg}}
+	return attempt{final: failedEvent(m, text, r.opts.Now())}
 }
 
 // The annotations of the attempt loop in the event stream (SPEC §12).

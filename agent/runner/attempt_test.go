@@ -380,3 +380,32 @@ func TestReasoningOnlyFallsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestAProviderThatPanicsFailsTheRequest: the attempt goroutine is beyond
+// the loop's recovery; a panicking provider (or one that returns no
+// stream) must fail the request, not the process.
+func TestAProviderThatPanicsFailsTheRequest(t *testing.T) {
+	for name, stream := range map[string]agent.StreamFn{
+		"panics": func(context.Context, agent.Model, agent.LLMContext, agent.StreamOptions) *agent.AssistantStream {
+			panic("boom")
+		},
+		"no stream": func(context.Context, agent.Model, agent.LLMContext, agent.StreamOptions) *agent.AssistantStream {
+			return nil
+		},
+	} {
+		rt, err := New(context.Background(), Options{
+			Providers: []Provider{{Name: "p", Models: []agent.Model{primary}, Stream: stream}}, Now: time.Now,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rt.Prompt("hi"); err != nil {
+			t.Fatal(err)
+		}
+		waitIdle(t, rt)
+		msgs := rt.State().Messages
+		if last := msgs[len(msgs)-1]; last.StopReason != agent.StopReasonError || last.ErrorMessage == "" {
+			t.Errorf("%s: last message %s %q, want an error", name, last.StopReason, last.ErrorMessage)
+		}
+	}
+}

@@ -110,7 +110,9 @@ func reached(perr *agent.ProviderError) bool {
 // when the ledger is slow.
 func (r *Runtime) recordSuccess(id string) {
 	at := r.opts.Now()
+	r.background.Add(1)
 	go func() {
+		defer r.background.Done()
 		began := time.Now()
 		r.updateLedger(r.writeCtx, id, func(st failover.ProfileState) failover.ProfileState { return st.RecordSuccess(at) })
 		if took := time.Since(began); took > failover.SuccessRecordSlow {

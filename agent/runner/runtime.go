@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -77,6 +78,8 @@ type Runtime struct {
 
 	notices notices
 	ledger  failover.Ledger
+	// background counts the ledger writes that run after a request.
+	background sync.WaitGroup
 	// saver runs the event path's writes; writeCtx bounds every write and
 	// is cancelled by Close, so that no save can hang shutdown.
 	saver        *saver
@@ -124,13 +127,13 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		r.ledger = &failover.MemLedger{}
 	}
 	r.writeCtx, r.cancelWrites = context.WithCancel(context.Background())
-	r.saver.start(r.writeCtx)
 	if r.streamFor(model) == nil {
 		return nil, fmt.Errorf("model %s has no configured provider", model.Ref())
 	}
 	if err := r.unusable(model); err != nil {
 		return nil, err
 	}
+	r.saver.start(r.writeCtx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
@@ -365,7 +368,14 @@ func (r *Runtime) NewSession() error {
 // after the last run is idle and before closing the store.
 func (r *Runtime) Close(ctx context.Context) error {
 	err := r.saver.flush(ctx)
-	r.stopSaving()
+	r.waitBackground(ctx)
+	r.saver.stop()
+	r.cancelWrites()
+	select {
+	case <-r.saver.done:
+	case <-ctx.Done():
+		err = errors.Join(err, ctx.Err())
+	}
 	return err
 }
 
@@ -373,4 +383,18 @@ func (r *Runtime) stopSaving() {
 	r.saver.stop()
 	r.cancelWrites()
 	<-r.saver.done
+}
+
+// waitBackground waits (until ctx ends) for the background ledger writes,
+// so that a success recorded after the last run is not cut off by Close.
+func (r *Runtime) waitBackground(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		r.background.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
