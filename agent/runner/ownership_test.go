@@ -3,7 +3,9 @@ package runner
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
@@ -59,5 +61,52 @@ func TestASessionHasOneWriter(t *testing.T) {
 	}
 	if err := rt.SwitchSession(context.Background(), id); !errors.As(err, &owned) {
 		t.Fatalf("the first process taking it back: %v, want an OwnedError", err)
+	}
+}
+
+// TestAnInputWaitsForANewSession: an input typed while /new is switching
+// (here: held up flushing the last run's saves) lands in the new session,
+// not between the reset and the switch.
+func TestAnInputWaitsForANewSession(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	rt, old := answered(t, store)
+	blocked, release := make(chan struct{}), make(chan struct{})
+	rt.saver.add(saveJob{
+		write:  func(context.Context) error { close(blocked); <-release; return nil },
+		report: func(error) {},
+	})
+	<-blocked
+	switched := make(chan error, 1)
+	go func() { switched <- rt.NewSession() }()
+	// NewSession holds the swap while it flushes the last run's saves: the
+	// input is typed then.
+	deadline := time.Now().Add(10 * time.Second)
+	for rt.swap.TryRLock() {
+		rt.swap.RUnlock()
+		if time.Now().After(deadline) {
+			t.Fatal("NewSession never kept inputs out while it switched")
+		}
+		runtime.Gosched()
+	}
+	prompted := make(chan error, 1)
+	go func() { prompted <- rt.Prompt("typed during /new") }()
+	close(release)
+	if err := <-switched; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-prompted; err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	if rt.SessionID() == old {
+		t.Fatal("still in the old session")
+	}
+	msgs, err := store.LoadTranscript(context.Background(), rt.SessionID())
+	if err != nil || len(msgs) == 0 || msgs[0].TextContent() != "typed during /new" {
+		t.Fatalf("new session transcript %v (%v), want the input first", msgs, err)
+	}
+	if pending, _ := store.PendingInputs(context.Background(), old); len(pending) != 0 {
+		t.Fatalf("the old session kept %d pending inputs", len(pending))
 	}
 }

@@ -80,6 +80,10 @@ type Runtime struct {
 	ledger  failover.Ledger
 	// background counts the ledger writes that run after a request.
 	background sync.WaitGroup
+	// swap keeps inputs out while the session changes: an input is saved
+	// and handed to the agent in the session it was typed in, never
+	// between a reset and the switch.
+	swap sync.RWMutex
 	// saver runs the event path's writes; writeCtx bounds every write and
 	// is cancelled by Close, so that no save can hang shutdown.
 	saver        *saver
@@ -201,6 +205,8 @@ func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) { return r
 // prompt is saved as a pending input first, so a crash before its message is
 // stored does not lose it.
 func (r *Runtime) Prompt(text string, images ...agent.Content) error {
+	r.swap.RLock()
+	defer r.swap.RUnlock()
 	it, err := r.savePending(agent.QueueSteer, text, images)
 	if err != nil {
 		return err
@@ -228,6 +234,8 @@ func (r *Runtime) FollowUp(text string, images ...agent.Content) (item agent.Que
 }
 
 func (r *Runtime) deliver(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, bool, error) {
+	r.swap.RLock()
+	defer r.swap.RUnlock()
 	it, err := r.savePending(kind, text, images)
 	if err != nil {
 		return agent.QueueItem{}, false, err
@@ -348,6 +356,8 @@ func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m
 // Queued items do not follow into the new session; they stay saved with the
 // one left behind.
 func (r *Runtime) NewSession() error {
+	r.swap.Lock()
+	defer r.swap.Unlock()
 	if _, err := r.agent.Reset(nil); err != nil {
 		return err
 	}

@@ -350,6 +350,8 @@ func (r *Runtime) elsewhere(id string, o persistence.Owner) string {
 // SwitchSession makes the saved session id current; it fails while a run is
 // active. Items queued in the session left behind stay saved with it.
 func (r *Runtime) SwitchSession(ctx context.Context, id string) error {
+	r.swap.Lock()
+	defer r.swap.Unlock()
 	if r.store == nil {
 		return errors.New("saved sessions are not available without a state directory")
 	}
