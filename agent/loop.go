@@ -311,6 +311,10 @@ func (l *loop) drainAfterAbort(stream *AssistantStream, last *Message) bool {
 			if !ok {
 				return true
 			}
+			if ev.Type == EventAnnotation && ev.Annotation != nil {
+				l.emit(*ev.Annotation) // the attempt's end still belongs to the run
+				continue
+			}
 			if ev.Partial.Role == RoleAssistant {
 				*last = ev.Partial
 			}

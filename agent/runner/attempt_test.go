@@ -409,3 +409,45 @@ func TestAProviderThatPanicsFailsTheRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestAnAbortedAttemptStillEnds: an abort during an attempt still puts its
+// attempt_end into the run, so the trace has every attempt.
+func TestAnAbortedAttemptStillEnds(t *testing.T) {
+	started := make(chan struct{})
+	hang := func(ctx context.Context, m agent.Model, _ agent.LLMContext, _ agent.StreamOptions) *agent.AssistantStream {
+		out := agent.NewAssistantStream()
+		go func() {
+			w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
+			w.Start()
+			w.TextDelta("working")
+			close(started)
+			<-ctx.Done()
+			w.Fail(&agent.ProviderError{Kind: agent.ErrorNetwork, Message: "cancelled"})
+		}()
+		return out
+	}
+	rt, err := New(context.Background(), Options{Providers: []Provider{{Name: "p", Models: []agent.Model{primary}, Stream: hang}}, Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var kinds []string
+	rt.Subscribe(func(ev agent.Event) {
+		if a, ok := ev.(agent.Annotation); ok {
+			mu.Lock()
+			kinds = append(kinds, a.Kind)
+			mu.Unlock()
+		}
+	})
+	if err := rt.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	rt.Abort()
+	waitIdle(t, rt)
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(kinds) != "[attempt_start attempt_end]" {
+		t.Fatalf("annotations %v, want the attempt's start and end", kinds)
+	}
+}
