@@ -16,8 +16,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	xterm "github.com/charmbracelet/x/term"
@@ -80,6 +82,9 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return inspect(opts, stdout, stderr)
 	}
 
+	// A closed stdout (`steer run … | head`) is an error to handle, not a
+	// signal that kills steer before it saves.
+	signal.Ignore(syscall.SIGPIPE)
 	sig := runner.CatchSignals()
 	defer sig.Stop()
 	cfg, err := config.Load(opts.Config, os.Getenv)

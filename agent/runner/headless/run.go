@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -55,7 +56,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		out.WriteByte('\n')
 	}
 	var last agent.Message
-	flush := flusher{out: out}
+	flush := flusher{out: out, closed: func() { rt.AbortWith(AbortOutputClosed) }}
 	tools := newToolOutput(errw, o.Clean, o.ToolOutputLimit)
 	unsubscribe := rt.Subscribe(func(ev agent.Event) {
 		mu.Lock()
@@ -67,7 +68,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 			writeJSONEvent(out, ev, rt.SessionID())
 		} else {
 			if _, delta := ev.(agent.MessageUpdate); !delta {
-				out.Flush() // the answer so far before any line on stderr
+				flush.flush() // the answer so far before any line on stderr
 			}
 			writeText(out, ev)
 			tools.event(ev)
@@ -206,6 +207,10 @@ func writeJSONEvent(out *bufio.Writer, ev agent.Event, sessionID string) {
 	out.WriteByte('\n')
 }
 
+// AbortOutputClosed is the reason of a run stopped because its output was
+// closed (a reader like head went away).
+const AbortOutputClosed = "the output was closed (broken pipe)"
+
 // flushInterval bounds how long streamed output may sit in the buffer: short
 // enough to read as live, long enough that a fast stream is not one write per
 // delta.
@@ -216,14 +221,26 @@ const flushInterval = 16 * time.Millisecond
 type flusher struct {
 	out  *bufio.Writer
 	last time.Time
+	// closed is called once when stdout is gone (a broken pipe: `steer run
+	// … | head`), so that the run stops instead of spending tokens on
+	// output nobody reads.
+	closed func()
+	gone   bool
 }
 
 func (f *flusher) after(ev agent.Event) {
 	if _, delta := ev.(agent.MessageUpdate); delta && time.Since(f.last) < flushInterval {
 		return
 	}
-	f.out.Flush()
+	f.flush()
 	f.last = time.Now()
+}
+
+func (f *flusher) flush() {
+	if err := f.out.Flush(); errors.Is(err, syscall.EPIPE) && !f.gone {
+		f.gone = true
+		f.closed()
+	}
 }
 
 // writeText prints the answer's text as it streams.

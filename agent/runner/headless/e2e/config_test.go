@@ -3,8 +3,11 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -170,5 +173,41 @@ func TestSessionFromAnotherWorkspace(t *testing.T) {
 	code, stdout, stderr := s.run(nil, "--pace", "0", "--session", id, "run", "run pwd")
 	if code != headless.ExitOK || !strings.Contains(stderr, "belongs to "+home) || !strings.Contains(stderr, "│ "+home) {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want the session's workspace %s", code, stdout, stderr, home)
+	}
+}
+
+// TestAClosedOutputStopsTheRunInOrder: `steer run … | head` closing stdout
+// stops the run with its reason and saves it, instead of steer dying of
+// SIGPIPE before it saves.
+func TestAClosedOutputStopsTheRunInOrder(t *testing.T) {
+	s := newSandbox(t)
+	cmd := s.command("--pace", "20", "run", "hello")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 10)
+	if _, err := io.ReadFull(stdout, buf); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Close() // the reader goes away, as head does
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != headless.ExitCancelled {
+		t.Fatalf("steer ended with %v (stderr %q), want exit %d", err, stderr.String(), headless.ExitCancelled)
+	}
+	code, out, _ := s.run(nil, "sessions", "--json")
+	var list []map[string]any
+	if code != headless.ExitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 {
+		t.Fatalf("sessions: %q", out)
+	}
+	code, out, _ = s.run(nil, "sessions", "show", list[0]["id"].(string), "--json")
+	if code != headless.ExitOK || !strings.Contains(out, headless.AbortOutputClosed) {
+		t.Fatalf("the saved transcript does not say why the run stopped:\n%.400s", out)
 	}
 }
