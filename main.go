@@ -149,10 +149,15 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now()}
+	hasScripted := false
 	for _, p := range cfg.Providers {
+		hasScripted = hasScripted || p.Name == scripted.ProviderName
 		for _, pr := range p.Profiles {
 			in.Profiles = append(in.Profiles, headless.ProfileRef{ID: pr.ID, Provider: p.Name})
 		}
+	}
+	if !hasScripted { // built in, as providersFrom adds it: one keyless profile
+		in.Profiles = append(in.Profiles, headless.ProfileRef{ID: scripted.ProviderName + ":default", Provider: scripted.ProviderName})
 	}
 	return headless.Inspect(context.Background(), in, stdout, stderr)
 }

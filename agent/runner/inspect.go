@@ -27,6 +27,7 @@ type ProfileView struct {
 // ViewProfile is how profile id of provider stands at now by its ledger
 // entry.
 func ViewProfile(id, provider string, st failover.ProfileState, now time.Time) ProfileView {
+	st = st.ClearExpired(now) // as the next run will see it: an ended window counts nothing
 	status := st.Status(now)
 	v := ProfileView{ID: id, Provider: provider, State: status.State, Model: status.Model,
 		ErrorCount: st.ErrorCount, Failures: st.Failures, Successes: st.Successes,
