@@ -46,13 +46,13 @@ func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr 
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROFILE\tPROVIDER\tSTATE\tFOR\tREASON\tMODEL\tERRORS\tLAST USED\tLAST SUCCESS")
 	for _, r := range rows {
-		st := r.State.Status(now)
+		v := runner.ViewProfile(r.ID, r.Provider, r.State, now)
 		left, reason := "-", "-"
-		if st.State != failover.StateAvailable {
-			left, reason = st.Until.Sub(now).Round(time.Second).String(), st.Reason.String()
+		if v.Until != nil && v.Reason != nil {
+			left, reason = v.Until.Sub(now).Round(time.Second).String(), *v.Reason
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Provider, st.State, left, reason,
-			orDash(st.Model), r.State.ErrorCount, ago(now, r.State.LastUsed()), ago(now, r.State.LastSuccessAt))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Provider, v.State, left, reason,
+			orDash(v.Model), v.ErrorCount, ago(now, v.LastUsed), ago(now, v.LastSuccess))
 	}
 	tw.Flush()
 	return ExitOK
@@ -66,11 +66,11 @@ func orDash(s string) string {
 }
 
 // ago words how long before now t was, or "never".
-func ago(now, t time.Time) string {
-	if t.IsZero() {
+func ago(now time.Time, t *time.Time) string {
+	if t == nil {
 		return "never"
 	}
-	return now.Sub(t).Round(time.Second).String() + " ago"
+	return now.Sub(*t).Round(time.Second).String() + " ago"
 }
 
 // ProfileRef names a configured auth profile and its provider.

@@ -48,8 +48,8 @@ func TestInspectProfilesShowsTheSharedLedger(t *testing.T) {
 		byID[p.ID] = i
 	}
 	a, ok := byID["openai:main"]
-	if !ok || len(profiles) != 5 {
-		t.Fatalf("profiles %+v, want the README's five", profiles)
+	if !ok || len(profiles) != 6 {
+		t.Fatalf("profiles %+v, want the README's five and the built-in scripted one", profiles)
 	}
 	p := profiles[a]
 	if p.State != "cooldown" || p.Reason == nil || *p.Reason != "rate_limit" || p.Model != "gpt-4.1" || p.ErrorCount != 1 ||
