@@ -21,22 +21,31 @@ type byProfile struct {
 	keys []string // the key each request carried
 }
 
-func (p *byProfile) stream(ctx context.Context, m agent.Model, _ agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+func (p *byProfile) stream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
 	p.mu.Lock()
 	p.keys = append(p.keys, opts.APIKey)
 	p.mu.Unlock()
-	out := agent.NewAssistantStream()
-	go func() {
-		w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
-		w.Start()
+	return scripted(func(_ context.Context, w *agent.StreamWriter, m agent.Model, opts agent.StreamOptions) {
 		if perr := p.fail(opts.Profile, m.ID); perr != nil {
 			w.Fail(perr)
 			return
 		}
 		w.TextDelta("ok from " + opts.Profile)
 		w.Finish(agent.StopReasonStop)
-	}()
-	return out
+	})(ctx, m, llm, opts)
+}
+
+// scripted is a StreamFn whose response play writes.
+func scripted(play func(ctx context.Context, w *agent.StreamWriter, m agent.Model, opts agent.StreamOptions)) agent.StreamFn {
+	return func(ctx context.Context, m agent.Model, _ agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		out := agent.NewAssistantStream()
+		go func() {
+			w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
+			w.Start()
+			play(ctx, w, m, opts)
+		}()
+		return out
+	}
 }
 
 var (
@@ -170,18 +179,12 @@ func TestAttemptLoop(t *testing.T) {
 // failure (SPEC §5.4) and the next model is tried; without one it is the
 // answer.
 func TestEmptyAnswerFallsBack(t *testing.T) {
-	empty := func(ctx context.Context, m agent.Model, _ agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-		out := agent.NewAssistantStream()
-		go func() {
-			w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
-			w.Start()
-			if m.ID == "small" {
-				w.TextDelta("ok from small")
-			}
-			w.Finish(agent.StopReasonStop)
-		}()
-		return out
-	}
+	empty := scripted(func(_ context.Context, w *agent.StreamWriter, m agent.Model, _ agent.StreamOptions) {
+		if m.ID == "small" {
+			w.TextDelta("ok from small")
+		}
+		w.Finish(agent.StopReasonStop)
+	})
 	for _, tc := range []struct {
 		fallbacks []string
 		answer    string
@@ -328,20 +331,14 @@ func TestASwitchResetsTheThinkingLevel(t *testing.T) {
 // failure when another model can still answer, and its thinking is never
 // shown; without one, the thinking streams live and is the answer.
 func TestReasoningOnlyFallsBack(t *testing.T) {
-	thinker := func(ctx context.Context, m agent.Model, _ agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-		out := agent.NewAssistantStream()
-		go func() {
-			w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
-			w.Start()
-			if m.ID == "small" {
-				w.TextDelta("ok from small")
-			} else {
-				w.ThinkingDelta("let me think")
-			}
-			w.Finish(agent.StopReasonStop)
-		}()
-		return out
-	}
+	thinker := scripted(func(_ context.Context, w *agent.StreamWriter, m agent.Model, _ agent.StreamOptions) {
+		if m.ID == "small" {
+			w.TextDelta("ok from small")
+		} else {
+			w.ThinkingDelta("let me think")
+		}
+		w.Finish(agent.StopReasonStop)
+	})
 	for _, tc := range []struct {
 		fallbacks []string
 		answer    string
@@ -414,18 +411,12 @@ func TestAProviderThatPanicsFailsTheRequest(t *testing.T) {
 // attempt_end into the run, so the trace has every attempt.
 func TestAnAbortedAttemptStillEnds(t *testing.T) {
 	started := make(chan struct{})
-	hang := func(ctx context.Context, m agent.Model, _ agent.LLMContext, _ agent.StreamOptions) *agent.AssistantStream {
-		out := agent.NewAssistantStream()
-		go func() {
-			w := agent.NewStreamWriter(ctx, out, m, agenttest.Epoch)
-			w.Start()
-			w.TextDelta("working")
-			close(started)
-			<-ctx.Done()
-			w.Fail(&agent.ProviderError{Kind: agent.ErrorNetwork, Message: "cancelled"})
-		}()
-		return out
-	}
+	hang := scripted(func(ctx context.Context, w *agent.StreamWriter, _ agent.Model, _ agent.StreamOptions) {
+		w.TextDelta("working")
+		close(started)
+		<-ctx.Done()
+		w.Fail(&agent.ProviderError{Kind: agent.ErrorNetwork, Message: "cancelled"})
+	})
 	rt, err := New(context.Background(), Options{Providers: []Provider{{Name: "p", Models: []agent.Model{primary}, Stream: hang}}, Now: time.Now})
 	if err != nil {
 		t.Fatal(err)
