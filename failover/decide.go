@@ -30,10 +30,7 @@ var decisionCodes = [...]string{
 
 // String is the decision's snake_case code.
 func (d Decision) String() string {
-	if d < 0 || int(d) >= len(decisionCodes) {
-		return "surface_error"
-	}
-	return decisionCodes[d]
+	return codeOf(decisionCodes[:], d, "surface_error")
 }
 
 // MarshalText writes the code, so decisions read well in JSON.
@@ -65,10 +62,7 @@ var stageCodes = [...]string{
 
 // String is the stage's snake_case code.
 func (s Stage) String() string {
-	if s < 0 || int(s) >= len(stageCodes) {
-		return "prompt"
-	}
-	return stageCodes[s]
+	return codeOf(stageCodes[:], s, "prompt")
 }
 
 // Recovery is what the runner does to the session before a
@@ -106,10 +100,7 @@ var recoveryCodes = [...]string{
 
 // String is the recovery's snake_case code.
 func (r Recovery) String() string {
-	if r < 0 || int(r) >= len(recoveryCodes) {
-		return "none"
-	}
-	return recoveryCodes[r]
+	return codeOf(recoveryCodes[:], r, "none")
 }
 
 // MarshalText writes the code.

@@ -41,10 +41,7 @@ var resultCodes = [...]string{
 
 // String is the verdict's code.
 func (v ResultVerdict) String() string {
-	if v < 0 || int(v) >= len(resultCodes) {
-		return "ok"
-	}
-	return resultCodes[v]
+	return codeOf(resultCodes[:], v, "ok")
 }
 
 // Failed reports whether the result counts as a failure for model fallback.

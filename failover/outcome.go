@@ -29,10 +29,7 @@ var outcomeCodes = [...]string{
 
 // String is the outcome's snake_case code.
 func (o Outcome) String() string {
-	if o < 0 || int(o) >= len(outcomeCodes) {
-		return "pending"
-	}
-	return outcomeCodes[o]
+	return codeOf(outcomeCodes[:], o, "pending")
 }
 
 // MarshalText writes the code.
@@ -62,10 +59,7 @@ var phaseCodes = [...]string{
 
 // String is the phase's snake_case code.
 func (p Phase) String() string {
-	if p < 0 || int(p) >= len(phaseCodes) {
-		return "unknown"
-	}
-	return phaseCodes[p]
+	return codeOf(phaseCodes[:], p, "unknown")
 }
 
 // HardTimeoutPhase reports whether a timeout in this phase is the model's

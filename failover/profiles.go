@@ -61,10 +61,7 @@ var eligibilityCodes = [...]string{
 
 // String is the code.
 func (e Eligibility) String() string {
-	if e < 0 || int(e) >= len(eligibilityCodes) {
-		return "profile_missing"
-	}
-	return eligibilityCodes[e]
+	return codeOf(eligibilityCodes[:], e, "profile_missing")
 }
 
 // MarshalText writes the code.

@@ -61,10 +61,7 @@ func Reasons() []Reason {
 
 // String is the reason's snake_case code.
 func (r Reason) String() string {
-	if r < 0 || int(r) >= len(reasonCodes) {
-		return "unknown"
-	}
-	return reasonCodes[r]
+	return codeOf(reasonCodes[:], r, "unknown")
 }
 
 // ParseReason reads a code String wrote; ok is false for anything else.
