@@ -33,12 +33,14 @@ type ptyRun struct {
 }
 
 // offlineEnv is the environment of a steer under test: offline whatever the
-// developer's environment holds, no config file, no colour hints.
+// developer's environment holds, no config file, no colour hints. CI goes
+// too: termenv treats any CI variable as "not a terminal" and drops colour.
 func offlineEnv(t *testing.T) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "TERM", "COLORFGBG", "NO_COLOR", "STEER_STATE_DIR", "XDG_CONFIG_HOME",
+		case "TERM", "COLORFGBG", "COLORTERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "CI",
+			"STEER_STATE_DIR", "XDG_CONFIG_HOME",
 			"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY":
 		default:
 			env = append(env, kv)
