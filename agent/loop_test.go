@@ -283,3 +283,35 @@ func TestPromptWhileRunningIsBusy(t *testing.T) {
 	close(release)
 	f.wait(t)
 }
+
+func TestToolAnnotationsComeInOrder(t *testing.T) {
+	var outside bool
+	tool := funcTool{name: "write", run: func(ctx context.Context, _ map[string]any, _ agent.ToolUpdate) (agent.ToolResult, error) {
+		if !agent.ToolAnnotate(ctx, agent.Annotation{Kind: "tool_approval_request", Data: map[string]any{"n": 1}}) {
+			return agent.ErrorResult("not emitted"), nil
+		}
+		return agent.TextResult("done"), nil
+	}}
+	outside = agent.ToolAnnotate(context.Background(), agent.Annotation{Kind: "x"})
+	f := newFixture(t, agenttest.NewScript(
+		agenttest.Reply().ToolCall("c1", "write", `{}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().Text("ok").Stop(agent.StopReasonStop),
+	), tool)
+	if err := f.agent.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	f.wait(t)
+	if outside {
+		t.Fatal("ToolAnnotate outside a tool reported true")
+	}
+	var order []string
+	for _, ev := range f.rec.Events() {
+		switch e := ev.(type) {
+		case agent.ToolExecutionStart, agent.ToolExecutionEnd:
+			order = append(order, ev.Type())
+		case agent.Annotation:
+			order = append(order, e.Kind)
+		}
+	}
+	equalTraces(t, order, []string{"tool_execution_start", "tool_approval_request", "tool_execution_end"})
+}

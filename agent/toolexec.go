@@ -12,10 +12,12 @@ type toolDone struct {
 	result ToolResult
 }
 
-// toolProgress is a running tool's output so far.
+// toolProgress is a running tool's output so far, or an annotation it
+// emits (see ToolAnnotate).
 type toolProgress struct {
 	index   int
 	partial ToolResult
+	note    *Annotation
 }
 
 // executeTools runs one batch in parallel. Starts are emitted in request order,
@@ -56,6 +58,10 @@ func (l *loop) executeTools(calls []Content) []Message {
 		select {
 		case p := <-progress:
 			if finished[p.index] {
+				continue
+			}
+			if p.note != nil {
+				l.emit(*p.note)
 				continue
 			}
 			call := calls[p.index]
@@ -120,12 +126,18 @@ func runTool(ctx context.Context, tool Tool, index int, call Content,
 		}
 		done <- toolDone{index: index, result: result}
 	}()
-	update := func(partial ToolResult) {
+	send := func(p toolProgress) bool {
 		select {
-		case progress <- toolProgress{index: index, partial: partial}:
+		case progress <- p:
+			return true
 		case <-stop:
+			return false
 		}
 	}
+	update := func(partial ToolResult) { send(toolProgress{index: index, partial: partial}) }
+	ctx = context.WithValue(ctx, toolAnnotatorKey{}, func(a Annotation) bool {
+		return send(toolProgress{index: index, note: &a})
+	})
 	r, err := tool.Execute(ctx, call.ID, call.Arguments, update)
 	if err != nil {
 		r = ErrorResult(err.Error())
