@@ -292,6 +292,8 @@ func (a *Agent) fold(ev Event) {
 			a.streaming = Message{}
 		}
 		a.messages = append(a.messages, e.Message)
+	case ContextReplaced:
+		a.messages = append([]Message(nil), e.Messages...)
 	}
 }
 

@@ -66,6 +66,11 @@ type ToolExecutionEnd struct {
 // QueueUpdate carries both pending queues, whole, after any change.
 type QueueUpdate struct{ Items []QueueItem }
 
+// ContextReplaced says that the run's context, and so the transcript, is now
+// Messages: a compaction replaced older history with a summary. State's
+// Messages become these; a store rewrites the session's transcript.
+type ContextReplaced struct{ Messages []Message }
+
 // Type names of the events, as pi's clients read them.
 func (AgentStart) Type() string          { return "agent_start" }
 func (AgentEnd) Type() string            { return "agent_end" }
@@ -78,6 +83,7 @@ func (ToolExecutionStart) Type() string  { return "tool_execution_start" }
 func (ToolExecutionUpdate) Type() string { return "tool_execution_update" }
 func (ToolExecutionEnd) Type() string    { return "tool_execution_end" }
 func (QueueUpdate) Type() string         { return "queue_update" }
+func (ContextReplaced) Type() string     { return "context_replaced" }
 
 func (AgentStart) isEvent()          {}
 func (AgentEnd) isEvent()            {}
@@ -90,3 +96,4 @@ func (ToolExecutionStart) isEvent()  {}
 func (ToolExecutionUpdate) isEvent() {}
 func (ToolExecutionEnd) isEvent()    {}
 func (QueueUpdate) isEvent()         {}
+func (ContextReplaced) isEvent()     {}

@@ -258,6 +258,10 @@ func (l *loop) streamResponse() Message {
 				}
 				continue
 			}
+			if ev.Type == EventReplaceContext {
+				l.replaceContext(ev.Context)
+				continue
+			}
 			last = ev.Partial
 			if !l.messageOpen {
 				l.messageOpen = true
@@ -297,6 +301,18 @@ func (l *loop) streamResponse() Message {
 	l.added = append(l.added, final)
 	l.emit(MessageEnd{Message: final})
 	return final
+}
+
+// replaceContext adopts a context the StreamFn rewrote (a compaction) as the
+// run's and announces it, so that the Agent's transcript follows. A
+// replacement after the response started would lose what was streamed: it
+// is ignored.
+func (l *loop) replaceContext(msgs []Message) {
+	if l.messageOpen {
+		return
+	}
+	l.context = append([]Message(nil), msgs...)
+	l.emit(ContextReplaced{Messages: append([]Message(nil), msgs...)})
 }
 
 // drainAfterAbort gives an aborted provider the grace period to end its

@@ -315,3 +315,51 @@ func TestToolAnnotationsComeInOrder(t *testing.T) {
 	}
 	equalTraces(t, order, []string{"tool_execution_start", "tool_approval_request", "tool_execution_end"})
 }
+
+func TestStreamCanReplaceTheContext(t *testing.T) {
+	summary := agent.UserMessage("summary of what came before", agenttest.Epoch)
+	var seen [][]agent.Message
+	calls := 0
+	stream := func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		seen = append(seen, llm.Messages)
+		calls++
+		out := agent.NewAssistantStream()
+		go func() {
+			if calls == 1 {
+				out.Push(ctx, agent.ReplaceContext([]agent.Message{summary, llm.Messages[len(llm.Messages)-1]}))
+			}
+			msg := agent.Message{Role: agent.RoleAssistant, Content: []agent.Content{agent.Text("ok")}, StopReason: agent.StopReasonStop}
+			out.Push(ctx, agent.AssistantEvent{Type: agent.EventStart, Partial: msg})
+			out.Push(ctx, agent.AssistantEvent{Type: agent.EventDone, Reason: agent.StopReasonStop, Partial: msg})
+			out.End(msg)
+		}()
+		return out
+	}
+	a := agent.New(agent.Config{Model: agenttest.Model, Stream: stream, Now: agenttest.Clock,
+		Messages: []agent.Message{agent.UserMessage("old question", agenttest.Epoch), agent.UserMessage("old answer", agenttest.Epoch)}})
+	rec := &agenttest.Recorder{}
+	a.Subscribe(rec.Record)
+	if err := a.Prompt("new question"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WaitForIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range a.State().Messages {
+		texts = append(texts, m.TextContent())
+	}
+	equalTraces(t, texts, []string{"summary of what came before", "new question", "ok"})
+	var replaced int
+	for _, ev := range rec.Events() {
+		if r, ok := ev.(agent.ContextReplaced); ok {
+			replaced++
+			if len(r.Messages) != 2 {
+				t.Fatalf("context_replaced carries %d messages, want 2", len(r.Messages))
+			}
+		}
+	}
+	if replaced != 1 {
+		t.Fatalf("%d context_replaced events, want 1", replaced)
+	}
+}

@@ -102,6 +102,10 @@ const (
 	// EventAnnotation carries an Annotation for the run (see Annotate); it
 	// changes nothing of the message.
 	EventAnnotation AssistantEventType = "annotation"
+	// EventReplaceContext says that the StreamFn replaced the context it was
+	// given (compaction): the run goes on from Context, and the transcript
+	// becomes it. It must come before the response's start.
+	EventReplaceContext AssistantEventType = "replace_context"
 )
 
 // AssistantEvent is one step of a streaming assistant response.
@@ -123,6 +127,14 @@ type AssistantEvent struct {
 	Partial Message
 	// Annotation is the run event an EventAnnotation carries.
 	Annotation *Annotation
+	// Context is the new context of an EventReplaceContext.
+	Context []Message
+}
+
+// ReplaceContext is the AssistantEvent that replaces the run's context (and
+// the transcript) with msgs; see EventReplaceContext.
+func ReplaceContext(msgs []Message) AssistantEvent {
+	return AssistantEvent{Type: EventReplaceContext, Context: msgs}
 }
 
 // AssistantStream is what a StreamFn returns.
