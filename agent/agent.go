@@ -400,30 +400,53 @@ func (a *Agent) SetThinking(l ThinkingLevel) {
 	a.cfg.Thinking = l
 }
 
-// ReplaceMessages swaps the transcript, keeping the queues. It fails with
-// ErrBusy while a run is active.
+// ReplaceMessages swaps the transcript, keeping the queues, and announces
+// it to the subscribers as ContextReplaced (a compaction between runs). It
+// fails with ErrBusy while a run is active.
 func (a *Agent) ReplaceMessages(msgs []Message) error {
-	_, err := a.replace(msgs, false)
-	return err
+	a.emitMu.Lock()
+	defer a.emitMu.Unlock()
+	a.mu.Lock()
+	if a.running {
+		a.mu.Unlock()
+		return ErrBusy
+	}
+	a.messages = append([]Message(nil), msgs...)
+	subs := a.subs
+	a.mu.Unlock()
+	a.notify(subs, ContextReplaced{Messages: append([]Message(nil), msgs...)})
+	return nil
+}
+
+// Announce hands an annotation the runtime makes between runs (a manual
+// compaction's progress) to the subscribers. It fails with ErrBusy while a
+// run is active: a run's annotations come from its StreamFn and tools.
+func (a *Agent) Announce(ann Annotation) error {
+	a.emitMu.Lock()
+	defer a.emitMu.Unlock()
+	a.mu.Lock()
+	if a.running {
+		a.mu.Unlock()
+		return ErrBusy
+	}
+	subs := a.subs
+	a.mu.Unlock()
+	a.notify(subs, ann)
+	return nil
 }
 
 // Reset swaps the transcript and empties both queues in one step, e.g. for a
 // new or another session, and returns the items it dropped so that a UI can
 // offer them back. It fails with ErrBusy while a run is active.
-func (a *Agent) Reset(msgs []Message) ([]QueueItem, error) { return a.replace(msgs, true) }
-
-func (a *Agent) replace(msgs []Message, clearQueues bool) ([]QueueItem, error) {
+func (a *Agent) Reset(msgs []Message) ([]QueueItem, error) {
 	a.mu.Lock()
 	if a.running {
 		a.mu.Unlock()
 		return nil, ErrBusy
 	}
 	a.messages = append([]Message(nil), msgs...)
-	var dropped []QueueItem
-	if clearQueues {
-		dropped = a.queueLocked()
-		a.steering.items, a.followUps.items = nil, nil
-	}
+	dropped := a.queueLocked()
+	a.steering.items, a.followUps.items = nil, nil
 	a.mu.Unlock()
 	if len(dropped) > 0 {
 		a.emitQueue()

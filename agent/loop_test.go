@@ -363,3 +363,21 @@ func TestStreamCanReplaceTheContext(t *testing.T) {
 		t.Fatalf("%d context_replaced events, want 1", replaced)
 	}
 }
+
+func TestReplaceMessagesAndAnnounceBetweenRuns(t *testing.T) {
+	f := newFixture(t, agenttest.NewScript())
+	if err := f.agent.Announce(agent.Annotation{Kind: "compaction_start"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.agent.ReplaceMessages([]agent.Message{agent.UserMessage("summary", agenttest.Epoch)}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ev := range f.rec.Events() {
+		got = append(got, ev.Type())
+	}
+	equalTraces(t, got, []string{"compaction_start", "context_replaced"})
+	if msgs := f.agent.State().Messages; len(msgs) != 1 || msgs[0].TextContent() != "summary" {
+		t.Fatalf("messages = %+v", msgs)
+	}
+}

@@ -251,6 +251,9 @@ func (r *Runtime) persist(ev agent.Event) {
 	case agent.MessageEnd:
 		msg := e.Message
 		write = func(ctx context.Context) error { return r.store.AppendMessage(ctx, sess.id, sess.runID, msg) }
+	case agent.ContextReplaced:
+		msgs := e.Messages
+		write = func(ctx context.Context) error { return r.store.RewriteTranscript(ctx, sess.id, sess.runID, msgs) }
 	case agent.Annotation:
 		if info, ok := e.Data.(AttemptInfo); ok && e.Kind == AnnotationAttemptEnd {
 			a := persistence.Attempt{Profile: info.Profile, Model: info.Model, Reason: info.Reason, Decision: info.Decision,
