@@ -1,0 +1,202 @@
+package contextguard
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The truncation constants (SPEC §6.1). Sizes are bytes.
+const (
+	// MinKeepChars is the least a truncation keeps of a text, whatever its
+	// budget (but never more than maxChars). (seed)
+	MinKeepChars = 2_000
+	// PersistMaxChars is the hard maximum of a tool result written to the
+	// transcript (the persist guard); the request-time limit applies again
+	// before every request. (seed)
+	PersistMaxChars = 400_000
+	// MaxTailChars caps the tail of a head+tail truncation. (seed)
+	MaxTailChars = 4_000
+
+	// tailSharePercent of the budget goes to the tail of a head+tail cut.
+	tailSharePercent = 30
+	// importantTailWindow is how much of the end the important-tail test reads.
+	importantTailWindow = 2_000
+	// snapPercent: a cut moves to a newline found within this share of the
+	// kept part next to the cut (the last 20 % of the head, the first 20 % of
+	// the tail), so the model sees whole lines.
+	snapPercent = 20
+)
+
+// MiddleMarker is the line a head+tail truncation puts where it cut the middle.
+const MiddleMarker = "\n\n[... middle content omitted — showing head and tail ...]\n\n"
+
+// suffixFormat ends every truncated text; %d is how many bytes of the
+// original text the truncation dropped. The newlines before it are left out
+// when nothing at all is kept.
+const (
+	suffixSep    = "\n\n"
+	suffixFormat = "[... %d more characters truncated]"
+)
+
+// truncatedSuffix finds the suffix at the very end of a text, which is what
+// marks it as already truncated.
+var truncatedSuffix = regexp.MustCompile(`(?:\n\n)?\[\.\.\. (\d+) more characters truncated\]\z`)
+
+// importantTailWords are SPEC §6.1's signs that the end of an output matters:
+// errors, summaries, results (and `total`, for du/rsync-style summaries).
+var importantTailWords = regexp.MustCompile(
+	`\b(error|exception|failed|fatal|traceback|panic|stack trace|errno|exit code|total|summary|result|complete|finished|done)\b`)
+
+// TruncateToolResult cuts text to at most maxChars bytes plus the suffix
+// `[... N more characters truncated]`, N being the bytes dropped (SPEC §6.1).
+//
+// It keeps the head. When the last 2,000 bytes look important (an error, a
+// summary, a result, the closing `}` of JSON: see hasImportantTail) and the
+// budget exceeds 2 × MinKeepChars, it keeps head and tail instead: the tail
+// gets 30 % of the budget (at most MaxTailChars), the head the rest, and
+// MiddleMarker stands for the middle. The budget is
+// max(MinKeepChars, maxChars − len(suffix)), never more than maxChars. Cuts
+// move to a newline near them and never split a UTF-8 sequence.
+//
+// Text that fits is returned as it is. So is text that already ends with the
+// suffix and whose body fits: truncation is idempotent, which keeps the
+// prompt-cache prefix stable. An already truncated text whose body does not
+// fit (a result cut to PersistMaxChars when it was stored, then sent to a
+// model with a smaller limit) is cut again, its N counting both cuts.
+func TruncateToolResult(text string, maxChars int) string {
+	maxChars = max(maxChars, 0)
+	if len(text) <= maxChars {
+		return text
+	}
+	body, dropped := splitTruncated(text)
+	if dropped == 0 {
+		return truncateText(text, noGap, maxChars, 0)
+	}
+	if len(body) <= maxChars {
+		return text
+	}
+	// Cut the original bytes again, remembering where the earlier cut's
+	// marker stood so that nothing kept pretends the two sides are adjacent.
+	if gap := strings.LastIndex(body, MiddleMarker); gap >= 0 {
+		return truncateText(body[:gap]+body[gap+len(MiddleMarker):], gap, maxChars, dropped)
+	}
+	return truncateText(body, noGap, maxChars, dropped)
+}
+
+// IsTruncated reports whether text ends with the suffix of a truncation.
+func IsTruncated(text string) bool {
+	_, dropped := splitTruncated(text)
+	return dropped > 0
+}
+
+// splitTruncated separates an already truncated text into its kept body and
+// the count its suffix states; an untruncated text has dropped 0.
+func splitTruncated(text string) (body string, dropped int) {
+	if !strings.HasSuffix(text, "truncated]") {
+		return text, 0
+	}
+	loc := truncatedSuffix.FindStringSubmatchIndex(text)
+	if loc == nil {
+		return text, 0
+	}
+	n, err := strconv.Atoi(text[loc[2]:loc[3]])
+	if err != nil || n <= 0 {
+		return text, 0
+	}
+	return text[:loc[0]], n
+}
+
+// noGap says a text to cut is one piece of the original.
+const noGap = -1
+
+// truncateText cuts s to the budget for maxChars and appends the suffix.
+// earlier counts the bytes an earlier truncation dropped; gap, unless noGap,
+// is where in s they were, so the new head ends before it and the new tail
+// starts after it.
+func truncateText(s string, gap, maxChars, earlier int) string {
+	headLimit, tailFloor := len(s), 0
+	if gap != noGap {
+		headLimit, tailFloor = gap, gap
+	}
+	budget := min(maxChars, max(MinKeepChars, maxChars-suffixLen(len(s)+earlier)))
+	if hasImportantTail(s) && budget > 2*MinKeepChars {
+		tailBudget := min(budget*tailSharePercent/100, MaxTailChars)
+		headBudget := budget - tailBudget - len(MiddleMarker)
+		if headBudget > MinKeepChars {
+			headEnd := snapHead(s[:headLimit], headBudget)
+			tailStart := max(tailFloor, snapTail(s, max(0, len(s)-tailBudget), tailBudget))
+			kept := s[:headEnd] + MiddleMarker + s[tailStart:]
+			return withSuffix(kept, earlier+tailStart-headEnd)
+		}
+	}
+	headEnd := snapHead(s[:headLimit], budget)
+	return withSuffix(s[:headEnd], earlier+len(s)-headEnd)
+}
+
+// hasImportantTail reports whether the last 2,000 bytes, lower-cased, name an
+// error, a summary or a result, or end a JSON object.
+func hasImportantTail(text string) bool {
+	tail := strings.ToLower(text[max(0, len(text)-importantTailWindow):])
+	return strings.HasSuffix(strings.TrimSpace(tail), "}") || importantTailWords.MatchString(tail)
+}
+
+// snapHead returns where a head of at most limit bytes ends: at a newline in
+// its last 20 % if there is one, else at the last rune boundary.
+func snapHead(s string, limit int) int {
+	if limit >= len(s) {
+		return len(s)
+	}
+	if nl := strings.LastIndexByte(s[:limit], '\n'); nl >= 0 && nl*100 > limit*(100-snapPercent) {
+		return nl
+	}
+	return runeStartAtOrBefore(s, limit)
+}
+
+// snapTail returns where a tail starting near start (budget bytes to the
+// end) begins: after a newline in its first 20 % if there is one, else at
+// the next rune boundary.
+func snapTail(s string, start, budget int) int {
+	start = runeStartAtOrAfter(s, start)
+	if nl := strings.IndexByte(s[start:], '\n'); nl >= 0 && nl*100 < budget*snapPercent {
+		return start + nl + 1
+	}
+	return start
+}
+
+// runeStartAtOrBefore moves i back to the start of the UTF-8 sequence it
+// falls in. Bytes that are not valid UTF-8 are cut where they are.
+func runeStartAtOrBefore(s string, i int) int {
+	for j := i; j >= 0 && j > i-utf8.UTFMax; j-- {
+		if utf8.RuneStart(s[j]) {
+			return j
+		}
+	}
+	return i
+}
+
+// runeStartAtOrAfter moves i forward past the rest of the UTF-8 sequence it
+// falls in.
+func runeStartAtOrAfter(s string, i int) int {
+	for j := i; j < len(s) && j < i+utf8.UTFMax; j++ {
+		if utf8.RuneStart(s[j]) {
+			return j
+		}
+	}
+	return i
+}
+
+// withSuffix appends the suffix for dropped bytes to kept.
+func withSuffix(kept string, dropped int) string {
+	suffix := strings.Replace(suffixFormat, "%d", strconv.Itoa(dropped), 1)
+	if kept == "" {
+		return suffix
+	}
+	return kept + suffixSep + suffix
+}
+
+// suffixLen is the length of the suffix for at most n dropped bytes.
+func suffixLen(n int) int {
+	return len(suffixSep) + len(suffixFormat) - len("%d") + len(strconv.Itoa(n))
+}
