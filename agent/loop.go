@@ -137,7 +137,9 @@ func (l *loop) runTurns() {
 			moreTools = len(calls) > 0
 			var results []Message
 			if moreTools {
-				results = l.executeTools(calls)
+				var terminate bool
+				results, terminate = l.executeTools(calls)
+				moreTools = !terminate
 			}
 			l.endTurn(msg, results)
 			if l.aborted() {

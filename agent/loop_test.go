@@ -381,3 +381,23 @@ func TestReplaceMessagesAndAnnounceBetweenRuns(t *testing.T) {
 		t.Fatalf("messages = %+v", msgs)
 	}
 }
+
+func TestATerminatingToolResultEndsTheRun(t *testing.T) {
+	tool := funcTool{name: "write", run: func(context.Context, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
+		r := agent.ErrorResult("denied by the user")
+		r.Terminate = true
+		return r, nil
+	}}
+	f := newFixture(t, agenttest.NewScript(
+		agenttest.Reply().ToolCall("c1", "write", `{}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().Text("never asked").Stop(agent.StopReasonStop),
+	), tool)
+	if err := f.agent.Prompt("hi"); err != nil {
+		t.Fatal(err)
+	}
+	f.wait(t)
+	msgs := f.agent.State().Messages
+	if len(msgs) != 3 || msgs[2].Role != agent.RoleToolResult {
+		t.Fatalf("the run went on after a terminating result: %d messages, last %+v", len(msgs), msgs[len(msgs)-1])
+	}
+}

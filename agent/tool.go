@@ -14,6 +14,9 @@ type ToolResult struct {
 	Content []Content
 	Details any
 	IsError bool
+	// Terminate ends the run after this batch instead of asking the model
+	// again (the user denied the call); input queued meanwhile still runs.
+	Terminate bool
 }
 
 // TextResult returns a result holding one text block.

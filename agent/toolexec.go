@@ -24,7 +24,8 @@ type toolProgress struct {
 // updates and ends as they happen, and the result messages in request order.
 // Steering never cancels a batch; abort cancels the tools' context and waits
 // ToolAbortGrace for them before recording the stragglers as aborted.
-func (l *loop) executeTools(calls []Content) []Message {
+// terminate reports that a result asked to end the run after the batch.
+func (l *loop) executeTools(calls []Content) (msgs []Message, terminate bool) {
 	results := make([]ToolResult, len(calls))
 	finished := make([]bool, len(calls))
 	done := make(chan toolDone, len(calls))
@@ -95,8 +96,9 @@ func (l *loop) executeTools(calls []Content) []Message {
 		}
 		l.appendMessage(m)
 		messages[i] = m
+		terminate = terminate || r.Terminate
 	}
-	return messages
+	return messages, terminate
 }
 
 // prepare finds the tool and validates the arguments; its error is what the
