@@ -400,6 +400,14 @@ func (a *Agent) SetThinking(l ThinkingLevel) {
 	a.cfg.Thinking = l
 }
 
+// SetTools replaces the tools from the next run on (a new session gets a
+// fresh approval gate).
+func (a *Agent) SetTools(set *ToolSet) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.cfg.Tools = set
+}
+
 // ReplaceMessages swaps the transcript, keeping the queues, and announces
 // it to the subscribers as ContextReplaced (a compaction between runs). It
 // fails with ErrBusy while a run is active.
