@@ -29,8 +29,8 @@ func classify(status int, text string, types []string) Reason {
 	c := tables()
 	lower := strings.ToLower(strings.TrimSpace(text))
 	rest := lower
-	if m := c.leading.FindStringSubmatchIndex(lower); m != nil {
-		code, _ := strconv.Atoi(lower[m[2]:m[3]])
+	if m := c.leading.FindStringSubmatchIndex(lower); m != nil && isStatus(atoi(lower[m[2]:m[3]])) {
+		code := atoi(lower[m[2]:m[3]])
 		if status == 0 {
 			status = code
 		}
@@ -39,8 +39,8 @@ func classify(status int, text string, types []string) Reason {
 		}
 	}
 	if status == 0 {
-		if m := c.code.FindStringSubmatch(lower); m != nil {
-			status, _ = strconv.Atoi(m[1] + m[2])
+		if m := c.code.FindStringSubmatch(lower); m != nil && isStatus(atoi(m[1]+m[2])) {
+			status = atoi(m[1] + m[2])
 		}
 	}
 
@@ -125,6 +125,18 @@ func isGeneric(c *compiled, rest string) bool {
 		}
 	}
 	return false
+}
+
+// isStatus reports whether n is an HTTP status a provider answers with: a
+// number that merely looks like one ("(450 tokens)") is not.
+func isStatus(n int) bool {
+	_, known := statusRules[n]
+	return known || http.StatusText(n) != ""
+}
+
+func atoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 func hasType(types []string) bool {

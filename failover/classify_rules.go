@@ -1,11 +1,5 @@
 package failover
 
-import (
-	"regexp"
-	"strings"
-	"sync"
-)
-
 // A rule maps a pattern over the lower-cased error text to a reason. Rules
 // are data: the tables below are tried in order and the first match wins.
 type rule struct {
@@ -43,23 +37,23 @@ var textRules = []rule{
 	{`context[_ ](?:length|window)[_ ]exceeded\b|\brequest (?:size )?exceeds the maximum (?:size|allowed)\b|\bmaximum context length\b|\bcontext (?:window|length|size|limit)\b[^\n]{0,40}?\b(?:exceed|overflow|too long|too large)|\bexceeds? (?:the )?(?:model'?s? )?(?:maximum |max |available )?context\b`, ReasonContextOverflow},
 	{`\b(?:prompt|input|request|message|messages|conversation)s? (?:is |are )?too (?:long|large)\b|\brequest_too_large\b|\bcontent'?:? string (?:is )?too long\b|\bstring_(?:above_max_length|too_long)\b|\btoo many (?:input |prompt )?tokens\b|\bentity too large\b|\bpayload too large\b`, ReasonContextOverflow},
 	{`\b(?:token|tokens) (?:count |length )?\b[^\n]{0,40}?\bexceeds?\b[^\n]{0,40}?\b(?:limit|maximum|max)\b|\bexceeds? (?:the )?(?:maximum|max) (?:number of )?(?:input )?tokens\b|\bexceeded (?:the )?model(?:'s)? token limit\b|\bmodel token limit\b`, ReasonContextOverflow},
-	{`\bcontext size has been exceeded\b|\bconfigured context size\b|\bexceeds the available context size\b|\bmust have less than \d+ tokens\b|\btokens \+ .max_new_tokens. must be\b|\bcontext overflow\b|\breduce the length of the (?:messages|prompt|input)\b|\bout of room in the model'?s context window\b|\bmax_tokens\b[^\n]{0,40}\bexceed\b[^\n]{0,20}\bcontext\b`, ReasonContextOverflow},
+	{`\bcontext size has been exceeded\b|\bconfigured context size\b|\bexceeds the available context size\b|\bmust have less than \d+ tokens\b|\btokens \+ .max_new_tokens. must be\b|\bcontext overflow\b|\breduce the length of the (?:messages|prompt|input)\b|\bout of room in the model'?s context window\b|\blonger than (?:the )?(?:maximum|max) (?:model |context |sequence )?length\b|\bmax_model_len\b|\bcontext (?:length|window|size) is only\b|\bmaximum input length\b|\bmax_tokens\b[^\n]{0,40}\bexceed\b[^\n]{0,20}\bcontext\b`, ReasonContextOverflow},
 
 	// A real refusal: the same request fails on any profile, yet it is not malformed.
-	{`\bcontent[_ -]?(?:policy|filter|filtering|management policy|moderation)\b|\bsafety (?:system|filter|settings? blocked)\b|\bresponsible ai\b|\bblocked\b[^\n]{0,40}\b(?:safety|prohibited)\b|\bprohibited_content\b|\bfinish_?reason\W{0,4}(?:safety|recitation|content_filter)\b|\bflagged (?:by|as|for)\b|\brequires moderation\b|\bviolat(?:es|ion of|ing) (?:our|the)? ?(?:usage |content )?polic(?:y|ies)\b|\brefusal\b`, ReasonUnclassified},
+	{`\bcontent[_ -]?(?:policy|filter|management policy|moderation)|\bsafety (?:system|filter|settings? blocked)\b|\bresponsible ai\b|\b(?:blocked|block_?reason)\b[^\n]{0,40}\b(?:safety|prohibited|blocklist|spii|recitation)|\bprohibited_content\b|\bfinish_?reason\W{0,4}(?:safety|recitation|content_filter)\b|\bflagged (?:by|as|for)\b|\brequires moderation\b|\bviolat(?:es|ion of|ing) (?:our|the)? ?(?:usage |content )?polic(?:y|ies)\b|\brefusal\b`, ReasonUnclassified},
 
 	// The transcript would be rejected by any profile or model.
-	{`\broles must alternate\b|\bmust alternate between\b|\bincorrect role information\b|\btool_use(?:_id|\.id)?\b|\btool_result\b|\btool_call_id\b|\btool call id\b|\bmessages with role .tool. must be a response\b|\bthinking\b[^\n]{0,80}\bsignature\b|\binvalid signature\b[^\n]{0,40}\bthinking\b|\bconversation must end with a user message\b|\bdoes not support assistant message prefill\b`, ReasonFormat},
-	{`\bstring should match pattern\b|\binvalid request format\b|\bextra inputs are not permitted\b|\badditional properties are not allowed\b|\bunrecognized request argument\b|\bunknown parameter\b|\bunsupported parameter\b|\bis a required property\b|\bmissing required (?:parameter|field|argument)\b|\bfield required\b|\bis not of type\b|\binvalid schema\b|\bcould not parse the json body\b|\bmalformed (?:json|request)\b|\binvalid '[\w.\[\]-]+'(?::| \()|\bexpected an? (?:array|string|object|integer|number|boolean)\b|\bfailed to deseriali[sz]e\b|\bunknown variant\b`, ReasonFormat},
+	{`\broles must alternate\b|\bmust alternate between\b|\bincorrect role information\b|\btool[_ ](?:use|result)(?:_id|\.id)?\b|\btool_call_id\b|\btool call id\b|\bmessages with role .tool. must be a response\b|\bthinking\b[^\n]{0,80}\bsignature\b|\binvalid signature\b[^\n]{0,40}\bthinking\b|\bconversation must end with a user message\b|\bdoes not support assistant message prefill\b`, ReasonFormat},
+	{`\bstring should match pattern\b|\binvalid request format\b|\bextra inputs are not permitted\b|\badditional properties are not allowed\b|\bunrecognized request argument\b|\bunknown parameter\b|\bunsupported parameter\b|\bis a required property\b|\bmissing required (?:parameter|field|argument)\b|\bfield required\b|\bis not of type\b|\binvalid schema\b|\bcould not parse the json body\b|\bfailed to (?:parse|deseriali[sz]e) (?:the )?(?:request|json)\b|\brequest body is not valid json\b|\bmalformed (?:json|request)\b|\binvalid '[\w.\[\]-]+'(?::| \()|\bexpected an? (?:array|string|object|integer|number|boolean)\b|\bfailed to deseriali[sz]e\b|\binvalid (?:value|type|parameter|argument)s?\b|\bunsupported value\b|\bmust be one of\b|\b(?:does not|doesn't) support (?:tools?|tool (?:use|calling|calls)|function calling|images?|image input|vision|system (?:prompts?|messages?|role)|streaming|json mode|response_format|thinking|reasoning)\b|\bunknown variant\b`, ReasonFormat},
 
 	// Money: the account cannot pay for the request.
-	{`\binsufficient[_ ](?:credits?|quota|balance|funds)\b|\binsufficient \w+ balance\b|\bcredit balance\b|\b(?:out of|no|not enough|run out of|ran out of) credits?\b|\brequires? more credits\b|\bpayment[_ ]required\b|\bspend(?:ing)? limit\b|\bplan and billing\b|\bplans & billing\b|\bbilling (?:details|hard limit|issue|account)\b|\bbilling[_ ]not[_ ]active\b|\benable billing\b|\bbilling (?:is )?(?:not enabled|disabled)\b|\baccount is not active\b|\btop[- ]?up\b|\brecharge\b|\badd (?:more )?(?:credits|funds|a payment method)\b|\bavailable balance\b|\bout of budget\b|\bexceeded your (?:monthly |current )?budget\b|\bbalance (?:is )?(?:too low|insufficient)\b|\barrears\b|\b(?:key|credit|spend(?:ing)?|budget) limit (?:exceeded|reached)\b`, ReasonBilling},
+	{`\binsufficient[_ ](?:credits?|quota|balance|funds)\b|\binsufficient \w+ balance\b|\bcredit balance\b|\b(?:out of|no|not enough|run out of|ran out of) credits?\b|\brequires? more credits\b|\bpayment[_ ]required\b|\bspend(?:ing)? limit\b|\bplan and billing\b|\bplans & billing\b|\bbilling (?:details|hard limit|issue|account)\b|\bbilling[_ ]not[_ ]active\b|\benable billing\b|\bbilling (?:is )?(?:not enabled|disabled)\b|\baccount is not active\b|\btop[- ]?up\b|\brecharge\b|\badd (?:more )?(?:credits|funds|a payment method)\b|\bavailable balance\b|\bout of budget\b|\bexceeded your (?:monthly |current )?budget\b|\bbalance (?:is )?(?:too low|insufficient)\b|\barrears\b|\b(?:key|credit|spend(?:ing)?|budget) limit (?:exceeded|reached)\b|\bcredits? (?:are |is |have been |has been )?(?:depleted|exhausted|used up)\b|\bprepayment\b|\bprepaid (?:credits?|balance)\b|\b(?:free )?trial (?:has )?(?:ended|expired)\b|\bsubscription (?:has )?(?:expired|ended|lapsed)\b`, ReasonBilling},
 
 	// Throttling and periodic usage limits: retry later or elsewhere.
 	{`\brate[_ -]?limit|\btoo many (?:concurrent )?requests\b|\bresource[_ -]?exhausted\b|\bquota[_ -]?exceeded\b|\bquota (?:limit )?(?:exceeded|exhausted|reached)\b|\bexceeded (?:your |the )?(?:current )?quota\b|\bthrottl|\busage limits?\b|\bregain access\b|\b(?:hourly|daily|weekly|monthly)(?:/(?:daily|weekly|monthly))* (?:usage |request |token )?limits?\b|\bconcurrency limit\b|\bmodel_cooldown\b|\bslow down\b|\btoo many tokens per\b`, ReasonRateLimit},
 
 	// The provider is busy: another model or a later retry may work.
-	{`overloaded|\bat capacity\b|\bservice[_ ](?:temporarily[_ ])?unavailable\b|\btemporarily unavailable\b|\bhigh (?:demand|load|traffic)\b|\b(?:server|service|system|api) (?:is )?(?:currently )?busy\b|\b(?:no|insufficient|out of) capacity\b|\bcapacity (?:constraints|limits)\b|\bcapacity[_ ]exceeded\b|\bmodelnotready|\bmodel is (?:currently )?(?:loading|not ready)\b|\bserviceunavailable(?:exception)?\b|\b(?:bedrock|service|server|model|system) is (?:currently )?unable to process (?:your|the|this) request\b`, ReasonOverloaded},
+	{`overloaded|\bat capacity\b|\bservice[_ ](?:temporarily[_ ])?unavailable\b|\btemporarily unavailable\b|\bhigh (?:demand|load|traffic)\b|\b(?:server|service|system|api) (?:is )?(?:currently )?busy\b|\b(?:no|insufficient|out of) capacity\b|\bcapacity (?:constraints|limits|problems|issues)\b|\b(?:under|down for) maintenance\b|\bno (?:free |idle )?slots? (?:is |are )?available\b|\bslot unavailable\b|\bcapacity[_ ]exceeded\b|\bmodelnotready|\bmodel is (?:currently )?(?:loading|not ready)\b|\bserviceunavailable(?:exception)?\b|\b(?:bedrock|service|server|model|system) is (?:currently )?unable to process (?:your|the|this) request\b`, ReasonOverloaded},
 
 	// The credential is gone for good.
 	{`\b(?:api[_ ]?)?key\b[^.\n]{0,20}?\b(?:has been |was |is )?(?:revoked|deactivated|disabled|deleted|suspended)\b|\b(?:account|organization|organisation|workspace|user|consumer)\b[^.\n]{0,60}?\b(?:has been |was |is )(?:deactivated|disabled|suspended|banned|terminated|restricted)\b|\b(?:account|organization|organisation|workspace|user)\b[^.\n]{0,20}?\b(?:deactivated|disabled|suspended|banned|terminated)\b|\bdeactivated[_ ]workspace\b|\baccount[_ ]deactivated\b|\bnot allowed for this organization\b`, ReasonAuthPermanent},
@@ -68,39 +62,72 @@ var textRules = []rule{
 	{`\binvalid[_ ]?(?:api[_ -]?)?key\b|\bapi[_ -]?key\b[^.\n]{0,30}?\b(?:invalid|not valid|incorrect|missing|expired|required|not found)\b|\bincorrect api key\b|\b(?:no|missing) (?:api[_ ]?key|credentials|authentication|authorization)\b|\bunauthori[sz]ed\b|\bunauthenticated\b|\bforbidden\b|\bauthenticat|\bpermission[_ ]denied\b|\bpermission_error\b|\baccess[_ ]?denied|\binvalid (?:bearer |access |auth |x-api-key|authorization|token|credentials)|\b(?:token|credentials?) (?:has |have )?expired\b|\bnot authorized\b|\binsufficient permissions?\b|\bsecurity token\b[^.\n]{0,40}?\b(?:invalid|expired)\b|\bexpiredtoken|\b(?:organization|account) (?:must be|is not|needs to be) verified\b|\bunrecognizedclient\b|\bsignature we calculated does not match\b|\baccess (?:is |was )?denied\b|\brequir(?:es|ing) (?:an? |your )?(?:api )?key\b|\buser not found\b`, ReasonAuth},
 
 	// The provider failed on its side.
-	{`\binternal[_ ]server[_ ]error\b|\binternal[_ ]error\b|\bserver[_ ]error\b|\bserver had an error\b|\bbad gateway\b|\bupstream (?:error|connect error|request failed|service error)\b|\bbackend error\b|\binternalfailure\b|\binternal_failure\b|\bmodelerrorexception\b|\bmodel_error\b|\berror occurred while processing\b|\bunexpected error occurred\b|\bweb server is down\b|\bfinish_?reason\W{0,4}error\b|\b(?:runner|server) process has (?:terminated|exited|crashed)\b|\brunner (?:exited|crashed|terminated)\b|\berror loading model\b|\berror (?:was )?encountered while running the model\b|\bunable to allocate\b`, ReasonServerError},
+	{`\binternal[_ ]server[_ ]error\b|\binternal[_ ]error\b|\bserver[_ ]error\b|\bserver had an error\b|\bbad gateway\b|\bupstream (?:error|connect error|request failed|service error)\b|\bbackend error\b|\binternalfailure\b|\binternal_failure\b|\bmodelerrorexception\b|\bmodel_error\b|\berror occurred while processing\b|\bunexpected error occurred\b|\bweb server is down\b|\bfinish_?reason\W{0,4}error\b|\b(?:runner|server|engine|worker) process (?:has )?(?:terminated|exited|crashed|died|no longer running)\b|\brunner (?:has )?(?:unexpectedly )?(?:exited|crashed|terminated|stopped)\b|\bengine ?(?:core )?(?:is )?dead\b|\benginedeaderror\b|\bfailed to create context with model\b|\berror loading model\b|\b(?:unable|failed) to load (?:the )?model\b|\brequires more (?:system |gpu |v)?memory\b|\bout of memory\b|\berror (?:was )?encountered while running the model\b|\bunable to allocate\b`, ReasonServerError},
 
 	// The answer succeeded and carried nothing.
-	{`\bempty (?:response|completion|reply|message|choices|content|output)\b|\bwithout any content\b|\breturned (?:no|an empty) (?:content|response|choices|output)\b|\bno (?:choices|candidates) (?:returned|in (?:the )?response)\b`, ReasonEmptyResponse},
+	{`\bempty (?:response|completion|reply|message|choices|content|output)\b|\bwithout any content\b|\breturned (?:no|an empty) (?:content|response|choices|output)\b|\bno (?:choices|candidates) (?:returned|in (?:the )?response)\b|\bbut none were returned\b|\breturned (?:a response with )?no (?:choices|candidates)\b`, ReasonEmptyResponse},
+
+	// The server's certificate could not be verified: before the transport
+	// rule, which would otherwise take the connection error wrapped around it.
+	{`\bx509\b|\btls: failed to verify\b|\bcertificate (?:verify|verification|has expired|is not valid|signed by unknown|is not trusted)|\bcertificate_verify_failed\b|\bself[- ]signed certificate\b|\bunable to (?:get local issuer|verify the first) certificate\b|\bcert_has_expired\b|\bhostname mismatch\b`, ReasonTLSCertificate},
 
 	// The request or the connection timed out or was cut.
-	{`\btime[ds]? ?out\b|\btimeout\b|\bdeadline[_ ]exceeded\b|\bconnection (?:reset|refused|aborted|closed|error|timed out|terminated)\b|\beconn(?:reset|refused|aborted)\b|\betimedout\b|\besockettimedout\b|\bsocket hang up\b|\bunexpected eof\b|\beof\b|\bbroken pipe\b|\bepipe\b|\bnetwork (?:error|is unreachable)\b|\benetunreach\b|\behostunreach\b|\bno such host\b|\benotfound\b|\beai_again\b|\bfetch failed\b|\bstream (?:ended|closed|disconnected|was closed|was aborted)\b[^\n]{0,40}\b(?:before|without|unexpectedly|prematurely)\b|\bbefore message_stop\b|\bpremature(?:ly)? clos|\bincomplete (?:chunked )?(?:read|response|stream)\b|\boperation was aborted\b|\bund_err_|\bnetwork_error\b|\bclient closed request\b|\bfailed to establish a new connection\b|\bnewconnectionerror\b|\bconnecttimeouterror\b|\bapiconnectionerror\b|\berror communicating with\b|\bconnection error\b|\bmax retries exceeded with url\b|\bunexpected end of (?:json input|stream|data|file)\b|\binvalid json response body\b`, ReasonTimeout},
-
-	// The server's certificate could not be verified.
-	{`\bx509\b|\btls: failed to verify\b|\bcertificate (?:verify|verification|has expired|is not valid|signed by unknown|is not trusted)|\bcertificate_verify_failed\b|\bself[- ]signed certificate\b|\bunable to (?:get local issuer|verify the first) certificate\b|\bcert_has_expired\b|\bhostname mismatch\b`, ReasonTLSCertificate},
+	{`\btime[ds]?[ -]?out\b|\btimeout\b|\bdeadline[_ ]exceeded\b|\bconnection (?:reset|refused|aborted|closed|error|timed out|terminated)\b|\beconn(?:reset|refused|aborted)\b|\betimedout\b|\besockettimedout\b|\bsocket hang up\b|\bunexpected eof\b|\beof\b|\bbroken pipe\b|\bepipe\b|\bnetwork (?:error|is unreachable)\b|\benetunreach\b|\behostunreach\b|\bno such host\b|\benotfound\b|\beai_again\b|\bfetch failed\b|\bstream (?:ended|closed|disconnected|was closed|was aborted)\b[^\n]{0,40}\b(?:before|without|unexpectedly|prematurely)\b|\bbefore message_stop\b|\bpremature(?:ly)? clos|\bincomplete (?:chunked )?(?:read|response|stream)\b|\boperation was aborted\b|\bund_err_|\bnetwork_error\b|\bclient closed request\b|\bfailed to establish a new connection\b|\bnewconnectionerror\b|\bconnecttimeouterror\b|\bapiconnectionerror\b|\berror communicating with\b|\bconnection error\b|\bconnecterror\b|\bactively refused\b|\bno connection could be made\b|\bmax retries exceeded with url\b|\bunexpected end of (?:json input|stream|data|file)\b|\binvalid json response body\b`, ReasonTimeout},
 }
 
-// typeHints map a provider's structured error type, code or status word to
-// a reason: the last hint, used only when neither the text nor the status
-// says more (SPEC §5.1).
+// typeHints map a provider's structured error type or code, or the name of
+// the exception an SDK raised for it, to a reason: the last hint, used only
+// when neither the text nor the status says more (SPEC §5.1). Keys are
+// compared without case, underscores or dashes, so "bad_request",
+// "BadRequest" and "BAD-REQUEST" are one key.
 var typeHints = map[string]Reason{
-	"invalid_request_error": ReasonFormat,
-	"invalid_argument":      ReasonFormat,
-	"bad_request":           ReasonFormat,
-	"failed_precondition":   ReasonFormat,
-	"validationexception":   ReasonFormat,
-	"overloaded_error":      ReasonOverloaded,
-	"unavailable":           ReasonOverloaded,
-	"api_error":             ReasonServerError,
-	"internal":              ReasonServerError,
-	"upstream_error":        ReasonServerError,
-	"not_found_error":       ReasonModelNotFound,
-	"not_found":             ReasonModelNotFound,
-	"authentication_error":  ReasonAuth,
-	"unauthenticated":       ReasonAuth,
-	"refusal":               ReasonUnclassified,
-	"content_filter":        ReasonUnclassified,
+	"invalid_request_error":            ReasonFormat,
+	"invalid_argument":                 ReasonFormat,
+	"bad_request":                      ReasonFormat,
+	"bad_request_error":                ReasonFormat,
+	"unprocessable_entity_error":       ReasonFormat,
+	"failed_precondition":              ReasonFormat,
+	"validation_exception":             ReasonFormat,
+	"overloaded_error":                 ReasonOverloaded,
+	"unavailable":                      ReasonOverloaded,
+	"unavailable_error":                ReasonOverloaded,
+	"service_unavailable_exception":    ReasonOverloaded,
+	"api_error":                        ReasonServerError,
+	"internal":                         ReasonServerError,
+	"internal_server_error":            ReasonServerError,
+	"internal_server_exception":        ReasonServerError,
+	"upstream_error":                   ReasonServerError,
+	"not_found_error":                  ReasonModelNotFound,
+	"not_found":                        ReasonModelNotFound,
+	"resource_not_found_exception":     ReasonModelNotFound,
+	"authentication_error":             ReasonAuth,
+	"permission_denied_error":          ReasonAuth,
+	"access_denied_exception":          ReasonAuth,
+	"unauthenticated":                  ReasonAuth,
+	"rate_limit_error":                 ReasonRateLimit,
+	"throttling_exception":             ReasonRateLimit,
+	"model_timeout_exception":          ReasonTimeout,
+	"api_timeout_error":                ReasonTimeout,
+	"billing_error":                    ReasonBilling,
+	"rate_limited":                     ReasonRateLimit,
+	"too_many_requests":                ReasonRateLimit,
+	"service_quota_exceeded_exception": ReasonRateLimit,
+	"model_not_ready_exception":        ReasonOverloaded,
+	"model_error_exception":            ReasonServerError,
+	"model_stream_error_exception":     ReasonServerError,
+	"invalid_model":                    ReasonModelNotFound,
+	"tool_use_failed":                  ReasonFormat,
+	"json_validate_failed":             ReasonFormat,
+	"expired_token_exception":          ReasonAuth,
+	"unrecognized_client_exception":    ReasonAuth,
+	"timeout_error":                    ReasonTimeout,
+	"refusal":                          ReasonUnclassified,
+	"content_filter":                   ReasonUnclassified,
 }
+
+// vagueTypes are names too broad to count when they appear loose in the
+// text rather than in a type field: the SDKs' base class for any failure.
+var vagueTypes = []string{"api_error"}
 
 // statusRules map an HTTP status to its reason when the text names none.
 var statusRules = map[int]Reason{
@@ -146,69 +173,21 @@ const genericOnly = `^(?:error|unknown error|an? (?:unknown |unexpected )?error(
 // noBody is what an HTTP wrapper says when the response had no body.
 const noBody = `^(?:\(?no body\)?|status code \(no body\)|no (?:response )?body|empty body)$`
 
-// leadingStatus finds a status at the head of an error text: "429 …",
-// "HTTP 402: …", "Error code: 400 - {…}", "status code: 400, …",
-// "OpenAI API error (429): …".
-const leadingStatus = `^(?:error[,:\s-]*)?(?:(?:http(?:/[\d.]+)?|status(?: code)?|error code|response code)\s*[:=]?\s*|[\w .-]{0,40}?\berror\s*\()?([45]\d\d)\b\)?[\s:,-]*`
+// leadingStatus finds a status near the head of an error text, before any
+// other digit and marked as one: "429 …", "HTTP 402: …", "Error code: 400 -
+// {…}", "status code: 400, …", "OpenAI API error (429): …", "API Error 400:
+// …", "request failed [400]: …", "请求错误（DeepSeek 400）：…". The caller
+// still checks that the number is a status.
+const leadingStatus = `^(?:[^\n\d]{0,100}?(?:\b(?:error|failed|exception|status(?: code)?|code|http(?:/[\d.]+)?)\b[\s:=]*[\[(（]?|[\[(（])\s*(?:[a-z][\w.-]*\s+)?)?([45]\d\d)\b[\])）]?[\s:,-]*`
+
+// looseType finds identifiers in running text that may name an error type:
+// snake_case words and names ending in Error or Exception.
+const looseType = `\b[a-z]+(?:[_-][a-z]+)+\b|\b[a-z]+(?:error|exception)\b`
 
 // Fields of a JSON (or Python-dict) error body, found without parsing so
 // that truncated or quoted bodies still give them up.
 const (
-	fieldType    = `["'](?:type|status|code)["']\s*:\s*["']([a-z_]+)["']`
+	fieldType    = `["'](?:type|status|code)["']\s*:\s*["']([a-z_-]+)["']`
 	fieldCode    = `["'](?:code|status|status_?code|httpstatuscode)["']\s*:\s*["']?([45]\d\d)\b|\bstatus(?:[ _]?code)?\s*[:=]?\s*([45]\d\d)\b`
 	fieldMessage = `["']message["']\s*:\s*["']([^"']*)["']`
 )
-
-type compiledRule struct {
-	re     *regexp.Regexp
-	reason Reason
-}
-
-type compiled struct {
-	text                        []compiledRule
-	retryWindow, generic, empty *regexp.Regexp
-	leading                     *regexp.Regexp
-	typ, code, message          *regexp.Regexp
-}
-
-// tables compiles every pattern once, on first use.
-var tables = sync.OnceValue(func() *compiled {
-	c := &compiled{
-		retryWindow: regexp.MustCompile(retryWindow),
-		generic:     regexp.MustCompile(genericOnly),
-		empty:       regexp.MustCompile(noBody),
-		leading:     regexp.MustCompile(leadingStatus),
-		typ:         regexp.MustCompile(fieldType),
-		code:        regexp.MustCompile(fieldCode),
-		message:     regexp.MustCompile(fieldMessage),
-	}
-	for _, r := range textRules {
-		c.text = append(c.text, compiledRule{regexp.MustCompile(r.pattern), r.reason})
-	}
-	return c
-})
-
-// matchText is the first text rule that matches lower, or false.
-func (c *compiled) matchText(lower string) (Reason, bool) {
-	for _, r := range c.text {
-		if r.re.MatchString(lower) {
-			return r.reason, true
-		}
-	}
-	return ReasonUnknown, false
-}
-
-// typeHint is the reason the first known structured type names, or false.
-func (c *compiled) typeHint(lower string, extra ...string) (Reason, bool) {
-	for _, t := range extra {
-		if r, ok := typeHints[strings.ToLower(strings.TrimSpace(t))]; ok {
-			return r, true
-		}
-	}
-	for _, m := range c.typ.FindAllStringSubmatch(lower, -1) {
-		if r, ok := typeHints[m[1]]; ok {
-			return r, true
-		}
-	}
-	return ReasonUnknown, false
-}

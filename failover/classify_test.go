@@ -115,6 +115,13 @@ func TestClassifyRules(t *testing.T) {
 		{"empty response", 0, "The model returned an empty response", ReasonEmptyResponse},
 		{"bare 200", 200, "", ReasonEmptyResponse},
 		{"case does not matter", 0, "RATE LIMIT EXCEEDED", ReasonRateLimit},
+		{"bare status after a wrapper's words", 0, "Request failed with status code 400", ReasonUnknown},
+		{"status in brackets", 0, "request failed [503]: try later", ReasonOverloaded},
+		{"a number that is no status", 0, "Error 450", ReasonUnclassified},
+		{"exception name loose in the text", 0, "botocore.errorfactory.ValidationException: the widget is odd", ReasonFormat},
+		{"type names compared without underscores", 0, `{"error":{"code":"BadRequest","message":"the widget is odd"}}`, ReasonFormat},
+		{"an SDK's base class says nothing", 0, "openai.APIError: the widget is odd", ReasonUnclassified},
+		{"certificate inside a connection error", 0, "Error communicating with OpenAI: (Caused by SSLError(SSLCertVerificationError('certificate verify failed')))", ReasonTLSCertificate},
 	} {
 		if got := Classify(c.status, c.text); got != c.want {
 			t.Errorf("%s: Classify(%d, %q) = %v, want %v", c.name, c.status, c.text, got, c.want)
