@@ -40,6 +40,11 @@ type ProviderError struct {
 	Message string
 	// Body is an excerpt of the raw body, at most MaxErrorBody bytes.
 	Body string
+	// Header holds the response's headers (canonical keys, as in
+	// net/http.Header) when a response arrived, for what only they say —
+	// Retry-After and rate-limit resets; nil when none did (a transport
+	// failure, a watchdog cut before the headers).
+	Header map[string][]string
 }
 
 // Error renders the failure on one line.

@@ -17,15 +17,21 @@ type ReasonCounts [len(reasonCodes)]int
 // Ordinary cooldown (every ledgered reason but billing and auth_permanent):
 // 30 s → 1 min → 5 min (cap) by consecutive error count, scoped to the
 // failing model for rate_limit, timeout and overloaded, profile-wide
-// otherwise. Disabled (billing, auth_permanent): base × 2^(n−1), capped, n
-// being that reason's count in the failure window; always profile-wide.
+// otherwise. When the failed response carried a hint (Retry-After, a
+// rate-limit reset: RetryHint) longer than the schedule, the hint sets the
+// length — the schedule is the floor — and CooldownSource records the
+// header. Disabled (billing, auth_permanent): base × 2^(n−1), capped, n
+// being that reason's count in the failure window; always profile-wide, and
+// hints do not change it (its schedule is about the account, not the rate).
 //
 // # Windows
 //
 // An active window is never extended by failures inside it (retries must not
-// push recovery out forever); it is only widened: a model-scoped cooldown
-// becomes profile-wide when another model of the profile fails inside it or
-// when a profile-level failure arrives, so switching model cannot dodge it.
+// push recovery out forever) — except to reach a hint, which is when the
+// provider said to come back and is capped (MaxRetryHint); it is widened: a
+// model-scoped cooldown becomes profile-wide when another model of the
+// profile fails inside it or when a profile-level failure arrives, so
+// switching model cannot dodge it.
 //
 // # Counters
 //
@@ -54,9 +60,12 @@ type ProfileState struct {
 	ReasonCounts ReasonCounts
 
 	// The ordinary cooldown; CooldownModel "" means the whole profile.
+	// CooldownSource says where its length came from: "" for the schedule,
+	// else the header whose hint made it longer (SourceRetryAfter …).
 	CooldownUntil  time.Time
 	CooldownModel  string
 	CooldownReason Reason
+	CooldownSource string
 
 	// The disabled track (billing, auth_permanent); always profile-wide.
 	DisabledUntil  time.Time
@@ -69,6 +78,9 @@ type Failure struct {
 	Reason          Reason
 	Model           string // the model that failed, for model-scoped cooldowns
 	ProviderReached bool   // false: the attempt failed before the provider answered anything
+	// Hint is what the response said about when to come back (RetryHint);
+	// the zero Hint says nothing.
+	Hint Hint
 }
 
 // RecordFailure returns the state after a failure. A failure the ledger does
@@ -102,15 +114,26 @@ func (s ProfileState) RecordFailure(f Failure, c Cooldowns) ProfileState {
 	if ModelScoped(f.Reason) {
 		scope = f.Model
 	}
+	hint := min(f.Hint.After, MaxRetryHint)
 	if s.CooldownUntil.After(f.At) {
 		if scope == "" || scope != s.CooldownModel {
 			s.CooldownModel = ""
 		}
+		// A hint is when the provider said to come back, not a retry
+		// pushing recovery out: the window reaches it, never beyond.
+		if end := f.At.Add(hint); hint > 0 && end.After(s.CooldownUntil) {
+			s.CooldownUntil, s.CooldownSource = end, f.Hint.Source
+		}
 		return s
 	}
-	s.CooldownUntil = f.At.Add(c.Ordinary(s.ErrorCount))
+	d, source := c.Ordinary(s.ErrorCount), ""
+	if hint > d { // the schedule is the floor; a longer hint wins
+		d, source = hint, f.Hint.Source
+	}
+	s.CooldownUntil = f.At.Add(d)
 	s.CooldownModel = scope
 	s.CooldownReason = f.Reason
+	s.CooldownSource = source
 	return s
 }
 
@@ -135,7 +158,7 @@ func (s ProfileState) RecordSuccess(now time.Time) ProfileState {
 func (s ProfileState) ClearExpired(now time.Time) ProfileState {
 	expired := false
 	if !s.CooldownUntil.IsZero() && !s.CooldownUntil.After(now) {
-		s.CooldownUntil, s.CooldownModel, s.CooldownReason = time.Time{}, "", ReasonUnknown
+		s.CooldownUntil, s.CooldownModel, s.CooldownReason, s.CooldownSource = time.Time{}, "", ReasonUnknown, ""
 		expired = true
 	}
 	if !s.DisabledUntil.IsZero() && !s.DisabledUntil.After(now) {
@@ -152,6 +175,19 @@ func (s ProfileState) resetCounters() ProfileState {
 	s.ErrorCount = 0
 	s.ReasonCounts = ReasonCounts{}
 	return s
+}
+
+// UntilSource says where the length of the window Status reports at now
+// came from: SourceSchedule, or the header of a longer hint; "" while the
+// profile is available. The disabled track always follows its schedule.
+func (s ProfileState) UntilSource(now time.Time) string {
+	switch st := s.Status(now); {
+	case st.State == StateCooldown && s.CooldownSource != "":
+		return s.CooldownSource
+	case st.State != StateAvailable:
+		return SourceSchedule
+	}
+	return ""
 }
 
 // Available reports whether the profile may serve model at now. When it may

@@ -20,7 +20,7 @@ import "time"
 //     is exact when one side changed and an undercount, never an
 //     overcount, when both did: statistics may lag, windows never do.
 //   - Last-seen times take the later; a reason travels with its time (ties:
-//     the stronger reason).
+//     the stronger reason), and a cooldown's source with its window.
 //   - The profile id is a's, or b's when a has none.
 func Merge(a, b ProfileState, now time.Time) ProfileState {
 	a, b = a.ClearExpired(now), b.ClearExpired(now)
@@ -38,8 +38,24 @@ func Merge(a, b ProfileState, now time.Time) ProfileState {
 	m.LastSuccessAt = later(a.LastSuccessAt, b.LastSuccessAt)
 	m.DisabledUntil, m.DisabledReason = latestWith(a.DisabledUntil, a.DisabledReason, b.DisabledUntil, b.DisabledReason)
 	m.CooldownUntil, m.CooldownReason = latestWith(a.CooldownUntil, a.CooldownReason, b.CooldownUntil, b.CooldownReason)
+	m.CooldownSource = sourceOf(m, a, b)
 	m.CooldownModel = widerScope(a, b)
 	return m
+}
+
+// sourceOf is the cooldown source of the side whose window m kept; when
+// both sides kept the same window, the greater source, so that the result
+// does not depend on the argument order.
+func sourceOf(m, a, b ProfileState) string {
+	fromA := m.CooldownUntil.Equal(a.CooldownUntil) && m.CooldownReason == a.CooldownReason
+	fromB := m.CooldownUntil.Equal(b.CooldownUntil) && m.CooldownReason == b.CooldownReason
+	switch {
+	case fromA && fromB:
+		return max(a.CooldownSource, b.CooldownSource)
+	case fromB:
+		return b.CooldownSource
+	}
+	return a.CooldownSource
 }
 
 // latestWith returns the later time with its reason; equal times keep the
