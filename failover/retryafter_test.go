@@ -134,7 +134,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{" 7 ", 7 * time.Second},
 		{"Fri, 31 Dec 1999 23:59:59 GMT", 59 * time.Second},
 		{"Friday, 31-Dec-99 23:59:59 GMT", 59 * time.Second}, // RFC 850, obsolete but allowed
-		{"Fri Dec 31 23:59:59 1999", 59 * time.Second},      // asctime
+		{"Fri Dec 31 23:59:59 1999", 59 * time.Second},       // asctime
 		{"-5", 0},
 		{"", 0},
 		{"in a minute", 0},
