@@ -28,15 +28,15 @@ type LsDetails struct {
 	Truncated bool `json:"truncated"`
 }
 
-type lsTool struct{ workspace string }
+type lsTool struct{ ws workspace }
 
 // Ls returns the ls tool, which lists one directory of the workspace.
-func Ls(workspace string) agent.Tool { return lsTool{workspace: workspace} }
+func Ls(workspace string) agent.Tool { return lsTool{ws: newWorkspace(workspace)} }
 
 var lsSchema = json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"path": {"type": "string", "description": "Directory to list, relative to the workspace or absolute (default: the workspace)."},
+		"path": {"type": "string", "description": "Directory to list, relative to the workspace or absolute (default: the workspace root)."},
 		"limit": {"type": "integer", "minimum": 1, "description": "Most entries to return (default 500)."}
 	},
 	"additionalProperties": false
@@ -45,14 +45,28 @@ var lsSchema = json.RawMessage(`{
 func (lsTool) Spec() agent.ToolSpec {
 	return agent.ToolSpec{
 		Name: "ls",
-		Description: "List a directory: every entry including dotfiles, sorted alphabetically, " +
-			"directories marked with a trailing /.",
+		Description: fmt.Sprintf("List a directory's contents: every entry including dotfiles, sorted "+
+			"alphabetically, directories marked with a trailing /. Returns at most %d entries (raise limit "+
+			"for more) or %d KB.", defaultLsLimit, maxBytes/1024),
 		Parameters: lsSchema,
 	}
 }
 
-func (t lsTool) Execute(_ context.Context, _ string, args map[string]any, _ agent.ToolUpdate) (agent.ToolResult, error) {
-	dir := resolvePath(t.workspace, stringArg(args, "path"))
+// Describe reports the directory the call lists.
+func (t lsTool) Describe(args map[string]any) Access {
+	p := stringArg(args, "path")
+	if p == "" {
+		p = "."
+	}
+	return t.ws.access(stringArg(args, "path"), false, "ls "+clip(p, summaryLen))
+}
+
+func (t lsTool) Execute(ctx context.Context, _ string, args map[string]any, _ agent.ToolUpdate) (agent.ToolResult, error) {
+	target, refused := t.ws.confine(ctx, stringArg(args, "path"))
+	if refused != nil {
+		return *refused, nil
+	}
+	dir := target.path
 	limit := max(intArg(args, "limit", defaultLsLimit), 1)
 
 	info, err := os.Stat(dir)

@@ -15,9 +15,12 @@ func TestLs(t *testing.T) {
 	if err := os.Symlink(filepath.Join(ws, "c"), filepath.Join(ws, "link")); err != nil {
 		t.Fatal(err)
 	}
-	many := t.TempDir()
+	many := filepath.Join(ws, "many")
 	for _, name := range []string{"e", "d", "c", "b", "a"} {
 		writeFile(t, many, name, "")
+	}
+	if err := os.Mkdir(filepath.Join(ws, "empty"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 
 	tests := []struct {
@@ -28,14 +31,14 @@ func TestLs(t *testing.T) {
 		isError bool
 	}{
 		{name: "workspace by default", args: map[string]any{},
-			want:    ".hidden\na.go\nA.md\nb.txt\nc/\nlink/\nZed/",
-			details: LsDetails{Total: 7, Shown: 7}},
+			want:    ".hidden\na.go\nA.md\nb.txt\nc/\nempty/\nlink/\nmany/\nZed/",
+			details: LsDetails{Total: 9, Shown: 9}},
 		{name: "relative path", args: map[string]any{"path": "c"},
 			want: "x", details: LsDetails{Total: 1, Shown: 1}},
 		{name: "limit", args: map[string]any{"path": many, "limit": 2.0},
 			want:    "a\nb\n\n[showing 2 of 5 entries; raise limit to see more]",
 			details: LsDetails{Total: 5, Shown: 2, Truncated: true}},
-		{name: "empty directory", args: map[string]any{"path": t.TempDir()},
+		{name: "empty directory", args: map[string]any{"path": "empty"},
 			want: "(empty directory)", details: LsDetails{}},
 		{name: "missing path", args: map[string]any{"path": "nope"},
 			want: "directory not found: " + filepath.Join(ws, "nope"), isError: true},

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,6 +18,9 @@ import (
 )
 
 const (
+	// numberWidth is the room a line number and its tab take, counted in
+	// the byte cap so that a page stays within maxBytes.
+	numberWidth = 8
 	// sniffLen is how much of a file read inspects to decide it is binary.
 	sniffLen = 8 * 1024
 	// binaryInvalidPercent is the share of invalid UTF-8 bytes in the sniffed
@@ -40,18 +44,19 @@ type ReadDetails struct {
 	Truncated bool `json:"truncated"`
 }
 
-type readTool struct{ workspace string }
+type readTool struct{ ws workspace }
 
 // Read returns the read tool, which shows a text file of the workspace in
-// pages of at most maxLines lines and maxBytes bytes.
-func Read(workspace string) agent.Tool { return readTool{workspace: workspace} }
+// pages of at most maxLines lines and maxBytes bytes, each line numbered,
+// and an image as image content.
+func Read(workspace string) agent.Tool { return readTool{ws: newWorkspace(workspace)} }
 
 var readSchema = json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"path": {"type": "string", "description": "File to read, relative to the workspace or absolute."},
-		"offset": {"type": "integer", "minimum": 1, "description": "1-based line to start from (default 1)."},
-		"limit": {"type": "integer", "minimum": 1, "description": "Most lines to return (default and maximum 2000)."}
+		"path": {"type": "string", "description": "Path to the file to read (relative to the workspace or absolute)."},
+		"offset": {"type": "integer", "minimum": 1, "description": "Line number to start reading from (1-indexed, default 1)."},
+		"limit": {"type": "integer", "minimum": 1, "description": "Maximum number of lines to read (default and maximum 2000)."}
 	},
 	"required": ["path"],
 	"additionalProperties": false
@@ -60,16 +65,28 @@ var readSchema = json.RawMessage(`{
 func (readTool) Spec() agent.ToolSpec {
 	return agent.ToolSpec{
 		Name: "read",
-		Description: fmt.Sprintf("Read a text file. Returns at most %d lines or %d KB per call; "+
-			"when the file is longer the result says which offset to continue from. "+
+		Description: fmt.Sprintf("Read the contents of a file. Supports text files and images (png, jpeg, gif, webp), "+
+			"which are sent as attachments. Text is returned with each line prefixed by its line number and a tab "+
+			"(the prefix is not part of the file), at most %d lines or %d KB per call; use offset/limit for large "+
+			"files, and when you need the whole file continue with offset until it is complete. "+
 			"Lines longer than %d characters are cut. Binary files are refused.",
 			maxLines, maxBytes/1024, maxLineRunes),
 		Parameters: readSchema,
 	}
 }
 
+// Describe reports the file the call reads.
+func (t readTool) Describe(args map[string]any) Access {
+	p := stringArg(args, "path")
+	return t.ws.access(p, false, "read "+clip(p, summaryLen))
+}
+
 func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ agent.ToolUpdate) (agent.ToolResult, error) {
-	path := resolvePath(t.workspace, stringArg(args, "path"))
+	target, refused := t.ws.confine(ctx, stringArg(args, "path"))
+	if refused != nil {
+		return *refused, nil
+	}
+	path := target.path
 	offset := max(intArg(args, "offset", 1), 1)
 	limit := min(max(intArg(args, "limit", maxLines), 1), maxLines)
 
@@ -92,8 +109,12 @@ func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 	defer f.Close()
 
 	br := bufio.NewReaderSize(f, 64*1024)
-	if head, _ := br.Peek(sniffLen); looksBinary(head) {
-		return agent.ErrorResult(fmt.Sprintf("%s is a binary file (%s); read only shows text",
+	head, _ := br.Peek(sniffLen)
+	if mime := imageType(head); mime != "" {
+		return readImage(br, path, mime, info.Size()), nil
+	}
+	if looksBinary(head) {
+		return agent.ErrorResult(fmt.Sprintf("%s is a binary file (%s); read only shows text and images",
 			path, formatSize(info.Size()))), nil
 	}
 	p, err := readPage(ctx, br, offset, limit)
@@ -114,12 +135,26 @@ func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 	}
 	details.StartLine, details.EndLine = offset, offset+len(p.lines)-1
 	details.Truncated = p.capped && details.EndLine < p.total
-	text := strings.Join(p.lines, "\n")
+	text := numbered(p.lines, offset)
 	if details.EndLine < p.total {
 		text += fmt.Sprintf("\n\n[showing lines %d-%d of %d; use offset=%d to continue]",
 			details.StartLine, details.EndLine, p.total, details.EndLine+1)
 	}
 	return agent.ToolResult{Content: []agent.Content{agent.Text(text)}, Details: details}, nil
+}
+
+// numbered joins lines, each prefixed by its line number (from first) and a
+// tab; the numbers are right-aligned to the widest one.
+func numbered(lines []string, first int) string {
+	width := len(strconv.Itoa(first + len(lines) - 1))
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%*d\t%s", width, first+i, l)
+	}
+	return b.String()
 }
 
 // page is the part of a file one read call returns.
@@ -158,12 +193,12 @@ func readPage(ctx context.Context, br *bufio.Reader, offset, limit int) (page, e
 		if cut || runeCut {
 			line += lineCutMarker
 		}
-		if size+len(line)+1 > maxBytes {
+		if size+len(line)+numberWidth > maxBytes {
 			collecting, p.capped = false, true
 			continue
 		}
 		p.lines = append(p.lines, line)
-		size += len(line) + 1
+		size += len(line) + numberWidth
 		if len(p.lines) == limit {
 			collecting = false
 			p.capped = limit == maxLines

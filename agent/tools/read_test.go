@@ -1,8 +1,9 @@
 package tools
 
 import (
-	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -28,40 +29,40 @@ func TestRead(t *testing.T) {
 		isError bool
 	}{
 		{name: "whole file", args: map[string]any{"path": "five.txt"},
-			want:    "line 1\nline 2\nline 3\nline 4\nline 5",
+			want:    "1\tline 1\n2\tline 2\n3\tline 3\n4\tline 4\n5\tline 5",
 			details: ReadDetails{TotalLines: 5, StartLine: 1, EndLine: 5}},
 		{name: "offset and limit", args: map[string]any{"path": "five.txt", "offset": 2.0, "limit": 2.0},
-			want:    "line 2\nline 3\n\n[showing lines 2-3 of 5; use offset=4 to continue]",
+			want:    "2\tline 2\n3\tline 3\n\n[showing lines 2-3 of 5; use offset=4 to continue]",
 			details: ReadDetails{TotalLines: 5, StartLine: 2, EndLine: 3}},
 		{name: "offset to the end", args: map[string]any{"path": "five.txt", "offset": 4.0},
-			want:    "line 4\nline 5",
+			want:    "4\tline 4\n5\tline 5",
 			details: ReadDetails{TotalLines: 5, StartLine: 4, EndLine: 5}},
 		{name: "offset past the end", args: map[string]any{"path": "five.txt", "offset": 9.0},
 			prefix: "offset 9 is past the end", details: ReadDetails{TotalLines: 5}, isError: true},
 		{name: "last line without newline", args: map[string]any{"path": "no-newline.txt"},
-			want: "a\nb", details: ReadDetails{TotalLines: 2, StartLine: 1, EndLine: 2}},
+			want: "1\ta\n2\tb", details: ReadDetails{TotalLines: 2, StartLine: 1, EndLine: 2}},
 		{name: "line cap", args: map[string]any{"path": "long.txt"},
-			prefix:  "line 1\nline 2\n",
-			suffix:  "line 2000\n\n[showing lines 1-2000 of 5321; use offset=2001 to continue]",
+			prefix:  "   1\tline 1\n   2\tline 2\n",
+			suffix:  "2000\tline 2000\n\n[showing lines 1-2000 of 5321; use offset=2001 to continue]",
 			details: ReadDetails{TotalLines: 5321, StartLine: 1, EndLine: 2000, Truncated: true}},
 		{name: "limit above the cap", args: map[string]any{"path": "long.txt", "offset": 4001.0, "limit": 5000.0},
-			suffix:  "line 5321",
+			suffix:  "5321\tline 5321",
 			details: ReadDetails{TotalLines: 5321, StartLine: 4001, EndLine: 5321}},
 		{name: "byte cap", args: map[string]any{"path": "wide.txt"},
-			suffix:  "[showing lines 1-51 of 100; use offset=52 to continue]",
-			details: ReadDetails{TotalLines: 100, StartLine: 1, EndLine: 51, Truncated: true}},
+			suffix:  "[showing lines 1-50 of 100; use offset=51 to continue]",
+			details: ReadDetails{TotalLines: 100, StartLine: 1, EndLine: 50, Truncated: true}},
 		{name: "long line cut", args: map[string]any{"path": "one-long-line.txt"},
-			want:    strings.Repeat("é", maxLineRunes) + lineCutMarker + "\nafter",
+			want:    "1\t" + strings.Repeat("é", maxLineRunes) + lineCutMarker + "\n2\tafter",
 			details: ReadDetails{TotalLines: 2, StartLine: 1, EndLine: 2}},
 		{name: "a few invalid bytes are replaced", args: map[string]any{"path": "latin1.txt"},
-			want:    "caf\uFFFD au lait, a long line of ordinary text",
+			want:    "1\tcaf\uFFFD au lait, a long line of ordinary text",
 			details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
 		{name: "empty file", args: map[string]any{"path": "empty.txt"},
 			want: "(empty file)", details: ReadDetails{}},
 		{name: "nested relative path", args: map[string]any{"path": "sub/nested.txt"},
-			want: "nested", details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
+			want: "1\tnested", details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
 		{name: "absolute path", args: map[string]any{"path": abs},
-			want: "absolute", details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
+			want: "1\tabsolute", details: ReadDetails{TotalLines: 1, StartLine: 1, EndLine: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -95,6 +96,9 @@ func TestReadRefuses(t *testing.T) {
 	writeFile(t, ws, "nul.bin", "ELF\x00\x01\x02"+strings.Repeat("x", 2000))
 	writeFile(t, ws, "noise.bin", strings.Repeat("\xff\xfe\x80abc", 500))
 	writeFile(t, ws, "dir/file.txt", "x")
+	if err := syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 
 	tests := []struct {
 		name string
@@ -105,7 +109,7 @@ func TestReadRefuses(t *testing.T) {
 		{name: "mostly invalid UTF-8", path: "noise.bin", want: []string{"binary", "2.9 KB"}},
 		{name: "missing file", path: "nope.txt", want: []string{"not found", "nope.txt"}},
 		{name: "directory", path: "dir", want: []string{"is a directory", "ls"}},
-		{name: "device", path: os.DevNull, want: []string{"not a regular file"}},
+		{name: "FIFO", path: "fifo", want: []string{"not a regular file"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,28 @@
-// Package tools provides steer's built-in tools, read, ls and bash, which let
-// the model inspect and act on one workspace directory.
+// Package tools provides steer's built-in tools — read, write, edit, ls,
+// find, grep and bash, with pi's names and argument shapes — which let the
+// model inspect and change one workspace directory, and the approval gate
+// that decides which calls run.
 //
+// # Workspace confinement
+//
+// The file tools resolve every path they are given — relative to the
+// workspace, "..", absolute, and through every symbolic link, a dangling
+// one included — and refuse one that leads outside the workspace unless the
+// call was approved (see Gate). Walks (find, grep) never follow a symbolic
+// link. bash is not confined: it runs what it is told, so the approval
+// policy treats it as a call that changes things.
+//
+// # Approval
+//
+// Each tool says, before a call runs, what the call would touch (Access:
+// paths, outside the workspace or not, changing things or not, a summary
+// and a diff). Decide, a pure function of the Mode and the Access, says
+// whether it runs, asks or is refused; Gate wraps the tools to apply it and
+// puts questions to an Approver:
+//
+//	ts := tools.Gate(tools.New(ws, opts...), tools.ModeAsk, approver)
+//
+
 // # Secrets in the environment
 //
 // A command the bash tool runs inherits steer's environment minus every
@@ -19,7 +41,7 @@ package tools
 
 import (
 	"encoding/json"
-	"path/filepath"
+	"strings"
 
 	"github.com/steer-tui/steer/agent"
 )
@@ -29,6 +51,15 @@ type Option func(*options)
 
 type options struct {
 	hiddenEnv map[string]bool
+	outputDir string
+}
+
+// WithOutputDir keeps the full output of every bash command whose result
+// had to be cut in a file under dir (created when needed), and names that
+// file in the result. Give it a directory of the state directory; without
+// it, output beyond the result's cap is dropped.
+func WithOutputDir(dir string) Option {
+	return func(o *options) { o.outputDir = dir }
 }
 
 // WithHiddenEnv hides the environment variables names from the commands the
@@ -55,23 +86,11 @@ func optionsOf(opts []Option) options {
 }
 
 // New returns every built-in tool, rooted at workspace and configured by
-// opts.
+// opts, in the order the model is told about them.
 func New(workspace string, opts ...Option) []agent.Tool {
-	return []agent.Tool{Read(workspace), Ls(workspace), Bash(workspace, opts...)}
-}
-
-// resolvePath turns a path the model gave into one the OS can open: absolute
-// paths stay as they are, relative ones are taken from the workspace and an
-// empty one means the workspace itself. Paths outside the workspace are
-// allowed; the tools are not a sandbox.
-func resolvePath(workspace, p string) string {
-	switch {
-	case p == "":
-		return filepath.Clean(workspace)
-	case filepath.IsAbs(p):
-		return filepath.Clean(p)
-	default:
-		return filepath.Join(workspace, p)
+	return []agent.Tool{
+		Read(workspace), Write(workspace), Edit(workspace), Ls(workspace),
+		Find(workspace), Grep(workspace), Bash(workspace, opts...),
 	}
 }
 
@@ -101,4 +120,22 @@ func numberArg(args map[string]any, name string, def float64) float64 {
 // intArg is numberArg for integer arguments.
 func intArg(args map[string]any, name string, def int) int {
 	return int(numberArg(args, name, float64(def)))
+}
+
+// boolArg returns the boolean argument name, or false when it is absent.
+func boolArg(args map[string]any, name string) bool {
+	b, _ := args[name].(bool)
+	return b
+}
+
+// summaryLen is the longest argument text an Access summary quotes.
+const summaryLen = 120
+
+// clip flattens s to one line of at most n runes, ending in "…" when cut.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
