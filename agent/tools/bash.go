@@ -28,7 +28,7 @@ const (
 )
 
 type bashTool struct {
-	workspace string
+	ws        workspace
 	hiddenEnv map[string]bool
 }
 
@@ -37,7 +37,7 @@ type bashTool struct {
 // command gets steer's environment without its secrets (see the package
 // doc).
 func Bash(workspace string, opts ...Option) agent.Tool {
-	return bashTool{workspace: workspace, hiddenEnv: optionsOf(opts).hiddenEnv}
+	return bashTool{ws: newWorkspace(workspace), hiddenEnv: optionsOf(opts).hiddenEnv}
 }
 
 var bashSchema = json.RawMessage(`{
@@ -62,6 +62,16 @@ func (bashTool) Spec() agent.ToolSpec {
 	}
 }
 
+// Describe reports the command: it may change anything, so the policy
+// treats it as mutating.
+func (t bashTool) Describe(args map[string]any) Access {
+	return Access{
+		Paths:    []string{t.ws.root},
+		Mutating: true,
+		Summary:  "bash: " + clip(stringArg(args, "command"), summaryLen),
+	}
+}
+
 // Execute runs the command in its own process group. When ctx is cancelled
 // or the timeout passes, the whole group gets SIGTERM and, after killGrace,
 // SIGKILL; Execute returns within about killGrace of that even when a
@@ -81,7 +91,7 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 
 	out := newTailBuffer()
 	cmd := exec.CommandContext(runCtx, "bash", "-c", stringArg(args, "command"))
-	cmd.Dir = t.workspace
+	cmd.Dir = t.ws.root
 	cmd.Env = commandEnv(cmd.Environ(), t.hiddenEnv)
 	cmd.Stdout, cmd.Stderr = out, out // one pipe, so the streams keep their order
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

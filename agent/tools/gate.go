@@ -102,11 +102,6 @@ func RefusalOf(details any) (RefusalDetails, bool) {
 		if s, ok := v["refused"].(string); ok {
 			return RefusalDetails{Refused: s}, true
 		}
-	case json.RawMessage:
-		var d RefusalDetails
-		if json.Unmarshal(v, &d) == nil && d.Refused != "" {
-			return d, true
-		}
 	}
 	return RefusalDetails{}, false
 }

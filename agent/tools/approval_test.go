@@ -1,0 +1,89 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDecide(t *testing.T) {
+	var (
+		readInside   = Access{Tool: "read"}
+		readOutside  = Access{Tool: "read", Outside: true}
+		writeInside  = Access{Tool: "write", Mutating: true}
+		writeOutside = Access{Tool: "write", Mutating: true, Outside: true}
+		bash         = Access{Tool: "bash", Mutating: true}
+	)
+	tests := []struct {
+		mode Mode
+		a    Access
+		want Verdict
+	}{
+		{ModeAsk, readInside, Run},
+		{ModeAsk, readOutside, Ask},
+		{ModeAsk, writeInside, Ask},
+		{ModeAsk, writeOutside, Ask},
+		{ModeAsk, bash, Ask},
+		{ModeAuto, readInside, Run},
+		{ModeAuto, readOutside, Run},
+		{ModeAuto, writeInside, Run},
+		{ModeAuto, writeOutside, Run},
+		{ModeAuto, bash, Run},
+		{ModeNever, readInside, Run},
+		{ModeNever, readOutside, Refuse},
+		{ModeNever, writeInside, Refuse},
+		{ModeNever, writeOutside, Refuse},
+		{ModeNever, bash, Refuse},
+		{"", readInside, Run},
+		{"", bash, Ask},
+		{"bogus", readOutside, Ask},
+	}
+	for _, tt := range tests {
+		if got := Decide(tt.mode, tt.a); got != tt.want {
+			t.Errorf("Decide(%q, %+v) = %v, want %v", tt.mode, tt.a, got, tt.want)
+		}
+	}
+}
+
+func TestParseApproval(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Mode
+		err  string
+	}{
+		{"ask", ModeAsk, ""},
+		{"auto", ModeAuto, ""},
+		{"never", ModeNever, ""},
+		{"allow", "", `unknown approval mode "allow" (want ask, auto, never; "allow" is now "auto")`},
+		{"deny", "", `unknown approval mode "deny" (want ask, auto, never; "deny" is now "never")`},
+		{"Ask", "", `unknown approval mode "Ask" (want ask, auto, never)`},
+		{"", "", `unknown approval mode "" (want ask, auto, never)`},
+	}
+	for _, tt := range tests {
+		got, err := ParseApproval(tt.in)
+		switch {
+		case tt.err == "" && (err != nil || got != tt.want):
+			t.Errorf("ParseApproval(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("ParseApproval(%q) error = %v, want %q", tt.in, err, tt.err)
+		}
+	}
+}
+
+func TestRefusalReason(t *testing.T) {
+	tests := []struct {
+		a    Access
+		want []string
+	}{
+		{Access{Tool: "bash", Mutating: true}, []string{`tool approval is "never"`, "bash", "changes files or runs a command", "--approve", `"auto"`}},
+		{Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}}, []string{"outside the workspace", "/etc/passwd"}},
+		{Access{Tool: "write", Mutating: true, Outside: true}, []string{"changes files", "outside the workspace"}},
+	}
+	for _, tt := range tests {
+		got := refusalReason(tt.a)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("refusalReason(%+v) = %q, want it to mention %q", tt.a, got, w)
+			}
+		}
+	}
+}
