@@ -291,6 +291,9 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		Ledger:        store.Ledger(),
 		Fallbacks:     cfg.Fallbacks,
 		Cooldowns:     failover.Cooldowns(cfg.Auth.Cooldowns),
+		Approval:      approvalMode(o, cfg),
+		Interactive:   o.Command == "" || o.Command == "rpc",
+		RunTimeout:    runTimeout(o, cfg),
 		Session:       o.Session,
 		Continue:      o.Continue,
 	})
@@ -418,4 +421,28 @@ func resolverFor(cfg *config.Config, providers []runner.Provider) func(string) (
 		}
 		return m, nil
 	}
+}
+
+// approvalMode is --approve, else the config's tools.approval, else ask
+// where a person answers (the terminal UI) and auto headless (steer run,
+// steer rpc), as pi and crush do.
+func approvalMode(o headless.Args, cfg *config.Config) tools.Mode {
+	switch {
+	case o.Approve != "":
+		return o.Approve
+	case cfg.Tools.Approval != "":
+		return cfg.Tools.Approval
+	case o.Command == "":
+		return tools.ModeAsk
+	}
+	return tools.ModeAuto
+}
+
+// runTimeout is --timeout, else agent.timeoutSeconds (48 h unless set; 0 is
+// no limit).
+func runTimeout(o headless.Args, cfg *config.Config) time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return cfg.Agent.Timeout
 }

@@ -41,6 +41,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 			}
 		}
 	}
+	m = m.handleApprovalEvents(msg.Events)
 	var cmd tea.Cmd
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)

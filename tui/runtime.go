@@ -33,6 +33,8 @@ type Inputs interface {
 	// AbortWith aborts the active run for reason (runner.AbortQuit when the
 	// user quits), which its aborted marker records.
 	AbortWith(reason string)
+	// Approve answers the approval request of tool call id.
+	Approve(id string, d runner.ApprovalDecision) error
 	// WaitForIdle returns once no run is active, or with ctx's error.
 	WaitForIdle(ctx context.Context) error
 }

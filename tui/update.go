@@ -79,6 +79,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleOpenHelp()
 	case msgs.CloseDialogMsg:
 		return m.closeDialog(), nil
+	case answerApprovalMsg:
+		return m.handleAnswerApproval(msg)
 	case msgs.QuitMsg:
 		return m.handleQuit()
 	case quitReadyMsg, quitDeadlineMsg:

@@ -33,6 +33,7 @@ var handlers = map[string]handler{
 	"get_last_assistant_text": (*Server).getLastAssistantText,
 	"dequeue":                 (*Server).dequeue,
 	"inspect":                 (*Server).inspect,
+	"approve":                 (*Server).approve,
 	"quit":                    (*Server).quit,
 }
 
@@ -48,7 +49,7 @@ var notSupported = map[string]bool{
 	"get_entries": true, "get_tree": true, "navigate_tree": true, "set_session_name": true,
 	"get_commands": true,
 	// steer
-	"approve": true, "inspect": true, "clear_quarantine": true,
+	"clear_quarantine": true,
 }
 
 // errStreaming is the answer to a prompt that names no streaming behaviour
@@ -342,4 +343,22 @@ func (s *Server) inspect(ctx context.Context, c command) (any, error) {
 	return struct {
 		Profiles []runner.ProfileView `json:"profiles"`
 	}{profiles}, nil
+}
+
+// approve answers a tool_approval_request: {toolCallId, decision: allow |
+// always | deny}.
+func (s *Server) approve(_ context.Context, c command) (any, error) {
+	id, err := c.requiredString("toolCallId")
+	if err != nil {
+		return nil, err
+	}
+	word, err := c.requiredString("decision")
+	if err != nil {
+		return nil, err
+	}
+	d, err := runner.ParseApprovalDecision(word)
+	if err != nil {
+		return nil, err
+	}
+	return nil, s.rt.Approve(id, d)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
 )
@@ -45,6 +46,15 @@ type Options struct {
 	Cooldowns failover.Cooldowns
 	// Failover tunes the decision (format retries, the attempt limit).
 	Failover failover.Config
+	// Approval is the tool approval policy (tools.approval, --approve);
+	// "" is tools.ModeAuto. Interactive says that someone can answer an
+	// approval request (the TUI, an rpc client); without it calls that
+	// would ask are refused with a result naming --approve auto.
+	Approval    tools.Mode
+	Interactive bool
+	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
+	// steer run --timeout); 0 is no limit. Approval waits do not count.
+	RunTimeout time.Duration
 	// MaxInputBytes bounds one input (prompt, steering, follow-up); larger
 	// ones are refused with an *InputTooLargeError and nothing is stored.
 	// 0 is DefaultMaxInputBytes.
@@ -76,8 +86,10 @@ type Runtime struct {
 	log   *slog.Logger
 	store *persistence.Store
 
-	notices notices
-	ledger  failover.Ledger
+	notices   notices
+	approvals approvals
+	clock     *runClock
+	ledger    failover.Ledger
 	// background counts the ledger writes that run after a request.
 	background sync.WaitGroup
 	// swap keeps inputs out while the session changes: an input is saved
@@ -122,11 +134,15 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.ToolsFor != nil {
 		opts.Tools = opts.ToolsFor(opts.Workspace)
 	}
-	tools, err := agent.NewToolSet(opts.Tools...)
+	if opts.Approval == "" {
+		opts.Approval = tools.ModeAuto
+	}
+	r := &Runtime{opts: opts, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger}
+	set, err := r.gatedTools()
 	if err != nil {
 		return nil, err
 	}
-	r := &Runtime{opts: opts, tools: tools, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger}
+	r.tools = set
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
 	}
@@ -140,10 +156,12 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.saver.start(r.writeCtx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
-		Tools: tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
+		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now,
 	})
+	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
+	r.agent.Subscribe(r.timeRun)
 	r.agent.Subscribe(r.logEvent)
 	if err := r.openInitialSession(ctx); err != nil {
 		r.stopSaving()
@@ -170,6 +188,29 @@ func (r *Runtime) streamOf(m agent.Model) agent.StreamFn {
 	}
 	return nil
 }
+
+// gatedTools is a session's tool set: every tool behind the approval gate,
+// whose "allow for this session" answers last as long as the set.
+func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
+	var approver tools.Approver
+	if r.opts.Interactive {
+		approver = r.approver()
+	}
+	return agent.NewToolSet(tools.Gate(r.opts.Tools, r.opts.Approval, approver)...)
+}
+
+// timeRun runs the run's clock from agent_start to agent_end.
+func (r *Runtime) timeRun(ev agent.Event) {
+	switch ev.(type) {
+	case agent.AgentStart:
+		r.clock.start()
+	case agent.AgentEnd:
+		r.clock.stop()
+	}
+}
+
+// TimedOut reports whether the last run was stopped by its time limit.
+func (r *Runtime) TimedOut() bool { return r.clock.timedOut() }
 
 // logEvent records the run's milestones (never deltas) in the log.
 func (r *Runtime) logEvent(ev agent.Event) {
@@ -370,6 +411,17 @@ func (r *Runtime) NewSession() error {
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
 	r.release(left, nil)
+	return r.regate()
+}
+
+// regate gives a session it changed to tools behind a fresh approval gate,
+// so that "allow for this session" ends with the session.
+func (r *Runtime) regate() error {
+	set, err := r.gatedTools()
+	if err != nil {
+		return err
+	}
+	r.agent.SetTools(set)
 	return nil
 }
 

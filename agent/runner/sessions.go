@@ -177,7 +177,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	for _, it := range pending {
 		r.agent.Enqueue(it)
 	}
-	return nil
+	return r.regate()
 }
 
 // adoptSavedModel switches to the model a session was saved with, unless it

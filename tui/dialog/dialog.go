@@ -46,9 +46,11 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 }
 
 // Item is one row of a picker. Msg is the request sent when it is chosen.
+// Shortcut, when set, is a key (one character, "y") that chooses it at once.
 type Item struct {
 	Label, Detail string
 	Msg           tea.Msg
+	Shortcut      string
 }
 
 // Deps is what a dialog needs from its owner.
@@ -69,6 +71,10 @@ type Model struct {
 	width  int
 	height int
 	view   string
+	// onClose, when set, is sent when the dialog is closed without a
+	// choice: a question that must be answered (an approval) answers no.
+	onClose tea.Msg
+	tag     string // names what the dialog is about, for its owner
 }
 
 // NewPicker returns a picker of items with selected highlighted.
@@ -84,6 +90,25 @@ func NewInfo(d Deps, title, text string) Model {
 	m.keys.Choose.SetEnabled(false)
 	return m
 }
+
+// NewQuestion returns a dialog that shows text above a choice of items, for
+// a question that must be answered: closing it (Esc) sends onClose.
+func NewQuestion(d Deps, title, text string, items []Item, onClose tea.Msg) Model {
+	m := NewPicker(d, title, items, 0)
+	m.lines = strings.Split(text, "\n")
+	m.onClose = onClose
+	return m
+}
+
+// WithTag returns the dialog tagged with tag (an approval's tool call id),
+// so that its owner can find it again.
+func (m Model) WithTag(tag string) Model {
+	m.tag = tag
+	return m
+}
+
+// Tag returns the dialog's tag.
+func (m Model) Tag() string { return m.tag }
 
 // Title returns the dialog's title.
 func (m Model) Title() string { return m.title }
@@ -107,12 +132,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	page := max(m.rows()-1, 1)
+	if i, ok := m.shortcut(k); ok {
+		return m, m.choose(i)
+	}
 	switch {
+	case key.Matches(k, m.keys.Close) && m.onClose != nil:
+		answer := m.onClose
+		return m, tea.Sequence(func() tea.Msg { return msgs.CloseDialogMsg{} }, func() tea.Msg { return answer })
 	case key.Matches(k, m.keys.Close):
 		return m, func() tea.Msg { return msgs.CloseDialogMsg{} }
 	case key.Matches(k, m.keys.Choose):
-		chosen := m.items[m.sel].Msg
-		return m, tea.Sequence(func() tea.Msg { return msgs.CloseDialogMsg{} }, func() tea.Msg { return chosen })
+		return m, m.choose(m.sel)
 	case key.Matches(k, m.keys.Up):
 		m.move(-1)
 	case key.Matches(k, m.keys.Down):
@@ -124,6 +154,26 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	m.render()
 	return m, nil
+}
+
+// choose closes the dialog and sends item i's request, in that order.
+func (m Model) choose(i int) tea.Cmd {
+	chosen := m.items[i].Msg
+	return tea.Sequence(func() tea.Msg { return msgs.CloseDialogMsg{} }, func() tea.Msg { return chosen })
+}
+
+// shortcut finds the item whose Shortcut k is. Only a key of one character
+// counts: several runes in one message are typed text, never a key.
+func (m Model) shortcut(k tea.KeyMsg) (int, bool) {
+	if k.Type != tea.KeyRunes || len(k.Runes) != 1 || k.Alt {
+		return 0, false
+	}
+	for i, it := range m.items {
+		if it.Shortcut != "" && it.Shortcut == string(k.Runes) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func (m *Model) move(n int) {
@@ -145,6 +195,18 @@ func (m *Model) render() {
 	inner := max(m.width-4, 10)
 	rows := m.rows()
 	var body []string
+	if len(m.items) > 0 && m.lines != nil { // a question: its text, then the choices
+		room := max(rows-len(m.items)-1, 1)
+		for i, l := range m.lines {
+			if i == room-1 && len(m.lines) > room {
+				body = append(body, st.Hint.Render(fmt.Sprintf("… %d more lines", len(m.lines)-i)))
+				break
+			}
+			body = append(body, ansi.Truncate(l, inner, "…"))
+		}
+		body = append(body, "")
+		rows = max(rows-len(body), 1)
+	}
 	if len(m.items) > 0 {
 		if m.sel < m.offset {
 			m.offset = m.sel
@@ -188,6 +250,9 @@ func (m *Model) itemLine(i, width int) string {
 	st := m.d.Styles
 	it := m.items[i]
 	label := sanitize.String(it.Label, sanitize.Options{})
+	if it.Shortcut != "" {
+		label = "(" + it.Shortcut + ") " + label
+	}
 	detail := sanitize.String(it.Detail, sanitize.Options{})
 	mark, style := "  ", st.Item
 	if i == m.sel {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
 )
 
 // Config is steer's resolved configuration: every reference checked, every
@@ -109,8 +110,14 @@ func (p Provider) Unusable() string {
 	return strings.Join(vars[:len(vars)-1], ", ") + " and " + vars[len(vars)-1] + " are not set"
 }
 
+// DefaultRunTimeout is agent.timeoutSeconds' default (SPEC §7: long, as in
+// OpenClaw).
+const DefaultRunTimeout = 48 * time.Hour
+
 // AgentSettings are the "agent" section. Zero values mean the default.
 type AgentSettings struct {
+	// Timeout is the run timeout: DefaultRunTimeout unless the file sets
+	// one; 0 means no limit (the provider's idle watchdog still applies).
 	Timeout       time.Duration
 	Thinking      agent.ThinkingLevel
 	MaxConcurrent int
@@ -144,18 +151,11 @@ type Cooldowns struct {
 
 // ToolSettings are the "tools" section.
 type ToolSettings struct {
-	// Approval is ApprovalAllow, what steer does today: tools run without
-	// asking. ApprovalAsk and ApprovalDeny are refused as not supported yet
-	// until the approval dialog exists.
-	Approval string
+	// Approval is the policy the file sets, "" when it sets none: then
+	// the mode decides (ask in the TUI, auto in steer run and steer rpc),
+	// unless --approve is given.
+	Approval tools.Mode
 }
-
-// The tool approval policies.
-const (
-	ApprovalAsk   = "ask"
-	ApprovalAllow = "allow"
-	ApprovalDeny  = "deny"
-)
 
 // UISettings are the "ui" section.
 type UISettings struct {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
 )
 
 // specExample is SPEC §11's example, verbatim.
@@ -122,7 +123,7 @@ func TestLoadSpecExample(t *testing.T) {
 	if cfg.Auth.Cooldowns != wantCooldowns {
 		t.Errorf("Cooldowns = %+v", cfg.Auth.Cooldowns)
 	}
-	if cfg.Tools.Approval != ApprovalAsk {
+	if cfg.Tools.Approval != tools.ModeAsk {
 		t.Errorf("Approval = %q", cfg.Tools.Approval)
 	}
 }
@@ -224,7 +225,7 @@ func TestCatalogueStaysUnloadedOffline(t *testing.T) {
 		{"empty file", `{}`},
 		{"scripted provider", `{"model": "rehearse/tiny", "providers": {"rehearse": {"api": "scripted",
 			"profiles": [{"id": "a"}, {"id": "b"}]}}, "aliases": {"e": "scripted/echo"}}`},
-		{"settings only", `{"agent": {"thinking": "high"}, "tools": {"approval": "allow"}, "ui": {"theme": "light"}}`},
+		{"settings only", `{"agent": {"thinking": "high"}, "tools": {"approval": "auto"}, "ui": {"theme": "light"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

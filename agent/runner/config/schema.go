@@ -49,7 +49,7 @@ type fileCost struct {
 }
 
 type fileAgent struct {
-	TimeoutSeconds float64 `json:"timeoutSeconds"`
+	TimeoutSeconds *float64 `json:"timeoutSeconds"`
 	Thinking       string  `json:"thinking"`
 	MaxConcurrent  int     `json:"maxConcurrent"`
 	ContextEngine  string  `json:"contextEngine"`

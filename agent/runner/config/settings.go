@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
 )
 
 // settings checks and stores the agent, contextEngines, auth and tools
@@ -30,13 +31,17 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 	}
 
 	fa := fc.Agent
-	if err := b.nonNegative("agent.timeoutSeconds", fa.TimeoutSeconds); err != nil {
-		return err
+	c.Agent.Timeout = DefaultRunTimeout
+	if fa.TimeoutSeconds != nil {
+		if err := b.nonNegative("agent.timeoutSeconds", *fa.TimeoutSeconds); err != nil {
+			return err
+		}
+		c.Agent.Timeout = seconds(*fa.TimeoutSeconds)
 	}
 	if fa.MaxConcurrent < 0 {
 		return b.errAt("agent.maxConcurrent", "must not be negative, got %d", fa.MaxConcurrent)
 	}
-	c.Agent = AgentSettings{Timeout: seconds(fa.TimeoutSeconds), MaxConcurrent: fa.MaxConcurrent, ContextEngine: fa.ContextEngine}
+	c.Agent.MaxConcurrent, c.Agent.ContextEngine = fa.MaxConcurrent, fa.ContextEngine
 	if fa.Thinking != "" {
 		level, ok := agent.ParseThinkingLevel(fa.Thinking)
 		if !ok {
@@ -101,12 +106,12 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		FailureWindow:        seconds(cd.FailureWindowHours * hour),
 	}
 
-	switch a := fc.Tools.Approval; a {
-	case "":
-	case ApprovalAsk, ApprovalAllow, ApprovalDeny:
-		c.Tools.Approval = a
-	default:
-		return b.errAt("tools.approval", "unknown value %q (want %s)", a, oneOf(ApprovalAsk, ApprovalAllow, ApprovalDeny))
+	if a := fc.Tools.Approval; a != "" {
+		mode, err := tools.ParseApproval(a)
+		if err != nil {
+			return b.errAt("tools.approval", "%v", err)
+		}
+		c.Tools.Approval = mode
 	}
 
 	if t := fc.UI.Theme; t != "" {

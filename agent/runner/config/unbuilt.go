@@ -14,11 +14,9 @@ type unbuiltKey struct {
 }
 
 var unbuiltKeys = []unbuiltKey{
-	{"agent.timeoutSeconds", "runs have no time limit of their own yet; 'steer run --timeout D' sets one", ""},
 	{"agent.maxConcurrent", "runs are not scheduled in lanes yet", ""},
 	{"agent.contextEngine", "context engines are not built yet", ""},
 	{"contextEngines", "context engines are not built yet", ""},
-	{"tools.approval", `tools run without asking; only "allow" works`, ApprovalAllow},
 }
 
 // refuseUnbuilt returns the error of the first unbuilt key the file sets.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner/config"
+	"github.com/steer-tui/steer/agent/tools"
 )
 
 // Args are steer's parsed command line; Help says what each flag means.
@@ -28,6 +29,7 @@ type Args struct {
 	Continue bool          // --continue
 	Config   string        // --config
 	Theme    string        // --theme
+	Approve  tools.Mode    // --approve
 	Version  bool          // --version
 }
 
@@ -60,6 +62,8 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.BoolVar(&o.Continue, "continue", false, "")
 	fs.StringVar(&o.Config, "config", "", "")
 	fs.StringVar(&o.Theme, "theme", "", "")
+	var approve string
+	fs.StringVar(&approve, "approve", "", "")
 	fs.BoolVar(&o.Version, "version", false, "")
 	if err := fs.Parse(argv); err != nil {
 		return o, err
@@ -115,6 +119,16 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		if _, err := config.ParseTheme(o.Theme); err != nil {
 			return o, usagef("--theme: %v", err)
 		}
+	}
+	if approve != "" {
+		if o.Command != "" && o.Command != "run" && o.Command != "rpc" {
+			return o, usagef("--approve applies to the terminal UI, 'steer run' and 'steer rpc' only")
+		}
+		mode, err := tools.ParseApproval(approve)
+		if err != nil {
+			return o, usagef("--approve: %v", err)
+		}
+		o.Approve = mode
 	}
 	if o.Pace < 0 {
 		return o, usagef("--pace must be 0 or more, got %v", o.Pace)

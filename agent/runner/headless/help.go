@@ -40,8 +40,11 @@ Flags (before or after the command):
   --session ID       resume a saved session (see 'steer sessions')
   --continue         resume the latest session of this directory
   --theme T          terminal UI: dark, light or auto (default: the config's ui.theme, else auto)
+  --approve MODE     tool approval: ask (writes, commands and paths outside the workspace ask
+                     first), auto (everything runs) or never (those are refused); default: the
+                     config's tools.approval, else ask in the terminal UI and auto in run and rpc
   --json             run: print the event stream as JSON lines; sessions: print JSON
-  --timeout D        run: give up after D (e.g. 90s, 10m); exit status 3
+  --timeout D        run: give up after D (e.g. 90s, 10m; default agent.timeoutSeconds, 48h); exit 3
   --version          print the version
 
 Real providers come from the config file or ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY;
@@ -70,6 +73,8 @@ no PROMPT reads it from stdin (at most agent.maxInputBytes, 4 MiB by default).
 Flags:
   --json             print the event stream as JSON lines instead of the answer
   --timeout D        abort the run after D (e.g. 90s, 10m): exit status 3
+  --approve MODE     auto (the default), never, or ask, which refuses what would ask: nobody
+                     can answer here
   --model, --scenario, --pace, --config, --state-dir, --session, --continue:
                      as for steer (see 'steer help')
 
@@ -85,8 +90,14 @@ scripts and tests drive steer; see SPEC §12 or pi's docs/rpc.md for the command
 It ends at the end of stdin (after the active run), on {"type":"quit"}, or on a
 signal, which aborts the active run first.
 
+Tool approval (--approve, tools.approval) is auto unless set: with ask, a call
+that needs approval sends a tool_approval_request event {toolCallId, toolName,
+args, summary, diff?, paths, outside} and waits for the approve command
+{"type":"approve","toolCallId":…,"decision":"allow"|"always"|"deny"}; a
+tool_approval_resolved event follows. The run timeout does not count the wait.
+
 Flags: --model, --scenario, --pace, --config, --state-dir, --session, --continue,
-as for steer (see 'steer help').
+--approve, as for steer (see 'steer help').
 
 Exit status: 0 done, 1 the output or input failed, 2 usage or configuration
 error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.

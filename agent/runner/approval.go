@@ -1,0 +1,143 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
+)
+
+// The annotations of the approval flow, in the run's event stream.
+const (
+	// AnnotationApprovalRequest: a tool call waits for the user's answer
+	// (Data: ApprovalRequest). rpc clients answer with the approve command.
+	AnnotationApprovalRequest = "tool_approval_request"
+	// AnnotationApprovalResolved: the wait ended (Data: ApprovalResolved),
+	// answered here or elsewhere, or cut short by an abort.
+	AnnotationApprovalResolved = "tool_approval_resolved"
+)
+
+// ApprovalRequest is a tool call waiting for approval, as front ends show
+// it. ID is the tool call's id, which the answer names.
+type ApprovalRequest struct {
+	ID       string         `json:"toolCallId"`
+	ToolName string         `json:"toolName"`
+	Args     map[string]any `json:"args"`
+	Summary  string         `json:"summary"`
+	Diff     string         `json:"diff,omitempty"`
+	Paths    []string       `json:"paths"`
+	Outside  bool           `json:"outside"`
+}
+
+// ApprovalResolved ends an ApprovalRequest: Decision is "allow", "always",
+// "deny", or "" when the wait was cut short (Error says why).
+type ApprovalResolved struct {
+	ID       string `json:"toolCallId"`
+	Decision string `json:"decision"`
+	Error    string `json:"error,omitempty"`
+}
+
+// ApprovalDecision is the user's answer to an ApprovalRequest.
+type ApprovalDecision = tools.Decision
+
+// The answers: allow this call, allow the tool for the rest of the session,
+// deny (the model reads "denied by the user" and the turn ends).
+const (
+	ApproveOnce    = tools.AllowOnce
+	ApproveSession = tools.AllowSession
+	ApproveDeny    = tools.Deny
+)
+
+// ParseApprovalDecision reads an answer as rpc's approve command and the
+// TUI's dialog name them: allow, always, deny.
+func ParseApprovalDecision(s string) (ApprovalDecision, error) {
+	for _, d := range []ApprovalDecision{ApproveOnce, ApproveSession, ApproveDeny} {
+		if d.String() == s {
+			return d, nil
+		}
+	}
+	return ApproveDeny, fmt.Errorf("unknown decision %q (want allow, always or deny)", s)
+}
+
+// approvals are the calls waiting for an answer; the Runtime is their
+// tools.Approver when someone can answer (Options.Interactive).
+type approvals struct {
+	mu      sync.Mutex
+	waiting map[string]waitingApproval
+}
+
+type waitingApproval struct {
+	req    ApprovalRequest
+	answer chan ApprovalDecision
+}
+
+// approver is what the tools' gate asks: it announces the request in the
+// run's events, pauses the run's clock, and waits for Approve or an abort.
+func (r *Runtime) approver() tools.Approver {
+	return tools.ApproverFunc(func(ctx context.Context, q tools.Request) (tools.Decision, error) {
+		req := ApprovalRequest{ID: q.CallID, ToolName: q.Tool, Args: q.Args, Summary: q.Summary,
+			Diff: q.Diff, Paths: q.Paths, Outside: q.Outside}
+		if req.Paths == nil {
+			req.Paths = []string{}
+		}
+		w := waitingApproval{req: req, answer: make(chan ApprovalDecision, 1)}
+		a := &r.approvals
+		a.mu.Lock()
+		if a.waiting == nil {
+			a.waiting = map[string]waitingApproval{}
+		}
+		a.waiting[req.ID] = w
+		a.mu.Unlock()
+		r.clock.pause()
+		defer r.clock.resume()
+		agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalRequest, Data: req})
+		var resolved ApprovalResolved
+		defer func() {
+			a.mu.Lock()
+			delete(a.waiting, req.ID)
+			a.mu.Unlock()
+			agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalResolved, Data: resolved})
+		}()
+		select {
+		case d := <-w.answer:
+			resolved = ApprovalResolved{ID: req.ID, Decision: d.String()}
+			return d, nil
+		case <-ctx.Done():
+			resolved = ApprovalResolved{ID: req.ID, Error: "the run was aborted"}
+			return tools.Deny, context.Cause(ctx)
+		}
+	})
+}
+
+// Approve answers the approval request of tool call id.
+func (r *Runtime) Approve(id string, d ApprovalDecision) error {
+	a := &r.approvals
+	a.mu.Lock()
+	w, ok := a.waiting[id]
+	if ok {
+		delete(a.waiting, id) // a second answer finds nothing to answer
+	}
+	a.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("no tool call %q is waiting for approval", id)
+	}
+	w.answer <- d
+	return nil
+}
+
+// PendingApprovals lists the calls waiting for an answer, by id, for a
+// front end that attaches while one waits.
+func (r *Runtime) PendingApprovals() []ApprovalRequest {
+	a := &r.approvals
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]ApprovalRequest, 0, len(a.waiting))
+	for _, w := range a.waiting {
+		out = append(out, w.req)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}

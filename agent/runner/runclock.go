@@ -1,0 +1,107 @@
+package runner
+
+import (
+	"sync"
+	"time"
+)
+
+// runClock aborts a run that outlives its time limit. Time spent waiting
+// for the user's approval does not count: the clock pauses while any
+// approval waits.
+type runClock struct {
+	limit time.Duration
+	// after starts a timer (time.AfterFunc; tests supply their own).
+	after func(d time.Duration, f func()) (stop func() bool)
+	now   func() time.Time
+	abort func(reason string)
+
+	mu      sync.Mutex
+	running bool
+	left    time.Duration // time left when the clock last stopped running
+	since   time.Time     // when it last started running
+	paused  int           // approvals waiting
+	stopT   func() bool
+	gen     int // tells a stale timer's callback from the current one
+	fired   bool
+}
+
+func newRunClock(limit time.Duration, now func() time.Time, abort func(string)) *runClock {
+	return &runClock{limit: limit, now: now, abort: abort,
+		after: func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }}
+}
+
+// start begins a run's clock (agent_start).
+func (c *runClock) start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running, c.fired, c.left, c.paused = true, false, c.limit, 0
+	c.arm()
+}
+
+// stop ends it (agent_end).
+func (c *runClock) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running = false
+	c.disarm()
+}
+
+// pause stops the clock while an approval waits; resume restarts it once
+// none does.
+func (c *runClock) pause() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.paused++
+	if c.paused == 1 && c.running && c.stopT != nil {
+		c.disarm()
+		c.left -= c.now().Sub(c.since)
+	}
+}
+
+func (c *runClock) resume() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.paused == 0 {
+		return
+	}
+	c.paused--
+	if c.paused == 0 && c.running {
+		c.arm()
+	}
+}
+
+// timedOut reports whether the last run was stopped by the limit.
+func (c *runClock) timedOut() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fired
+}
+
+func (c *runClock) arm() {
+	if c.limit <= 0 || c.paused > 0 {
+		return
+	}
+	c.gen++
+	gen := c.gen
+	c.since = c.now()
+	c.stopT = c.after(max(c.left, 0), func() { c.expire(gen) })
+}
+
+func (c *runClock) disarm() {
+	if c.stopT != nil {
+		c.stopT()
+		c.stopT = nil
+	}
+	c.gen++
+}
+
+func (c *runClock) expire(gen int) {
+	c.mu.Lock()
+	if gen != c.gen || !c.running {
+		c.mu.Unlock()
+		return
+	}
+	c.fired, c.stopT = true, nil
+	c.mu.Unlock()
+	c.abort(AbortTimeout(c.limit))
+}

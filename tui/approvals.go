@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/dialog"
+	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/sanitize"
+)
+
+// answerApprovalMsg is the user's answer to a tool call's approval request.
+type answerApprovalMsg struct {
+	id       string
+	decision runner.ApprovalDecision
+}
+
+// approvalArgsMax bounds the arguments shown in an approval dialog.
+const approvalArgsMax = 2000
+
+// handleApprovalEvents opens a question for each approval request among
+// events and closes the question of each request resolved elsewhere (an
+// rpc client answered, the run was aborted).
+func (m Model) handleApprovalEvents(events []agent.Event) Model {
+	for _, ev := range events {
+		a, ok := ev.(agent.Annotation)
+		if !ok {
+			continue
+		}
+		switch data := a.Data.(type) {
+		case runner.ApprovalRequest:
+			if a.Kind == runner.AnnotationApprovalRequest {
+				m = m.openDialog(m.approvalDialog(data))
+			}
+		case runner.ApprovalResolved:
+			if a.Kind == runner.AnnotationApprovalResolved {
+				m = m.dropDialog(data.ID)
+			}
+		}
+	}
+	return m
+}
+
+// approvalDialog asks whether the call may run: allow once, allow the tool
+// for the session, or deny (also what Esc answers).
+func (m Model) approvalDialog(req runner.ApprovalRequest) dialog.Model {
+	answer := func(d runner.ApprovalDecision) tea.Msg { return answerApprovalMsg{id: req.ID, decision: d} }
+	items := []dialog.Item{
+		{Label: "Allow once", Shortcut: "y", Msg: answer(runner.ApproveOnce)},
+		{Label: "Allow " + req.ToolName + " for this session", Shortcut: "a", Msg: answer(runner.ApproveSession)},
+		{Label: "Deny", Detail: "the model is told, and the turn ends", Shortcut: "n", Msg: answer(runner.ApproveDeny)},
+	}
+	title := "Allow " + sanitize.String(req.ToolName, sanitize.Options{}) + "?"
+	return dialog.NewQuestion(m.dialogDeps(), title, approvalText(req), items, answer(runner.ApproveDeny)).WithTag(req.ID)
+}
+
+// approvalText is what the dialog shows of a call: its summary, a warning
+// when it reaches outside the workspace, then the diff of a write or an
+// edit, else the arguments. Everything the model wrote is sanitised.
+func approvalText(req runner.ApprovalRequest) string {
+	clean := func(s string) string { return sanitize.String(s, sanitize.Options{}) }
+	var b strings.Builder
+	b.WriteString(clean(req.Summary))
+	if req.Outside {
+		fmt.Fprintf(&b, "\n⚠ outside the workspace: %s", clean(strings.Join(req.Paths, ", ")))
+	}
+	b.WriteString("\n")
+	if req.Diff != "" {
+		b.WriteString("\n" + clean(req.Diff))
+		return b.String()
+	}
+	raw, err := json.MarshalIndent(req.Args, "", "  ")
+	if err != nil {
+		return b.String()
+	}
+	args := string(raw)
+	if len(args) > approvalArgsMax {
+		args = args[:approvalArgsMax] + "\n…"
+	}
+	b.WriteString("\n" + clean(args))
+	return b.String()
+}
+
+// dropDialog closes the dialog tagged tag, wherever it is in the stack.
+func (m Model) dropDialog(tag string) Model {
+	for i, d := range m.dialogs {
+		if d.Tag() == tag {
+			m.dialogs = append(m.dialogs[:i:i], m.dialogs[i+1:]...)
+			break
+		}
+	}
+	return m
+}
+
+// handleAnswerApproval hands the answer to the runtime.
+func (m Model) handleAnswerApproval(msg answerApprovalMsg) (Model, tea.Cmd) {
+	rt := m.rt
+	m.calls.submit(call{run: func() tea.Msg {
+		if err := rt.Approve(msg.id, msg.decision); err != nil {
+			return msgs.ErrorMsg{Action: "answer the approval", Err: err}
+		}
+		return nil
+	}})
+	return m, nil
+}
