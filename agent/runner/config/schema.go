@@ -50,12 +50,12 @@ type fileCost struct {
 
 type fileAgent struct {
 	TimeoutSeconds *float64 `json:"timeoutSeconds"`
-	Thinking       string  `json:"thinking"`
-	MaxConcurrent  int     `json:"maxConcurrent"`
-	ContextEngine  string  `json:"contextEngine"`
-	SteeringMode   string  `json:"steeringMode"`
-	FollowUpMode   string  `json:"followUpMode"`
-	MaxInputBytes  *int    `json:"maxInputBytes"`
+	Thinking       string   `json:"thinking"`
+	MaxConcurrent  int      `json:"maxConcurrent"`
+	ContextEngine  string   `json:"contextEngine"`
+	SteeringMode   string   `json:"steeringMode"`
+	FollowUpMode   string   `json:"followUpMode"`
+	MaxInputBytes  *int     `json:"maxInputBytes"`
 }
 
 type fileContextEngine struct {
