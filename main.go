@@ -185,7 +185,7 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 		}
 		return statusOf(ctx, err, stderr)
 	case "run":
-		ro := headless.RunOptions{JSON: o.JSON, Timeout: o.Timeout}
+		ro := headless.RunOptions{JSON: o.JSON}
 		if f, ok := stderr.(*os.File); ok && xterm.IsTerminal(f.Fd()) {
 			ro.Clean = func(s string) string { return sanitize.String(s, sanitize.Options{}) }
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/steer-tui/steer/agent/tools"
 )
 
 // TestParseArgsTakesFlagsAnywhere: the global flags go before or after the
@@ -24,6 +26,8 @@ func TestParseArgsTakesFlagsAnywhere(t *testing.T) {
 		{[]string{"sessions", "show", "abc", "--json", "--state-dir", "/s"},
 			Args{Command: "sessions", Args: []string{"show", "abc"}, JSON: true, StateDir: "/s", Pace: 60}},
 		{[]string{"--theme", "light", "--continue"}, Args{Theme: "light", Continue: true, Pace: 60}},
+		{[]string{"rpc", "--approve", "ask"}, Args{Command: "rpc", Approve: tools.ModeAsk, Pace: 60}},
+		{[]string{"--approve", "never", "run", "hi"}, Args{Command: "run", Args: []string{"hi"}, Approve: tools.ModeNever, Pace: 60}},
 		{[]string{"--version", "nonsense", "--json"}, Args{Command: "nonsense", Version: true, JSON: true, Pace: 60}},
 	}
 	for _, tt := range tests {
@@ -59,6 +63,9 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"rpc --json", "--json applies to 'steer run', 'steer sessions' and 'steer inspect' only"},
 		{"run --theme dark hi", "--theme applies to the terminal UI only"},
 		{"--theme blue", `--theme: unknown theme "blue" (want dark, light or auto)`},
+		{"--approve yes", `--approve: unknown approval mode "yes" (want ask, auto, never)`},
+		{"--approve allow run hi", `--approve: unknown approval mode "allow" (want ask, auto, never; "allow" is now "auto")`},
+		{"sessions --approve ask", "--approve applies to the terminal UI, 'steer run' and 'steer rpc' only"},
 		{"--pace -1", "--pace must be 0 or more, got -1"},
 		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
 		{"--session abc --continue", "--session and --continue exclude each other"},

@@ -19,8 +19,6 @@ import (
 type RunOptions struct {
 	// JSON prints the event stream as JSON lines instead of the answer.
 	JSON bool
-	// Timeout aborts the run after this long (exit status 3); 0 is none.
-	Timeout time.Duration
 	// Clean makes tool output and tool arguments safe to print on stderr,
 	// removing escape sequences and control characters; main sets it when
 	// stderr is a terminal. nil prints them as they are.
@@ -37,8 +35,8 @@ type RunOptions struct {
 //
 // Cancelling ctx aborts the run, recording context.Cause(ctx) as the reason
 // (say runner.AbortSignal) unless it is context.Canceled, which records the
-// user's abort; Run returns ExitCancelled. The timeout records
-// runner.AbortTimeout and returns ExitTimedOut. A failed save makes an
+// user's abort; Run returns ExitCancelled. A run stopped by the runtime's
+// time limit (runner.AbortTimeout) returns ExitTimedOut. A failed save makes an
 // otherwise successful run ExitFailed: its transcript is incomplete.
 func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, stdout, stderr io.Writer) int {
 	errw := &lockedWriter{w: stderr}
@@ -87,7 +85,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		}
 		return ExitFailed
 	}
-	timedOut := waitRun(ctx, rt, o.Timeout, errw)
+	waitRun(ctx, rt, errw)
 	mu.Lock()
 	out.Flush()
 	final := last
@@ -97,8 +95,8 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	case ctx.Err() != nil:
 		fmt.Fprintf(errw, "steer: run aborted: %s\n", abortReason(ctx))
 		status = ExitCancelled
-	case timedOut:
-		fmt.Fprintf(errw, "steer: %s\n", runner.AbortTimeout(o.Timeout))
+	case rt.TimedOut():
+		fmt.Fprintf(errw, "steer: %s\n", final.ErrorMessage)
 		status = ExitTimedOut
 	case final.StopReason == agent.StopReasonError:
 		fmt.Fprintf(errw, "steer: %s\n", final.ErrorMessage)
@@ -118,16 +116,10 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 // its marker saved. A run that will not stop is left behind.
 var abortWait = 5 * time.Second
 
-// waitRun waits for the run to end; an interrupt or the timeout aborts it
-// with its reason and still waits, up to abortWait, so that the transcript
-// gets its aborted marker.
-func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration, stderr io.Writer) (timedOut bool) {
-	var deadline <-chan time.Time
-	if timeout > 0 {
-		timer := time.NewTimer(timeout)
-		defer timer.Stop()
-		deadline = timer.C
-	}
+// waitRun waits for the run to end; an interrupt aborts it with its reason
+// and still waits, up to abortWait, so that the transcript gets its aborted
+// marker. The run's time limit is the runtime's (Options.RunTimeout).
+func waitRun(ctx context.Context, rt *runner.Runtime, stderr io.Writer) {
 	idle := make(chan struct{})
 	go func() {
 		_ = rt.WaitForIdle(context.Background())
@@ -135,19 +127,15 @@ func waitRun(ctx context.Context, rt *runner.Runtime, timeout time.Duration, std
 	}()
 	select {
 	case <-idle:
-		return false
+		return
 	case <-ctx.Done():
 		rt.AbortWith(abortReason(ctx))
-	case <-deadline:
-		timedOut = true
-		rt.AbortWith(runner.AbortTimeout(timeout))
 	}
 	select {
 	case <-idle:
 	case <-time.After(abortWait):
 		fmt.Fprintf(stderr, "steer: the run did not stop within %v of being aborted\n", abortWait)
 	}
-	return timedOut
 }
 
 // abortReason is the reason a cancelled ctx gives: its cause, unless that

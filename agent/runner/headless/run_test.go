@@ -64,9 +64,9 @@ func TestRunCompletes(t *testing.T) {
 // TestRunTimeoutRecordsItsReason: the time limit aborts the run with exit
 // status 3, says why on stderr, and the aborted marker names the limit.
 func TestRunTimeoutRecordsItsReason(t *testing.T) {
-	rt, store := newRuntime(t, agenttest.NewScript(agenttest.Reply().Text("thinking about it").Hang()), runner.Options{})
+	rt, store := newRuntime(t, agenttest.NewScript(agenttest.Reply().Text("thinking about it").Hang()), runner.Options{RunTimeout: 50 * time.Millisecond})
 	var stdout, stderr strings.Builder
-	code := Run(context.Background(), rt, "hi", RunOptions{Timeout: 50 * time.Millisecond}, &stdout, &stderr)
+	code := Run(context.Background(), rt, "hi", RunOptions{}, &stdout, &stderr)
 	if code != ExitTimedOut {
 		t.Fatalf("exit %d, want %d", code, ExitTimedOut)
 	}
@@ -160,13 +160,14 @@ func TestRunRefusesATooLargePrompt(t *testing.T) {
 }
 
 // stuckTool ignores cancellation until released.
-type stuckTool struct{ release chan struct{} }
+type stuckTool struct{ release, started chan struct{} }
 
 func (stuckTool) Spec() agent.ToolSpec {
 	return agent.ToolSpec{Name: "stuck", Parameters: json.RawMessage(`{"type":"object"}`)}
 }
 
 func (s stuckTool) Execute(context.Context, string, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
+	close(s.started)
 	<-s.release
 	return agent.TextResult("released"), nil
 }
@@ -176,18 +177,21 @@ func (s stuckTool) Execute(context.Context, string, map[string]any, agent.ToolUp
 func TestRunGivesUpOnARunThatWillNotStop(t *testing.T) {
 	defer func(d time.Duration) { abortWait = d }(abortWait)
 	abortWait = 100 * time.Millisecond
-	tool := stuckTool{release: make(chan struct{})}
+	tool := stuckTool{release: make(chan struct{}), started: make(chan struct{})}
 	defer close(tool.release)
 	rt, _ := newRuntime(t, agenttest.NewScript(agenttest.Reply().ToolCall("c1", "stuck", `{}`).Stop(agent.StopReasonToolUse)),
 		runner.Options{Tools: []agent.Tool{tool}})
 	var stdout, stderr strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(context.Background(), rt, "hi", RunOptions{Timeout: 50 * time.Millisecond}, &stdout, &stderr)
+		done <- Run(ctx, rt, "hi", RunOptions{}, &stdout, &stderr)
 	}()
+	<-tool.started
+	cancel()
 	select {
 	case code := <-done:
-		if code != ExitTimedOut || !strings.Contains(stderr.String(), "did not stop within 100ms") {
+		if code != ExitCancelled || !strings.Contains(stderr.String(), "did not stop within 100ms") {
 			t.Errorf("exit %d, stderr %q", code, stderr.String())
 		}
 	case <-time.After(5 * time.Second):
