@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"io/fs"
 	"unicode/utf8"
 )
 
@@ -56,4 +57,22 @@ func trimPartialRune(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// typeName names the kind of a file that is neither regular nor a
+// directory, for messages.
+func typeName(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
 }

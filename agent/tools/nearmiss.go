@@ -39,8 +39,12 @@ func nearMiss(text, old string) string {
 			lineRange(at+1, end), quoteLines(fileLines, at, end))
 	}
 	if n, at := longestStart(norm, oldLines); n > 0 {
-		return fmt.Sprintf("Its first %d %s match %s, but then the file has line %d:\n%s\nwhere oldText has:\n    %s",
-			n, pluralWord(n, "line"), lineRange(at+1, at+n), at+n+1,
+		start := fmt.Sprintf("Its first %d lines match", n)
+		if n == 1 {
+			start = "Its first line matches"
+		}
+		return fmt.Sprintf("%s %s, but then the file has line %d:\n%s\nwhere oldText has:\n    %s",
+			start, lineRange(at+1, at+n), at+n+1,
 			quoteLines(fileLines, at+n, at+n+1), strconv.Quote(cutRunes(oldLines[n], maxQuotedRunes)))
 	}
 	first := oldLines[0]

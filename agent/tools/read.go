@@ -100,7 +100,7 @@ func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 		return agent.ErrorResult(fmt.Sprintf("%s is a directory; use ls to list it", path)), nil
 	case !info.Mode().IsRegular():
 		// A FIFO or device could block the read forever or never end.
-		return agent.ErrorResult(fmt.Sprintf("%s is not a regular file (%s)", path, info.Mode().Type())), nil
+		return agent.ErrorResult(fmt.Sprintf("%s is not a regular file: it is %s", path, typeName(info.Mode()))), nil
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -1,10 +1,14 @@
 package tools
 
 import (
+	"encoding/base64"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/steer-tui/steer/agent"
 )
 
 func TestRead(t *testing.T) {
@@ -127,5 +131,43 @@ func TestReadRefuses(t *testing.T) {
 				t.Errorf("text is %d bytes; a refusal holds no content", len(got))
 			}
 		})
+	}
+}
+
+func TestReadImage(t *testing.T) {
+	ws := t.TempDir()
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + strings.Repeat("\x00", 20)
+	writeFile(t, ws, "a.png", png)
+	writeFile(t, ws, "b.jpg", "\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+	writeFile(t, ws, "c.gif", "GIF89a\x01\x00\x01\x00")
+	writeFile(t, ws, "d.webp", "RIFF\x10\x00\x00\x00WEBPVP8 ")
+	writeFile(t, ws, "e.wav", "RIFF\x10\x00\x00\x00WAVEfmt \x00\x00")
+	writeFile(t, ws, "huge.png", "\x89PNG\r\n\x1a\n"+strings.Repeat("\x00", maxImageBytes))
+	tests := []struct {
+		path, mime, text string
+		isError          bool
+	}{
+		{"a.png", "image/png", "Read image file " + filepath.Join(ws, "a.png") + " [image/png, 36 B]", false},
+		{"b.jpg", "image/jpeg", "[image/jpeg, 11 B]", false},
+		{"c.gif", "image/gif", "[image/gif, 10 B]", false},
+		{"d.webp", "image/webp", "[image/webp, 16 B]", false},
+		{"e.wav", "", "is a binary file", true},
+		{"huge.png", "", "is an image (image/png) of 5.0 MB, more than the 5.0 MB an image may have", true},
+	}
+	for _, tt := range tests {
+		r := execute(t, Read(ws), map[string]any{"path": tt.path})
+		if got := text(r); !strings.Contains(got, tt.text) || r.IsError != tt.isError {
+			t.Errorf("%s: %q (error %v), want %q (error %v)", tt.path, got, r.IsError, tt.text, tt.isError)
+		}
+		if tt.isError {
+			continue
+		}
+		if len(r.Content) != 2 || r.Content[1].Type != agent.ContentImage || r.Content[1].MimeType != tt.mime {
+			t.Fatalf("%s: content %+v, want text then a %s image", tt.path, r.Content, tt.mime)
+		}
+		data, err := base64.StdEncoding.DecodeString(r.Content[1].Data)
+		if raw, _ := os.ReadFile(filepath.Join(ws, tt.path)); err != nil || string(data) != string(raw) {
+			t.Errorf("%s: image data differs from the file", tt.path)
+		}
 	}
 }

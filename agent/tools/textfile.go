@@ -38,7 +38,7 @@ func loadText(path string) (textFile, error) {
 	case info.IsDir():
 		return textFile{}, fmt.Errorf("%s is a directory", path)
 	case !info.Mode().IsRegular():
-		return textFile{}, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
+		return textFile{}, fmt.Errorf("%s is %s, not a regular file", path, typeName(info.Mode()))
 	case info.Size() > maxEditBytes:
 		return textFile{}, fmt.Errorf("%s is %s, more than the %s edit works on; use bash (sed, a script) instead",
 			path, formatSize(info.Size()), formatSize(maxEditBytes))

@@ -99,7 +99,7 @@ func (t writeTool) Execute(ctx context.Context, _ string, args map[string]any, _
 	case info.IsDir():
 		return agent.ErrorResult(fmt.Sprintf("cannot write %s: it is a directory", path)), nil
 	case !info.Mode().IsRegular():
-		return agent.ErrorResult(fmt.Sprintf("cannot write %s: it is not a regular file (%s)", path, info.Mode().Type())), nil
+		return agent.ErrorResult(fmt.Sprintf("cannot write %s: it is %s", path, typeName(info.Mode()))), nil
 	default:
 		mode = info.Mode().Perm()
 	}
