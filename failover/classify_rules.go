@@ -19,8 +19,9 @@ var textRules = []rule{
 	{`\bprevious[_ ]response(?:[_ ]id)?\b[^\n]{0,120}?\b(?:not found|does not exist|expired|no longer)`, ReasonSessionExpired},
 	{`\bitem with id\b[^\n]{0,80}?\bnot found\b`, ReasonSessionExpired},
 
-	// Windowed quotas first: "Request too large … tokens per min" is a
-	// rate limit, not an overflow of the model's context.
+	// Windowed quotas and throttles first: "Request too large … tokens per
+	// min" and "Too many tokens, please wait" are rate limits, not an
+	// overflow of the model's context.
 	{`\b(?:tokens|requests) per (?:min(?:ute)?|hour|day)\b|\b(?:tpm|rpm|tpd|rpd)\b[^\n]{0,40}\blimit|\blimit\b[^\n]{0,40}\b(?:tpm|rpm|tpd|rpd)\b`, ReasonRateLimit},
 	{`\bquota exceeded for (?:quota )?metric\b|\bservice ?quota\b|\bexceeds? (?:the |your )?(?:service )?quota\b|\bresource_exhausted\b|\bquota_?metric\b|\bfree_tier_(?:requests|input_token)|\btoo many (?:tokens|requests)\b[^\n]{0,20}\bwait\b|\bplease wait before (?:trying again|retrying)\b`, ReasonRateLimit},
 
@@ -65,7 +66,7 @@ var textRules = []rule{
 	{`\binternal[_ ]server[_ ]error\b|\binternal[_ ]error\b|\bserver[_ ]error\b|\bserver had an error\b|\bbad gateway\b|\bupstream (?:error|connect error|request failed|service error)\b|\bbackend error\b|\binternalfailure\b|\binternal_failure\b|\bmodelerrorexception\b|\bmodel_error\b|\berror occurred while processing\b|\bunexpected error occurred\b|\bweb server is down\b|\bfinish_?reason\W{0,4}error\b|\b(?:runner|server|engine|worker) process (?:has )?(?:terminated|exited|crashed|died|no longer running)\b|\brunner (?:has )?(?:unexpectedly )?(?:exited|crashed|terminated|stopped)\b|\bengine ?(?:core )?(?:is )?dead\b|\benginedeaderror\b|\bfailed to create context with model\b|\berror loading model\b|\b(?:unable|failed) to load (?:the )?model\b|\brequires more (?:system |gpu |v)?memory\b|\bout of memory\b|\berror (?:was )?encountered while running the model\b|\bunable to allocate\b`, ReasonServerError},
 
 	// The answer succeeded and carried nothing.
-	{`\bempty (?:response|completion|reply|message|choices|content|output)\b|\bwithout any content\b|\breturned (?:no|an empty) (?:content|response|choices|output)\b|\bno (?:choices|candidates) (?:returned|in (?:the )?response)\b|\bbut none were returned\b|\b(?:did not|didn't|does not|doesn't) (?:provide|return|produce|generate|contain) any (?:assistant )?(?:messages?|content|output|text|response|choices|candidates)\b|\breturned (?:a response with )?no (?:choices|candidates)\b`, ReasonEmptyResponse},
+	{`\bempty (?:response|completion|reply|message|choices|content|output)\b|\bwithout any content\b|\breturned (?:no|an empty) (?:content|response|choices|output)\b|\bno (?:choices|candidates) (?:returned|in (?:the )?response)\b|\bbut none were returned\b|\b(?:response|completion|output|reply|answer)s? (?:was|is|were|are|came back) empty\b|\b(?:did not|didn't|does not|doesn't) (?:provide|return|produce|generate|contain) any (?:assistant )?(?:messages?|content|output|text|response|choices|candidates)\b|\breturned (?:a response with )?no (?:choices|candidates)\b`, ReasonEmptyResponse},
 
 	// The server's certificate could not be verified: before the transport
 	// rule, which would otherwise take the connection error wrapped around it.

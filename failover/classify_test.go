@@ -121,6 +121,7 @@ func TestClassifyRules(t *testing.T) {
 		{"exception name loose in the text", 0, "botocore.errorfactory.ValidationException: the widget is odd", ReasonFormat},
 		{"type names compared without underscores", 0, `{"error":{"code":"BadRequest","message":"the widget is odd"}}`, ReasonFormat},
 		{"an SDK's base class says nothing", 0, "openai.APIError: the widget is odd", ReasonUnclassified},
+		{"empty answer in other words", 0, "The response was empty", ReasonEmptyResponse},
 		{"certificate inside a connection error", 0, "Error communicating with OpenAI: (Caused by SSLError(SSLCertVerificationError('certificate verify failed')))", ReasonTLSCertificate},
 	} {
 		if got := Classify(c.status, c.text); got != c.want {
