@@ -58,15 +58,15 @@ func testLegacy() Engine { return Legacy(nil, builtinCompact) }
 type mode int
 
 const (
-	answer       mode = iota
-	fails             // returns an error
-	panics            // panics
-	hangs             // ignores its context and waits for the test to end
-	crashes           // returns a *Failure of ReasonCrash, as External does
-	breaks            // returns a result that breaks its contract
-	delegates         // Compact delegates
-	waitsForStop      // signals started, then waits for its context
-	failsWhenLetGo    // signals started, then fails once the test lets it go
+	answer         mode = iota
+	fails               // returns an error
+	panics              // panics
+	hangs               // ignores its context and waits for the test to end
+	crashes             // returns a *Failure of ReasonCrash, as External does
+	breaks              // returns a result that breaks its contract
+	delegates           // Compact delegates
+	waitsForStop        // signals started, then waits for its context
+	failsWhenLetGo      // signals started, then fails once the test lets it go
 )
 
 // fakeMark is what a fake engine's answers carry, so a test can tell who

@@ -201,7 +201,7 @@ func (p *process) readLoop() {
 	defer close(p.readerDone)
 	br := bufio.NewReaderSize(p.stdout, 64<<10)
 	for {
-		line, err := readLine(br)
+		line, err := readLine(br, maxLineBytes)
 		if errors.Is(err, errLineTooLong) {
 			p.kill(&Failure{Reason: ReasonInvalidOutput, Err: err})
 			return
@@ -253,13 +253,13 @@ func (p *process) waitLoop() {
 	close(p.exited)
 }
 
-// readLine reads one line, newline included, of at most maxLineBytes; the
+// readLine reads one line, newline included, of at most limit bytes; the
 // last line may lack its newline (and come with io.EOF).
-func readLine(br *bufio.Reader) ([]byte, error) {
+func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(line)+len(chunk) > maxLineBytes {
+		if len(line)+len(chunk) > limit {
 			return nil, errLineTooLong
 		}
 		line = append(line, chunk...)

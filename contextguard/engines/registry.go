@@ -75,10 +75,11 @@ func (r *Registry) Default() Engine { return r.def }
 // Select returns the engine named name ("" is the default) behind its
 // Guard, with the default engine answering in its place while it is
 // quarantined; opts.Timeout is replaced by the engine's own. The default
-// engine's Guard calls it directly. An unknown name is an
-// *UnknownEngineError.
+// engine's Guard calls it directly, without a time limit. An unknown name
+// is an *UnknownEngineError.
 func (r *Registry) Select(name string, opts GuardOptions) (*Guard, error) {
 	if name == "" || name == LegacyName {
+		opts.Timeout = 0
 		return NewGuard(LegacyName, r.def, nil, opts), nil
 	}
 	r.mu.Lock()
