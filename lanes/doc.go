@@ -25,7 +25,10 @@
 // A run has its own timeout; the lane's is the backstop behind it, later by
 // TimeoutGrace so that the run's own timeout always gets to finish its
 // clean-up first (Timeout). It measures silence, not age: each
-// Task.Progress renews it. When it fires, the task's context is cancelled
+// Task.Progress renews it, and Task.Pause holds it while the run waits on
+// purpose (for an approval, which pauses the run's own timeout too). It
+// starts when the task is admitted: waiting in a queue is not silence.
+// When it fires, the task's context is cancelled
 // with a *TimeoutError as its cause and the task's slots are freed, so a
 // run that ignores its context cannot hold the lanes for ever.
 //

@@ -160,13 +160,22 @@ func (s *Scheduler) wait(ctx context.Context, l *lane, sl *slot) error {
 	return context.Cause(ctx)
 }
 
-// leave frees t's places (the pool lane's first, in the reverse order of
-// entering) and ends its context with cause; nil cause is a plain cancel.
-// It reports false when t had left already.
-func (s *Scheduler) leave(t *Task, cause error) bool {
+// leave frees t's places and ends its context with cause (nil: a plain
+// cancel), unless t has left already.
+func (s *Scheduler) leave(t *Task, cause error) {
 	s.mu.Lock()
+	left := s.leaveLocked(t)
+	s.mu.Unlock()
+	if left {
+		s.ended(t, cause)
+	}
+}
+
+// leaveLocked frees t's places, the pool lane's first (the reverse order of
+// entering), and lets the next waiters in; the caller holds s.mu and then
+// calls ended. It reports false when t had left already.
+func (s *Scheduler) leaveLocked(t *Task) bool {
 	if t.done {
-		s.mu.Unlock()
 		return false
 	}
 	t.done = true
@@ -181,12 +190,16 @@ func (s *Scheduler) leave(t *Task, cause error) bool {
 		sl.release(t.session, now)
 		s.dropIdleLocked(sl)
 	}
-	s.mu.Unlock()
+	return true
+}
+
+// ended finishes a leave outside the lock: it ends t's context with cause
+// and signals the change.
+func (s *Scheduler) ended(t *Task, cause error) {
 	if t.cancel != nil {
 		t.cancel(cause)
 	}
 	s.changed()
-	return true
 }
 
 // dropIdleLocked forgets an idle session lane; the caller holds s.mu.

@@ -30,8 +30,10 @@ func TestLaneTimeout(t *testing.T) {
 	// step advances the clock, then reports progress if asked, then checks
 	// whether the task is still alive.
 	type step struct {
+		pause    bool // before advancing
 		advance  time.Duration
 		progress bool
+		resume   bool // after advancing
 		alive    bool
 	}
 	const run = 10 * time.Second // lane timeout 40 s
@@ -57,6 +59,19 @@ func TestLaneTimeout(t *testing.T) {
 			{advance: 35 * time.Second, progress: true, alive: true},
 			{advance: 40 * time.Second, alive: false},
 		}},
+		{"a pause holds it", run, []step{
+			{pause: true, advance: 100 * time.Second, alive: true},
+			{advance: time.Hour, resume: true, alive: true},
+			{advance: 40*time.Second - time.Millisecond, alive: true}, // resuming is progress
+			{advance: time.Millisecond, alive: false},
+		}},
+		{"pauses nest", run, []step{
+			{pause: true, advance: time.Second, alive: true},
+			{pause: true, advance: time.Second, resume: true, alive: true},
+			{advance: time.Hour, alive: true},
+			{advance: time.Second, resume: true, alive: true},
+			{advance: 40 * time.Second, alive: false},
+		}},
 		{"no run timeout, no lane timeout", 0, []step{
 			{advance: 1000 * time.Hour, alive: true},
 		}},
@@ -65,10 +80,20 @@ func TestLaneTimeout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, Options{})
 			task := h.enter(Request{ID: "r", Session: "s1", Trigger: "user", RunTimeout: tc.run})
+			var resumes []func()
 			for i, st := range tc.steps {
+				if st.pause {
+					resumes = append(resumes, task.Pause())
+				}
 				h.clock.Advance(st.advance)
 				if st.progress {
 					task.Progress()
+				}
+				if st.resume {
+					resume := resumes[len(resumes)-1]
+					resumes = resumes[:len(resumes)-1]
+					resume()
+					resume() // counts once
 				}
 				if alive := task.Context().Err() == nil; alive != st.alive {
 					t.Fatalf("step %d: alive = %v, want %v", i, alive, st.alive)
