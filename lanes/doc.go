@@ -28,9 +28,10 @@
 // Task.Progress renews it, and Task.Pause holds it while the run waits on
 // purpose (for an approval, which pauses the run's own timeout too). It
 // starts when the task is admitted: waiting in a queue is not silence.
-// When it fires, the task's context is cancelled
-// with a *TimeoutError as its cause and the task's slots are freed, so a
-// run that ignores its context cannot hold the lanes for ever.
+// When it fires, the task's context is cancelled with a *TimeoutError as its
+// cause and the task's slots are freed, so a run that ignores its context
+// cannot hold the lanes for ever; writer fencing (persistence) keeps such a
+// run from writing over the next one.
 //
 // # Entering from inside
 //
