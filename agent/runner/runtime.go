@@ -196,7 +196,24 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	if r.opts.Interactive {
 		approver = r.approver()
 	}
-	return agent.NewToolSet(tools.Gate(r.opts.Tools, r.opts.Approval, approver)...)
+	gated := tools.Gate(r.opts.Tools, r.opts.Approval, approver)
+	for i, t := range gated {
+		gated[i] = endsTurnOnDenial{t}
+	}
+	return agent.NewToolSet(gated...)
+}
+
+// endsTurnOnDenial ends the run after a call the user denied: the model
+// reads "denied by the user" but is not asked again until the user says
+// something.
+type endsTurnOnDenial struct{ agent.Tool }
+
+func (t endsTurnOnDenial) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
+	res, err := t.Tool.Execute(ctx, callID, args, update)
+	if d, ok := tools.RefusalOf(res.Details); ok && d.Refused == tools.RefusedByUser {
+		res.Terminate = true
+	}
+	return res, err
 }
 
 // timeRun runs the run's clock from agent_start to agent_end.
