@@ -30,14 +30,18 @@ const (
 type bashTool struct {
 	ws        workspace
 	hiddenEnv map[string]bool
+	outputDir string
+	now       func() time.Time
 }
 
 // Bash returns the bash tool, which runs a command with bash -c in the
-// workspace, streaming its combined output and keeping only its tail. The
-// command gets steer's environment without its secrets (see the package
-// doc).
+// workspace, streaming its combined output. Its result holds the whole
+// output when it is short, else its head and its tail, and the full output
+// goes to a file under WithOutputDir's directory. The command gets steer's
+// environment without its secrets (see the package doc).
 func Bash(workspace string, opts ...Option) agent.Tool {
-	return bashTool{ws: newWorkspace(workspace), hiddenEnv: optionsOf(opts).hiddenEnv}
+	o := optionsOf(opts)
+	return bashTool{ws: newWorkspace(workspace), hiddenEnv: o.hiddenEnv, outputDir: o.outputDir, now: time.Now}
 }
 
 var bashSchema = json.RawMessage(`{
@@ -53,11 +57,13 @@ var bashSchema = json.RawMessage(`{
 func (bashTool) Spec() agent.ToolSpec {
 	return agent.ToolSpec{
 		Name: "bash",
-		Description: fmt.Sprintf("Run a bash command in the workspace. stdin is empty; stdout and stderr "+
-			"are merged. Only the last %d lines or %d KB of output are returned. "+
+		Description: fmt.Sprintf("Execute a bash command in the workspace root. stdin is empty; stdout and "+
+			"stderr are merged. Output up to %d KB is returned whole; longer output is cut to its first %d KB "+
+			"and last %d KB, and the result names a file holding all of it. "+
 			"Set timeout (seconds) to stop a command that may hang. "+
 			"A non-zero exit status makes the result an error. "+
-			"Variables holding API keys, tokens, secrets and passwords are not in the environment.", maxLines, maxBytes/1024),
+			"Variables holding API keys, tokens, secrets and passwords are not in the environment.",
+			maxBytes/1024, headKeep/1024, tailKeep/1024),
 		Parameters: bashSchema,
 	}
 }
@@ -78,7 +84,7 @@ func (t bashTool) Describe(args map[string]any) Access {
 // background process keeps the output pipe open. A stopped command's exit
 // code is never 0: 128+n when signal n ended the shell, its own code when it
 // exited with one, else -1.
-func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
+func (t bashTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
 	timeout := time.Duration(numberArg(args, "timeout", 0) * float64(time.Second))
 	var runCtx context.Context
 	var cancel context.CancelFunc
@@ -89,7 +95,7 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	}
 	defer cancel()
 
-	out := newTailBuffer()
+	out := newCapture(t.outputDir, callID, t.now())
 	cmd := exec.CommandContext(runCtx, "bash", "-c", stringArg(args, "command"))
 	cmd.Dir = t.ws.root
 	cmd.Env = commandEnv(cmd.Environ(), t.hiddenEnv)
@@ -106,13 +112,14 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 	if err := cmd.Start(); err != nil {
 		switch {
 		case ctx.Err() != nil:
-			return bashResult(out.snapshot(), agent.CommandDetails{ExitCode: -1, Aborted: true}, "[aborted]"), nil
+			return bashResult(out, agent.CommandDetails{ExitCode: -1, Aborted: true}, "[aborted]"), nil
 		case runCtx.Err() != nil:
-			return bashResult(out.snapshot(), agent.CommandDetails{ExitCode: -1, TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
+			return bashResult(out, agent.CommandDetails{ExitCode: -1, TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
 		}
+		out.finish()
 		return agent.ErrorResult(fmt.Sprintf("cannot run bash: %v", err)), nil
 	}
-	stopUpdates := streamUpdates(out, update)
+	stopUpdates := streamUpdates(out.tail, update)
 	waitErr := cmd.Wait()
 	stopUpdates()
 
@@ -125,14 +132,15 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 		}
 		if ctx.Err() != nil {
 			details.Aborted = true
-			return bashResult(out.snapshot(), details, "[aborted]"), nil
+			return bashResult(out, details, "[aborted]"), nil
 		}
 		details.TimedOut = true
-		return bashResult(out.snapshot(), details, fmt.Sprintf("[timed out after %s]", timeout)), nil
+		return bashResult(out, details, fmt.Sprintf("[timed out after %s]", timeout)), nil
 	default:
 	}
 
 	if cmd.ProcessState == nil {
+		out.finish()
 		return agent.ErrorResult(fmt.Sprintf("bash did not report its exit: %v", waitErr)), nil
 	}
 	var note string
@@ -145,7 +153,7 @@ func (t bashTool) Execute(ctx context.Context, _ string, args map[string]any, up
 		// The shell succeeded but its output could not be read.
 		note = fmt.Sprintf("[error reading output: %v]", waitErr)
 	}
-	return bashResult(out.snapshot(), details, note), nil
+	return bashResult(out, details, note), nil
 }
 
 // exitCode is the shell's exit status as a shell reports it: 128+n when
@@ -162,10 +170,19 @@ func exitCode(ps *os.ProcessState) int {
 
 // bashResult is the result of a finished command; a result with an ending
 // note (exit code, abort, timeout) is an error.
-func bashResult(t tail, details agent.CommandDetails, ending string) agent.ToolResult {
-	details.Truncated = t.truncated
+func bashResult(out *capture, details agent.CommandDetails, ending string) agent.ToolResult {
+	text, truncated := out.finish()
+	details.Truncated = truncated
+	switch {
+	case text == "" && ending == "":
+		text = "(no output)"
+	case text == "":
+		text = ending
+	case ending != "":
+		text += "\n\n" + ending
+	}
 	return agent.ToolResult{
-		Content: []agent.Content{agent.Text(renderTail(t, ending))},
+		Content: []agent.Content{agent.Text(text)},
 		Details: details,
 		IsError: ending != "",
 	}

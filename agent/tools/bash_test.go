@@ -27,6 +27,7 @@ func TestBash(t *testing.T) {
 		isError  bool
 		exitCode int
 		trunc    bool
+		contains string
 	}{
 		{name: "success", command: "echo hello", want: "hello"},
 		{name: "no output", command: "true", want: "(no output)"},
@@ -38,10 +39,14 @@ func TestBash(t *testing.T) {
 		{name: "killed by a signal", command: "echo bye; kill -KILL $$", want: "bye\n\n[killed by signal 9 (killed)]",
 			isError: true, exitCode: 137},
 		{name: "invalid UTF-8", command: `printf 'a\377b\n'`, want: "a\uFFFDb"},
-		{name: "output cap keeps the tail", command: "seq 1 200000",
-			prefix: "198001\n198002\n", want: "200000\n\n[output truncated: showing the last 2000 of 200000 lines]", trunc: true},
-		{name: "byte cap on one long line", command: "head -c 200000 /dev/zero | tr '\\0' x",
-			prefix: "xxx", want: "xxx\n\n[output truncated: showing the last 50.0 KB of 195.3 KB]", trunc: true},
+		{name: "whole output up to the cap", command: "seq 1 10000", prefix: "1\n2\n", want: "9999\n10000"},
+		{name: "long output keeps head and tail", command: "seq 1 200000; echo LAST",
+			prefix: "1\n2\n3\n", want: "199999\n200000\nLAST", trunc: true,
+			contains: "omitted: the output has 1.2 MB in 200001 lines; showing the first 16.0 KB and the last 32.0 KB. The full output was not kept ...]"},
+		{name: "one long line", command: "head -c 200000 /dev/zero | tr '\\0' x",
+			prefix: "xxx", want: "xxx", trunc: true, contains: "[... 147.3 KB omitted: the output has 195.3 KB in 1 lines"},
+		{name: "long output and an exit code", command: "seq 1 200000; exit 4", prefix: "1\n", want: "200000\n\n[exit code 4]",
+			trunc: true, isError: true, exitCode: 4, contains: "omitted"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +58,9 @@ func TestBash(t *testing.T) {
 			}
 			if !strings.HasPrefix(got, tt.prefix) || !strings.HasSuffix(got, tt.want) {
 				t.Errorf("text = %.40q…%q, want %q…%q", got, got[max(len(got)-100, 0):], tt.prefix, tt.want)
+			}
+			if !strings.Contains(got, tt.contains) {
+				t.Errorf("text does not contain %q", tt.contains)
 			}
 			if !utf8.ValidString(got) || len(got) > maxBytes+200 {
 				t.Errorf("text is %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))

@@ -110,3 +110,21 @@ func (t tail) note() string {
 			formatSize(int64(len(t.text))), formatSize(t.totalBytes))
 	}
 }
+
+// raw returns the last maxBytes bytes written (all of them when fewer were)
+// and how many were written in all.
+func (b *tailBuffer) raw() ([]byte, int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf[max(len(b.buf)-maxBytes, 0):]), b.total
+}
+
+// lineCount counts the lines written, a last one without newline included.
+func (b *tailBuffer) lineCount() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.total > 0 && b.last != '\n' {
+		return b.lines + 1
+	}
+	return b.lines
+}
