@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/tools"
+)
+
+// writeTool stands for a tool that changes files: without Describe, the
+// approval gate counts it as mutating.
+type writeTool struct{ ran chan struct{} }
+
+func (writeTool) Spec() agent.ToolSpec {
+	return agent.ToolSpec{Name: "scribble", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (w writeTool) Execute(context.Context, string, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
+	close(w.ran)
+	return agent.TextResult("scribbled"), nil
+}
+
+func approvalRuntime(t *testing.T, tool agent.Tool) *runner.Runtime {
+	t.Helper()
+	script := agenttest.NewScript(
+		agenttest.Reply().ToolCall("call_9", "scribble", `{"note":"\u001b]52;c;aGk=\u0007x"}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().Text("All done.").Stop(agent.StopReasonStop))
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
+		Tools:     []agent.Tool{tool}, Now: agenttest.Clock, Approval: tools.ModeAsk, Interactive: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		rt.Abort()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = rt.WaitForIdle(ctx)
+	})
+	return rt
+}
+
+// TestApprovalDialog: a call that needs approval opens a dialog naming the
+// tool and its (sanitised) arguments; each answer does what it says.
+func TestApprovalDialog(t *testing.T) {
+	tests := []struct {
+		name    string
+		key     tea.KeyMsg
+		wantRan bool
+		want    string
+	}{
+		{"y allows once", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")}, true, "All done."},
+		{"a allows for the session", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("a")}, true, "All done."},
+		{"n denies", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("n")}, false, "denied by the user"},
+		{"Esc denies", tea.KeyMsg{Type: tea.KeyEsc}, false, "denied by the user"},
+		{"Enter takes the highlighted choice, allow once", tea.KeyMsg{Type: tea.KeyEnter}, true, "All done."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := writeTool{ran: make(chan struct{})}
+			rt := approvalRuntime(t, tool)
+			tm := startProgram(t, rt)
+			tm.Type("go")
+			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+			waitOutput(t, tm, "Allow scribble?", "(y) Allow once", "(n) Deny")
+			tm.Send(tt.key)
+			waitOutput(t, tm, tt.want)
+			ran := false
+			select {
+			case <-tool.ran:
+				ran = true
+			default:
+			}
+			if ran != tt.wantRan {
+				t.Fatalf("the tool ran = %v, want %v", ran, tt.wantRan)
+			}
+			final := quit(t, tm)
+			if len(final.dialogs) != 0 {
+				t.Fatalf("%d dialogs left open", len(final.dialogs))
+			}
+		})
+	}
+}
+
+// TestApprovalTextIsSanitised: what the model wrote reaches the dialog with
+// no escape sequence left in it.
+func TestApprovalTextIsSanitised(t *testing.T) {
+	text := approvalText(runner.ApprovalRequest{ID: "c", ToolName: "bash", Summary: "run \x1b]2;pwned\x07ls",
+		Args: map[string]any{"command": "printf '\x1b]52;c;aGk=\x07'"}, Outside: true, Paths: []string{"/etc/\x1b[2Jpasswd"}})
+	if strings.ContainsRune(text, '\x1b') || strings.ContainsRune(text, '\x07') {
+		t.Fatalf("escape sequences survive: %q", text)
+	}
+	if !strings.Contains(text, "outside the workspace") {
+		t.Fatalf("no warning for a path outside: %q", text)
+	}
+}
