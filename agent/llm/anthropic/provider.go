@@ -23,9 +23,13 @@ type Config struct {
 	// APIKey authenticates the requests; StreamOptions.APIKey overrides it per
 	// request.
 	APIKey string
-	// IdleTimeout is how long a stream may go without an event (pings do not
-	// count); 0 means llmhttp.DefaultIdleTimeout(BaseURL).
+	// IdleTimeout is how long a stream may go without progress (pings and
+	// events of unknown kinds do not count); 0 means
+	// llmhttp.DefaultIdleTimeout(BaseURL).
 	IdleTimeout time.Duration
+	// FirstProgressTimeout is how long a stream may wait for its first
+	// progress (time to first token); 0 means IdleTimeout.
+	FirstProgressTimeout time.Duration
 	// HTTPClient makes the requests; nil means llmhttp.NewClient with the idle
 	// timeout as its response-header timeout. Never set its Timeout: it would
 	// cut long streams off.
@@ -34,15 +38,19 @@ type Config struct {
 	Headers map[string]string
 	// Now stamps the assistant messages; nil means time.Now.
 	Now func() time.Time
+	// Clock runs the idle watchdog; nil means llmhttp.RealClock. Tests set
+	// a fake one.
+	Clock llmhttp.Clock
 }
 
 // Provider streams Messages responses. Its Stream method is an
 // agent.StreamFn; it is safe for concurrent use.
 type Provider struct {
-	svc    sdk.MessageService
-	apiKey string
-	idle   time.Duration
-	now    func() time.Time
+	svc     sdk.MessageService
+	apiKey  string
+	windows llmhttp.Windows
+	clock   llmhttp.Clock
+	now     func() time.Time
 }
 
 // New checks cfg and returns a provider. It fails on a base URL that is not
@@ -51,7 +59,8 @@ type Provider struct {
 func New(cfg Config) (*Provider, error) {
 	t, err := llmhttp.NewTransport(llmhttp.TransportConfig{
 		Provider: "anthropic", BaseURL: cfg.BaseURL, DefaultBaseURL: DefaultBaseURL,
-		IdleTimeout: cfg.IdleTimeout, HTTPClient: cfg.HTTPClient, Now: cfg.Now, Headers: cfg.Headers,
+		IdleTimeout: cfg.IdleTimeout, FirstProgressTimeout: cfg.FirstProgressTimeout,
+		HTTPClient: cfg.HTTPClient, Now: cfg.Now, Clock: cfg.Clock, Headers: cfg.Headers,
 	})
 	if err != nil {
 		return nil, err
@@ -69,7 +78,7 @@ func New(cfg Config) (*Provider, error) {
 		opts = append(opts, option.WithHeader(k, cfg.Headers[k]))
 	}
 	client2 := sdk.NewClient(opts...)
-	return &Provider{svc: client2.Messages, apiKey: cfg.APIKey, idle: t.Idle, now: t.Now}, nil
+	return &Provider{svc: client2.Messages, apiKey: cfg.APIKey, windows: t.Windows, clock: t.Clock, now: t.Now}, nil
 }
 
 // Stream answers one request; it is the provider's agent.StreamFn. It returns
@@ -91,7 +100,8 @@ func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model
 	h := newHandler(w, model)
 	llmhttp.Stream(ctx, w, llmhttp.Request[sdk.MessageStreamEventUnion]{
 		Provider: llmhttp.ProviderName(model, "anthropic"),
-		Idle:     p.idle,
+		Windows:  p.windows,
+		Clock:    p.clock,
 		Secrets:  []string{key, p.apiKey},
 		Open: func(x *llmhttp.Exchange) (llmhttp.SDKStream[sdk.MessageStreamEventUnion], error) {
 			params, err := buildParams(model, llm, opts)

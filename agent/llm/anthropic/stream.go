@@ -31,10 +31,22 @@ func newHandler(w *agent.StreamWriter, model agent.Model) *handler {
 	return &handler{w: w, model: model}
 }
 
-// event handles one event; an error ends the response. Unknown events are
-// ignored, as the API asks of clients; error events never get here (the SDK
-// returns them as errors, see failure).
-func (h *handler) event(ev sdk.MessageStreamEventUnion) *agent.ProviderError {
+// event handles one event and reports whether it carried progress for the
+// idle watchdog: every event of the message's lifecycle does (its start, a
+// block's start, delta and stop, usage, the stop). Unknown events are
+// ignored, as the API asks of clients, and are not progress; pings and
+// error events never get here (the SDK drops the one and returns the other
+// as an error, see failure). An error ends the response.
+func (h *handler) event(ev sdk.MessageStreamEventUnion) (progress bool, err *agent.ProviderError) {
+	switch ev.Type {
+	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop":
+		return true, h.apply(ev)
+	}
+	return false, nil
+}
+
+// apply handles one event of the message's lifecycle.
+func (h *handler) apply(ev sdk.MessageStreamEventUnion) *agent.ProviderError {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage

@@ -31,7 +31,7 @@ func TestBodyEndsWithBlankLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, oneByte := range []bool{false, true} {
-			x := Start(context.Background(), "p", time.Hour)
+			x := Start(context.Background(), "p", Windows{Idle: time.Hour}, nil)
 			var body io.Reader = &eofBody{data: []byte(tt.body)}
 			if oneByte {
 				body = iotest.OneByteReader(body)
@@ -51,7 +51,7 @@ func TestBodyEndsWithBlankLine(t *testing.T) {
 // TestBodyCutOffEndsWithBlankLine: a body cut off by a read error also gets
 // its final event terminated, and the error still follows and is recorded.
 func TestBodyCutOffEndsWithBlankLine(t *testing.T) {
-	x := Start(context.Background(), "p", time.Hour)
+	x := Start(context.Background(), "p", Windows{Idle: time.Hour}, nil)
 	defer x.Stop()
 	cut := io.ErrUnexpectedEOF
 	resp, _ := x.Middleware(nil, func(*http.Request) (*http.Response, error) {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"time"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/steer-tui/steer/agent"
@@ -22,11 +22,13 @@ const maxErrorRead = 64 << 10
 // it when the stream is over.
 //
 // The watchdog (the embedded Watchdog) is armed at Start and re-armed by
-// Stream after every item the SDK yields: progress, not bytes. SSE comments
-// and pings, which servers keep sending while stalled upstream, never reach
-// Stream (the SDKs skip them) and so do not keep a silent response alive.
-// When it fires it cancels Context with an *IdleTimeoutError as the cause, so
-// that a watchdog cancel can be told from the caller's.
+// Stream after every item that carries progress, not after bytes. SSE
+// comments and pings, which servers keep sending while stalled upstream,
+// never reach Stream (the SDKs skip them) and so do not keep a stalled
+// response alive; the body counts them (Watchdog.KeepAlive) for the
+// timeout's message. When it fires it cancels Context with an
+// *IdleTimeoutError as the cause, so that a watchdog cancel can be told from
+// the caller's.
 //
 // Apart from the timer's own goroutine, which only cancels, an Exchange is
 // used by the one goroutine that makes the request and reads the stream: the
@@ -35,17 +37,22 @@ type Exchange struct {
 	*Watchdog
 
 	status       int
+	header       map[string][]string
 	errBody      []byte
 	transportErr error
 	readErr      error
 	tail         []byte
 }
 
-// Start arms the watchdog for a request of provider made under parent; idle
-// must be positive.
-func Start(parent context.Context, provider string, idle time.Duration) *Exchange {
-	return &Exchange{Watchdog: NewWatchdog(parent, provider, idle)}
+// Start arms the watchdog for a request of provider made under parent, on
+// clock (nil: RealClock); w.Idle must be positive.
+func Start(parent context.Context, provider string, w Windows, clock Clock) *Exchange {
+	return &Exchange{Watchdog: NewWatchdog(parent, provider, w, clock)}
 }
+
+// Header is the response's headers (see agent.ProviderError.Header), nil
+// before one arrived.
+func (x *Exchange) Header() map[string][]string { return x.header }
 
 // Status is the response's HTTP status, 0 before one arrived.
 func (x *Exchange) Status() int { return x.status }
@@ -64,9 +71,9 @@ func (x *Exchange) Tail() string {
 }
 
 // Middleware has the shape of both SDKs' option.Middleware. It records the
-// status, reads an error response's body (bounded) so that it is kept however
-// the SDK parses it, and wraps a success's body so that reads feed the
-// watchdog and the tail.
+// status and headers, reads an error response's body (bounded) so that it is
+// kept however the SDK parses it, and wraps a success's body so that reads
+// feed the tail and count keep-alives.
 func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	resp, err := next(req)
 	if err != nil {
@@ -74,6 +81,7 @@ func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http
 		return resp, err
 	}
 	x.status = resp.StatusCode
+	x.header = keptHeader(resp.Header)
 	if resp.StatusCode >= 400 {
 		body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxErrorRead))
 		_ = resp.Body.Close()
@@ -96,9 +104,9 @@ func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http
 func (x *Exchange) Failure(err error) *agent.ProviderError {
 	switch {
 	case x.TimedOut():
-		return x.IdleFailure()
+		return x.WithHeader(x.IdleFailure())
 	case x.status >= 400:
-		return HTTPError(x.status, x.errBody)
+		return x.WithHeader(HTTPError(x.status, x.errBody))
 	case x.parent.Err() != nil:
 		return &agent.ProviderError{Kind: agent.ErrorNetwork, Message: "request cancelled"}
 	case x.transportErr != nil:
@@ -110,6 +118,27 @@ func (x *Exchange) Failure(err error) *agent.ProviderError {
 			Message: fmt.Sprintf("cannot parse the stream from %s: %v", x.provider, err),
 			Body:    x.Tail()}
 	}
+}
+
+// WithHeader gives an error the response's headers, when a response
+// arrived: a Retry-After travels with it, and a timeout after the headers
+// reads as one that reached the provider.
+func (x *Exchange) WithHeader(e *agent.ProviderError) *agent.ProviderError {
+	if e.Header == nil {
+		e.Header = x.header
+	}
+	return e
+}
+
+// keptHeader is what an error keeps of a response's headers: all of them
+// but cookies, which are nobody's business in an error.
+func keptHeader(h http.Header) map[string][]string {
+	out := h.Clone()
+	if out == nil {
+		out = http.Header{}
+	}
+	out.Del("Set-Cookie")
+	return out
 }
 
 // transportError reports a failure to connect or to read.
@@ -138,6 +167,8 @@ type watchedBody struct {
 	open      int
 	openCR    bool
 	lastBlank bool
+	// head is the start of the open line, enough to tell a keep-alive.
+	head []byte
 
 	end  error  // what ended the body, returned once rest is handed out
 	rest []byte // what is left of the missing terminator
@@ -169,21 +200,47 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// pingLine is the line that opens Anthropic's ping event; the SDK drops
+// the event.
+const pingLine = "event: ping"
+
 // track follows the lines of p, as the SDKs' decoders split them (at "\n",
-// dropping a "\r" before it).
+// dropping a "\r" before it), and counts the keep-alives among them: SSE
+// comments (": keep-alive", ": OPENROUTER PROCESSING") and ping events.
 func (b *watchedBody) track(p []byte) {
 	b.any = true
 	for _, c := range p {
 		if c == '\n' {
 			b.lastBlank = b.open == 0 || b.open == 1 && b.openCR
-			b.open = 0
+			if b.keepAliveLine() {
+				b.x.KeepAlive()
+			}
+			b.open, b.head = 0, b.head[:0]
 			continue
 		}
 		if b.open == 0 {
 			b.openCR = c == '\r'
 		}
+		if len(b.head) < len(pingLine)+1 {
+			b.head = append(b.head, c)
+		}
 		b.open++
 	}
+}
+
+// keepAliveLine reports whether the line just ended is a comment or the
+// ping event's first line.
+func (b *watchedBody) keepAliveLine() bool {
+	head := string(b.head)
+	switch {
+	case strings.HasPrefix(head, ":"):
+		return true
+	case b.open == len(pingLine):
+		return head == pingLine
+	case b.open == len(pingLine)+1:
+		return head == pingLine+"\r"
+	}
+	return false
 }
 
 // terminator is what the body lacks to end with a blank line: nothing for

@@ -6,8 +6,11 @@
 //
 // A stream never runs under http.Client.Timeout, which would cut a long but
 // healthy answer off: the client bounds only the wait for response headers,
-// and the Exchange's watchdog cancels the request when no event has arrived
-// for the idle window (keep-alive comments and pings do not count).
+// and the Exchange's watchdog cancels the request when nothing that carries
+// progress has arrived for the idle window (keep-alive comments, pings and
+// empty chunks do not count), or before the first progress for the
+// first-progress window. The failure is a timeout error that keeps the
+// response's headers.
 package llmhttp
 
 import (
@@ -21,9 +24,10 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// The idle windows: how long a stream may go without an event (keep-alives do
-// not count) before the watchdog cancels it. Self-hosted servers get longer because a local model
-// may take minutes to process a long prompt before its first token. (seed)
+// The idle windows: how long a stream may go without progress (keep-alives
+// do not count) before the watchdog cancels it. Self-hosted servers get
+// longer because a local model may take minutes to process a long prompt
+// before its first token. (seed)
 const (
 	CloudIdleTimeout      = 120 * time.Second
 	SelfHostedIdleTimeout = 300 * time.Second

@@ -94,7 +94,7 @@ func TestRedact(t *testing.T) {
 }
 
 func TestKeepTail(t *testing.T) {
-	x := Start(context.Background(), "p", time.Hour)
+	x := Start(context.Background(), "p", Windows{Idle: time.Hour}, nil)
 	defer x.Stop()
 	var all bytes.Buffer
 	for i := range 3000 {
@@ -131,7 +131,7 @@ func TestWatchdog(t *testing.T) {
 	t.Run("bytes alone do not keep it alive", func(t *testing.T) {
 		// Bytes arrive every 20 ms for 300 ms, but no item reaches Stream:
 		// keep-alives look like this.
-		x := Start(context.Background(), "p", 150*time.Millisecond)
+		x := Start(context.Background(), "p", Windows{Idle: 150 * time.Millisecond}, nil)
 		defer x.Stop()
 		resp, _ := x.Middleware(nil, func(*http.Request) (*http.Response, error) {
 			return &http.Response{StatusCode: 200, Body: &slowBody{n: 15}}, nil
@@ -145,7 +145,7 @@ func TestWatchdog(t *testing.T) {
 		}
 	})
 	t.Run("silence fires it", func(t *testing.T) {
-		x := Start(context.Background(), "p", 50*time.Millisecond)
+		x := Start(context.Background(), "p", Windows{Idle: 50 * time.Millisecond}, nil)
 		defer x.Stop()
 		<-x.Context().Done()
 		if !x.TimedOut() {
@@ -158,7 +158,7 @@ func TestWatchdog(t *testing.T) {
 	})
 	t.Run("the caller's cancel is not a timeout", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		x := Start(ctx, "p", time.Hour)
+		x := Start(ctx, "p", Windows{Idle: time.Hour}, nil)
 		defer x.Stop()
 		cancel()
 		if x.TimedOut() {
@@ -168,7 +168,7 @@ func TestWatchdog(t *testing.T) {
 }
 
 func TestFailure(t *testing.T) {
-	x := Start(context.Background(), "p", time.Hour)
+	x := Start(context.Background(), "p", Windows{Idle: time.Hour}, nil)
 	defer x.Stop()
 	_, err := x.Middleware(nil, func(*http.Request) (*http.Response, error) {
 		return nil, errors.New("dial tcp: connection refused")
@@ -177,7 +177,7 @@ func TestFailure(t *testing.T) {
 		t.Errorf("network failure = %+v", e)
 	}
 
-	x2 := Start(context.Background(), "p", time.Hour)
+	x2 := Start(context.Background(), "p", Windows{Idle: time.Hour}, nil)
 	defer x2.Stop()
 	resp, _ := x2.Middleware(nil, func(*http.Request) (*http.Response, error) {
 		return &http.Response{StatusCode: 429, Body: io.NopCloser(strings.NewReader(`{"error":{"message":"slow down"}}`))}, nil

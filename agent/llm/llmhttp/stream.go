@@ -3,7 +3,6 @@ package llmhttp
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/steer-tui/steer/agent"
 )
@@ -23,8 +22,10 @@ type SDKStream[T any] interface {
 type Request[T any] struct {
 	// Provider names the server in messages.
 	Provider string
-	// Idle is the watchdog's window; it must be positive.
-	Idle time.Duration
+	// Windows are the watchdog's windows; Windows.Idle must be positive.
+	Windows Windows
+	// Clock runs the watchdog; nil means RealClock.
+	Clock Clock
 	// Secrets are removed from every error: the key the request uses and
 	// the configured one.
 	Secrets []string
@@ -32,9 +33,12 @@ type Request[T any] struct {
 	// x.Middleware installed. Its error means the request could not be built
 	// (the SDK reports failures to send it through the stream's Err).
 	Open func(x *Exchange) (SDKStream[T], error)
-	// Handle turns one streamed item into writer calls; an error ends the
-	// response.
-	Handle func(T) *agent.ProviderError
+	// Handle turns one streamed item into writer calls and reports whether
+	// it carried progress: the message's start, a content, thinking or
+	// tool-call delta, usage, a stop. An item without any (an empty chunk, an
+	// event of an unknown kind) leaves the watchdog's window running. An
+	// error ends the response.
+	Handle func(T) (progress bool, err *agent.ProviderError)
 	// End is called once the SDK stream is over; it gives the stop reason, or
 	// the error a stream that ended badly (empty, cut short) amounts to.
 	End func() (agent.StopReason, *agent.ProviderError)
@@ -45,10 +49,11 @@ type Request[T any] struct {
 
 // Stream runs r to its end on the caller's goroutine, pushing through w, and
 // always ends w: with done, or with an error event (stopReason aborted once
-// ctx is cancelled). It recovers from panics in r's funcs. Every item the SDK
-// yields is progress and re-arms the watchdog; keep-alives (comments, pings)
-// are not items. The watchdog is paused while Handle runs, so a slow consumer
-// is not taken for a silent server.
+// ctx is cancelled). It recovers from panics in r's funcs. An item that
+// Handle says carried progress re-arms the watchdog; other items, and
+// keep-alives the SDK never yields (comments, pings), do not. The watchdog is
+// paused while Handle runs, so a slow consumer is not taken for a silent
+// server.
 func Stream[T any](ctx context.Context, w *agent.StreamWriter, r Request[T]) {
 	fail := func(e *agent.ProviderError) { w.Fail(Redact(e, r.Secrets...)) }
 	defer func() {
@@ -59,7 +64,7 @@ func Stream[T any](ctx context.Context, w *agent.StreamWriter, r Request[T]) {
 		fail(&agent.ProviderError{Kind: agent.ErrorStream, Message: r.Provider + " provider ended without a result"})
 	}()
 
-	x := Start(ctx, r.Provider, r.Idle)
+	x := Start(ctx, r.Provider, r.Windows, r.Clock)
 	defer x.Stop()
 	s, err := r.Open(x)
 	if err != nil {
@@ -75,8 +80,8 @@ func Stream[T any](ctx context.Context, w *agent.StreamWriter, r Request[T]) {
 	w.Start()
 	for s.Next() {
 		x.Pause()
-		perr := r.Handle(s.Current())
-		x.Resume()
+		progress, perr := r.Handle(s.Current())
+		x.Resume(progress)
 		if perr != nil {
 			fail(x.WithTail(perr))
 			return

@@ -39,12 +39,12 @@ func runStream(t *testing.T, items []string, streamErr error, r Request[string])
 	t.Helper()
 	stream := agent.NewAssistantStream()
 	w := agent.NewStreamWriter(context.Background(), stream, agent.Model{Provider: "p"}, time.Time{})
-	r.Provider, r.Idle, r.Secrets = "p", time.Hour, []string{"sk-secret-12345678"}
+	r.Provider, r.Windows, r.Secrets = "p", Windows{Idle: time.Hour}, []string{"sk-secret-12345678"}
 	if r.Open == nil {
 		r.Open = func(*Exchange) (SDKStream[string], error) { return &sliceStream{items: items, err: streamErr}, nil }
 	}
 	if r.Handle == nil {
-		r.Handle = func(s string) *agent.ProviderError { w.TextDelta(s); return nil }
+		r.Handle = func(s string) (bool, *agent.ProviderError) { w.TextDelta(s); return true, nil }
 	}
 	if r.End == nil {
 		r.End = func() (agent.StopReason, *agent.ProviderError) { return agent.StopReasonStop, nil }
@@ -78,7 +78,7 @@ func TestStream(t *testing.T) {
 		}
 	})
 	t.Run("a panicking handler", func(t *testing.T) {
-		msg := runStream(t, []string{"a"}, nil, Request[string]{Handle: func(string) *agent.ProviderError { panic("boom") }})
+		msg := runStream(t, []string{"a"}, nil, Request[string]{Handle: func(string) (bool, *agent.ProviderError) { panic("boom") }})
 		if e := msg.Error; e == nil || e.Kind != agent.ErrorStream || e.Message != "p provider panicked: boom" {
 			t.Errorf("error = %+v", e)
 		}

@@ -25,9 +25,13 @@ type Config struct {
 	// APIKey is sent as a bearer token; empty sends none (local servers).
 	// StreamOptions.APIKey overrides it per request.
 	APIKey string
-	// IdleTimeout is how long a stream may go without a chunk (keep-alive
-	// comments do not count); 0 means llmhttp.DefaultIdleTimeout(BaseURL).
+	// IdleTimeout is how long a stream may go without progress (keep-alive
+	// comments and empty chunks do not count); 0 means
+	// llmhttp.DefaultIdleTimeout(BaseURL).
 	IdleTimeout time.Duration
+	// FirstProgressTimeout is how long a stream may wait for its first
+	// progress (time to first token); 0 means IdleTimeout.
+	FirstProgressTimeout time.Duration
 	// HTTPClient makes the requests; nil means llmhttp.NewClient with the idle
 	// timeout as its response-header timeout. Never set its Timeout: it would
 	// cut long streams off.
@@ -36,6 +40,9 @@ type Config struct {
 	Headers map[string]string
 	// Now stamps the assistant messages; nil means time.Now.
 	Now func() time.Time
+	// Clock runs the idle watchdog; nil means llmhttp.RealClock. Tests set
+	// a fake one.
+	Clock llmhttp.Clock
 }
 
 // Provider streams Chat Completions from one server. Its Stream method is an
@@ -43,7 +50,8 @@ type Config struct {
 type Provider struct {
 	svc      sdk.ChatCompletionService
 	apiKey   string
-	idle     time.Duration
+	windows  llmhttp.Windows
+	clock    llmhttp.Clock
 	now      func() time.Time
 	official bool // api.openai.com: max_completion_tokens, prompt_cache_key
 }
@@ -54,7 +62,8 @@ type Provider struct {
 func New(cfg Config) (*Provider, error) {
 	t, err := llmhttp.NewTransport(llmhttp.TransportConfig{
 		Provider: "openai", BaseURL: cfg.BaseURL, DefaultBaseURL: DefaultBaseURL,
-		IdleTimeout: cfg.IdleTimeout, HTTPClient: cfg.HTTPClient, Now: cfg.Now, Headers: cfg.Headers,
+		IdleTimeout: cfg.IdleTimeout, FirstProgressTimeout: cfg.FirstProgressTimeout,
+		HTTPClient: cfg.HTTPClient, Now: cfg.Now, Clock: cfg.Clock, Headers: cfg.Headers,
 	})
 	if err != nil {
 		return nil, err
@@ -72,7 +81,8 @@ func New(cfg Config) (*Provider, error) {
 	return &Provider{
 		svc:      sdk.NewChatCompletionService(opts...),
 		apiKey:   cfg.APIKey,
-		idle:     t.Idle,
+		windows:  t.Windows,
+		clock:    t.Clock,
 		now:      t.Now,
 		official: strings.EqualFold(t.URL.Hostname(), "api.openai.com"),
 	}, nil
@@ -97,7 +107,8 @@ func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model
 	h := newHandler(w, model)
 	llmhttp.Stream(ctx, w, llmhttp.Request[sdk.ChatCompletionChunk]{
 		Provider: llmhttp.ProviderName(model, "openai"),
-		Idle:     p.idle,
+		Windows:  p.windows,
+		Clock:    p.clock,
 		Secrets:  []string{key, p.apiKey},
 		Open: func(x *llmhttp.Exchange) (llmhttp.SDKStream[sdk.ChatCompletionChunk], error) {
 			params, err := buildParams(model, llm, opts, p.official)

@@ -29,6 +29,7 @@ type handler struct {
 
 	finish     string // the last finish_reason seen
 	hasContent bool
+	started    bool // a chunk named the assistant's role: the message's start
 }
 
 type toolCall struct{ id, name string }
@@ -37,42 +38,54 @@ func newHandler(w *agent.StreamWriter, model agent.Model) *handler {
 	return &handler{w: w, model: model, calls: map[int64]*toolCall{}}
 }
 
-// chunk handles one chunk; an error ends the response.
-func (h *handler) chunk(c sdk.ChatCompletionChunk) *agent.ProviderError {
+// chunk handles one chunk and reports whether it carried progress for the
+// idle watchdog: the first chunk naming the assistant's role (the message's
+// start), a content, reasoning or tool-call delta, usage, or a finish reason.
+// An empty chunk — no choices, or an empty delta, as proxies send while the
+// model is stalled — is not progress. An error ends the response.
+func (h *handler) chunk(c sdk.ChatCompletionChunk) (progress bool, err *agent.ProviderError) {
 	if c.JSON.Usage.Valid() {
 		h.w.SetUsage(usageOf(c.Usage, h.model))
+		progress = true
 	}
 	for _, ch := range c.Choices {
 		if ch.Index != 0 { // n is never set, so only choice 0 exists
 			continue
 		}
-		if err := h.delta(ch.Delta); err != nil {
-			return err
+		if ch.Delta.Role != "" && !h.started {
+			h.started, progress = true, true
 		}
+		wrote, err := h.delta(ch.Delta)
+		if err != nil {
+			return progress, err
+		}
+		progress = progress || wrote
 		if ch.FinishReason != "" {
-			h.finish = ch.FinishReason
+			h.finish, progress = ch.FinishReason, true
 		}
 	}
-	return nil
+	return progress, nil
 }
 
-func (h *handler) delta(d sdk.ChatCompletionChunkChoiceDelta) *agent.ProviderError {
+// delta writes a choice's delta and reports whether it had anything in it.
+func (h *handler) delta(d sdk.ChatCompletionChunkChoiceDelta) (wrote bool, err *agent.ProviderError) {
 	if r := reasoningOf(d); r != "" {
 		h.w.ThinkingDelta(r)
-		h.openCall, h.hasContent = false, true
+		h.openCall, h.hasContent, wrote = false, true, true
 	}
 	for _, s := range []string{d.Content, d.Refusal} {
 		if s != "" {
 			h.w.TextDelta(s)
-			h.openCall, h.hasContent = false, true
+			h.openCall, h.hasContent, wrote = false, true, true
 		}
 	}
 	for _, tc := range d.ToolCalls {
 		if err := h.toolCallDelta(tc); err != nil {
-			return err
+			return wrote, err
 		}
+		wrote = true
 	}
-	return nil
+	return wrote, nil
 }
 
 // toolCallDelta starts a call the first time its index appears and appends

@@ -49,11 +49,14 @@
 // # Idle watchdog
 //
 // Like the HTTP providers, every response runs under an idle watchdog
-// (llmhttp.Watchdog): each piece streamed re-arms it, and a response silent
-// for Options.IdleTimeout (DefaultIdleTimeout, 5 s, when 0; a step's
-// "idleTimeoutMs" overrides it) fails with stopReason error and the timeout
-// error a silent server gets, "no data from scripted for 5s (idle timeout)".
-// The wait between paced chunks counts as silence.
+// (llmhttp.Watchdog): each piece streamed is progress and re-arms it, and a
+// response without progress for Options.IdleTimeout (DefaultIdleTimeout,
+// 5 s, when 0; a step's "idleTimeoutMs" overrides it) fails with stopReason
+// error and the timeout error a stalled server gets, "no data from scripted
+// for 5s (idle timeout)". The wait between paced chunks counts as silence,
+// and so do keep-alives: a hang with "keepAliveMs" sends them while it
+// stalls, and the error counts them ("no progress from scripted for 5s (idle
+// timeout; 4 keep-alives did not count)").
 //
 // # Scenarios
 //
@@ -78,13 +81,15 @@
 // instead (after the step's thinking, if any). "pace" overrides the provider's
 // pace, "idleTimeoutMs" the idle watchdog's window and "usage" ({"input",
 // "output", "cacheRead", "cacheWrite"}) the estimated usage. A "fault" ends the step with a failure, detailed by
-// "error" ({"status", "type", "code", "message", "body"}, all optional
-// except status for http):
+// "error" ({"status", "type", "code", "message", "body", "headers"}, all
+// optional except status for http; "headers" are response headers such as
+// Retry-After that the error carries):
 //
 //	http       fails before any content with an HTTP status (429, 401, 402, 400, 529 …)
 //	stream     streams the content, then an error inside the stream (overloaded)
-//	hang       streams the content, then nothing until the request is cancelled
-//	           or the idle watchdog fails it with a timeout error
+//	hang       streams the content, then no progress until the request is
+//	           cancelled or the idle watchdog fails it with a timeout error;
+//	           "keepAliveMs" sends keep-alives meanwhile, which do not count
 //	malformed  streams the content, then a chunk that cannot be parsed ("body")
 //	empty      ends without any content
 //	length     streams the text and half of the first tool call, then stops

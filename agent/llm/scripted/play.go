@@ -20,15 +20,17 @@ type reply struct {
 	fault               Fault
 	err                 ErrorSpec
 	idleTimeout         time.Duration
-	pace                float64 // overrides the provider's pace when > 0
+	keepAlive           time.Duration // between a hang's keep-alives; 0 sends none
+	pace                float64       // overrides the provider's pace when > 0
 	usage               *UsageSpec
 }
 
 // play streams r through w and ends the response. It runs under an idle
 // watchdog like the HTTP providers' (llmhttp.Watchdog): every piece the
-// response streams re-arms it, so a response that stays silent for the
-// window — a hang, or a pace slower than the window — fails with the same
-// timeout error as a silent server.
+// response streams is progress and re-arms it, keep-alives are not, so a
+// response that makes no progress for the window — a hang, with or without
+// keep-alives, or a pace slower than the window — fails with the same
+// timeout error as a stalled server.
 func (p *Provider) play(ctx context.Context, w *agent.StreamWriter, model agent.Model, r reply, inputTokens int) {
 	switch r.fault {
 	case FaultHTTP: // the status arrives before any stream
@@ -43,12 +45,13 @@ func (p *Provider) play(ctx context.Context, w *agent.StreamWriter, model agent.
 	if r.idleTimeout > 0 {
 		idle = r.idleTimeout
 	}
-	dog := llmhttp.NewWatchdog(ctx, llmhttp.ProviderName(model, ProviderName), idle)
+	dog := llmhttp.NewWatchdog(ctx, llmhttp.ProviderName(model, ProviderName),
+		llmhttp.Windows{Idle: idle, First: p.opts.FirstProgressTimeout}, p.opts.Clock)
 	defer dog.Stop()
 	e := p.emitter(dog, w, r.pace)
 	e.emit(w.Start)
 	if !e.content(r) {
-		w.Fail(e.silenced())
+		w.Fail(e.silenced(r))
 		return
 	}
 	w.SetUsage(usageOf(r.usage, inputTokens, w.Message()))
@@ -63,9 +66,9 @@ func (p *Provider) play(ctx context.Context, w *agent.StreamWriter, model agent.
 			perr.Body = `data: {"type":"content_block_delta","delta":{"type":"text_delta","text":"`
 		}
 		w.Fail(perr)
-	case FaultHang: // nothing more, until the caller or the watchdog gives up
-		<-dog.Context().Done()
-		w.Fail(e.silenced())
+	case FaultHang: // no progress, until the caller or the watchdog gives up
+		e.stall(r.keepAlive)
+		w.Fail(e.silenced(r))
 	default:
 		if len(r.calls) > 0 {
 			w.Finish(agent.StopReasonToolUse)
@@ -88,7 +91,7 @@ func (r reply) providerError(kind agent.ErrorKind, message string) *agent.Provid
 	}
 	return &agent.ProviderError{
 		Kind: kind, Status: r.err.Status, Type: r.err.Type, Code: r.err.Code,
-		Message: message, Body: agent.TruncateBody(r.err.Body),
+		Message: message, Body: agent.TruncateBody(r.err.Body), Header: r.err.header(),
 	}
 }
 
@@ -123,14 +126,29 @@ type emitter struct {
 func (e *emitter) emit(write func()) {
 	e.dog.Pause()
 	write()
-	e.dog.Resume()
+	e.dog.Resume(true)
+}
+
+// stall makes no progress until ctx ends, sending a keep-alive every
+// interval (none when it is 0), as a stalled server does.
+func (e *emitter) stall(every time.Duration) {
+	if every <= 0 {
+		<-e.ctx.Done()
+		return
+	}
+	for e.sleep(e.ctx, every) == nil {
+		e.dog.KeepAlive()
+	}
 }
 
 // silenced is the error of a response whose ctx ended: the watchdog's
-// timeout, or a cancel the writer reports as aborted.
-func (e *emitter) silenced() *agent.ProviderError {
+// timeout, carrying the step's headers (the response had arrived), or a
+// cancel the writer reports as aborted.
+func (e *emitter) silenced(r reply) *agent.ProviderError {
 	if e.dog.TimedOut() {
-		return e.dog.IdleFailure()
+		perr := e.dog.IdleFailure()
+		perr.Header = r.err.header()
+		return perr
 	}
 	return errCancelled()
 }

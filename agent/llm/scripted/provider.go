@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm/llmhttp"
 )
 
 // DefaultPace is the pace an interactive session wants: 60 chunks a second.
@@ -41,6 +42,12 @@ type Options struct {
 	// between paced chunks counts as silence. 0 means DefaultIdleTimeout; a
 	// scenario step's idleTimeoutMs overrides it.
 	IdleTimeout time.Duration
+	// FirstProgressTimeout is the watchdog's window before the first
+	// progress; 0 means the idle window.
+	FirstProgressTimeout time.Duration
+	// Clock runs the idle watchdog; nil means real time. Tests set a fake
+	// one, with Sleep on the same clock.
+	Clock llmhttp.Clock
 	// Scenario scripts the responses; nil answers every request with the
 	// default behaviour. New copies its list of steps.
 	Scenario *Scenario
@@ -159,6 +166,7 @@ func (p *Provider) stepReply(s *Step, model agent.Model, llm agent.LLMContext, o
 		r.err = *s.Error
 	}
 	r.idleTimeout = time.Duration(s.IdleTimeoutMS) * time.Millisecond
+	r.keepAlive = time.Duration(s.KeepAliveMS) * time.Millisecond
 	return r
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path"
 	"strings"
@@ -55,10 +56,12 @@ const (
 	// FaultStream streams the step's content, then fails with an error
 	// reported inside the stream (like Anthropic's overloaded_error event).
 	FaultStream Fault = "stream"
-	// FaultHang streams the step's content, then sends nothing more until the
-	// request is cancelled or the idle watchdog (Options.IdleTimeout, or the
-	// step's IdleTimeoutMS) fails it with a timeout, as a real provider's
-	// watchdog would.
+	// FaultHang streams the step's content, then makes no more progress
+	// until the request is cancelled or the idle watchdog (Options.IdleTimeout,
+	// or the step's IdleTimeoutMS) fails it with a timeout, as a real
+	// provider's watchdog would. With KeepAliveMS it keeps sending
+	// keep-alives meanwhile, as a stalled server does; they do not count as
+	// progress.
 	FaultHang Fault = "hang"
 	// FaultMalformed streams the step's content, then fails on a chunk that
 	// cannot be parsed (Error.Body is the chunk).
@@ -99,6 +102,11 @@ type Step struct {
 	// milliseconds, overriding Options.IdleTimeout: a hang (or a pace slower
 	// than the window) ends with a timeout error after that much silence.
 	IdleTimeoutMS int `json:"idleTimeoutMs,omitempty"`
+	// KeepAliveMS makes a hang send a keep-alive (a ping, an SSE comment)
+	// every that many milliseconds while it stalls. Keep-alives are not
+	// progress: the watchdog fails the response all the same, and its
+	// timeout error counts them.
+	KeepAliveMS int `json:"keepAliveMs,omitempty"`
 	// Usage overrides the estimated token counts of the response.
 	Usage *UsageSpec `json:"usage,omitempty"`
 }
@@ -130,6 +138,11 @@ type ErrorSpec struct {
 	Message string `json:"message,omitempty"`
 	// Body is the raw response body (or, for a malformed fault, the chunk).
 	Body string `json:"body,omitempty"`
+	// Headers are the response's headers the error carries, such as
+	// Retry-After, retry-after-ms, x-ratelimit-reset-tokens or
+	// anthropic-ratelimit-requests-reset, so that cooldowns and retries can
+	// be rehearsed from what a provider says.
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 // UsageSpec sets the token counts a step reports.
@@ -228,6 +241,12 @@ func (s *Step) validate() error {
 	if s.IdleTimeoutMS < 0 {
 		return errors.New("idleTimeoutMs is milliseconds and cannot be negative")
 	}
+	if s.KeepAliveMS < 0 || s.KeepAliveMS > 0 && s.Fault != FaultHang {
+		return errors.New(`keepAliveMs is milliseconds between the keep-alives of a "hang" fault`)
+	}
+	if err := s.Error.validateHeaders(s.Fault); err != nil {
+		return err
+	}
 	if s.Pace < 0 {
 		return errors.New("pace is chunks per second and cannot be negative")
 	}
@@ -247,6 +266,33 @@ func (s *Step) validate() error {
 		}
 	}
 	return nil
+}
+
+// validateHeaders checks that headers are given only with a fault, whose
+// error carries them, and that each name is a header name.
+func (e *ErrorSpec) validateHeaders(f Fault) error {
+	if e == nil || len(e.Headers) == 0 {
+		return nil
+	}
+	if f == FaultNone {
+		return errors.New("error.headers travel with a fault's error: give a fault")
+	}
+	for name := range e.Headers {
+		if name == "" || strings.ContainsAny(name, " \t\r\n:") {
+			return fmt.Errorf("error.headers: %q is not a header name", name)
+		}
+	}
+	return nil
+}
+
+// header is the headers as a response carries them: canonical keys, never
+// nil (a response arrived).
+func (e ErrorSpec) header() map[string][]string {
+	h := http.Header{}
+	for name, value := range e.Headers {
+		h.Set(name, value)
+	}
+	return h
 }
 
 // jsonError names the file and the line of a decoding error.

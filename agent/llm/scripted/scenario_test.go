@@ -142,6 +142,9 @@ func TestStepKinds(t *testing.T) {
 			if msg.StopReason != tt.reason {
 				t.Errorf("stopReason = %q, want %q (%s)", msg.StopReason, tt.reason, msg.ErrorMessage)
 			}
+			if tt.perr != nil && tt.perr.Header == nil {
+				tt.perr.Header = map[string][]string{} // a response arrived, without headers
+			}
 			if tt.perr != nil && !reflect.DeepEqual(msg.Error, tt.perr) {
 				t.Errorf("error = %+v, want %+v", msg.Error, tt.perr)
 			}

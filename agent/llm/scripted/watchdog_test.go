@@ -50,12 +50,13 @@ func TestIdleHangScenarioTimesOut(t *testing.T) {
 	if elapsed := time.Since(start); elapsed < idle {
 		t.Errorf("ended after %s, before the idle window", elapsed)
 	}
-	want := &agent.ProviderError{Kind: agent.ErrorTimeout, Message: "no data from scripted for 100ms (idle timeout)"}
+	want := &agent.ProviderError{Kind: agent.ErrorTimeout, Message: "no data from scripted for 100ms (idle timeout)",
+		Header: map[string][]string{}}
 	if msg.StopReason != agent.StopReasonError || !reflect.DeepEqual(msg.Error, want) {
 		t.Fatalf("stop %s error %+v, want error %+v", msg.StopReason, msg.Error, want)
 	}
-	if !reflect.DeepEqual(msg.Error, llmhttp.IdleError("scripted", idle)) {
-		t.Errorf("error %+v differs from the HTTP providers' %+v", msg.Error, llmhttp.IdleError("scripted", idle))
+	if http := llmhttp.IdleError("scripted", idle, 0); msg.Error.Kind != http.Kind || msg.Error.Message != http.Message {
+		t.Errorf("error %+v differs from the HTTP providers' %+v", msg.Error, http)
 	}
 	if next := endsWithin(t, 5*time.Second, p.Stream(context.Background(), DefaultModel(), llmOf(user("hi")), agent.StreamOptions{})); next.StopReason != agent.StopReasonStop {
 		t.Errorf("the next request: stop %s (%s)", next.StopReason, next.ErrorMessage)
