@@ -50,9 +50,13 @@ type Provider struct {
 	// Kind is the catalogue's name for this provider ("openai", "groq", …),
 	// found from the name or the base URL; "" when the catalogue has none.
 	Kind string
-	// Timeout overrides the idle-watchdog window; 0 means the provider's
+	// Timeout overrides the idle-watchdog window: how long a stream may go
+	// without progress (keep-alives do not count); 0 means the provider's
 	// default (see SelfHosted).
 	Timeout time.Duration
+	// FirstProgressTimeout is the window before a stream's first progress
+	// (time to first token); 0 means Timeout's window.
+	FirstProgressTimeout time.Duration
 	Headers map[string]string
 	// Profiles are the credentials, in the configured order; never empty.
 	Profiles []Profile

@@ -14,8 +14,12 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 	if strings.Contains(name, "/") || strings.TrimSpace(name) == "" {
 		return Provider{}, b.errAt(path, "a provider name must be non-empty and cannot contain \"/\"")
 	}
-	p := Provider{Name: name, API: fp.API, Headers: fp.Headers, Timeout: seconds(fp.TimeoutSeconds)}
+	p := Provider{Name: name, API: fp.API, Headers: fp.Headers, Timeout: seconds(fp.TimeoutSeconds),
+		FirstProgressTimeout: seconds(fp.FirstProgressTimeoutSeconds)}
 	if err := b.nonNegative(path+".timeoutSeconds", fp.TimeoutSeconds); err != nil {
+		return Provider{}, err
+	}
+	if err := b.nonNegative(path+".firstProgressTimeoutSeconds", fp.FirstProgressTimeoutSeconds); err != nil {
 		return Provider{}, err
 	}
 	if p.API == "" && name == assets.OfflineProvider {

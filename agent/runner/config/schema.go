@@ -17,12 +17,13 @@ type fileConfig struct {
 }
 
 type fileProvider struct {
-	API            string            `json:"api"`
-	BaseURL        string            `json:"baseURL"`
-	TimeoutSeconds float64           `json:"timeoutSeconds"`
-	Headers        map[string]string `json:"headers"`
-	Profiles       []fileProfile     `json:"profiles"`
-	Models         []fileModel       `json:"models"`
+	API                         string            `json:"api"`
+	BaseURL                     string            `json:"baseURL"`
+	TimeoutSeconds              float64           `json:"timeoutSeconds"`
+	FirstProgressTimeoutSeconds float64           `json:"firstProgressTimeoutSeconds"`
+	Headers                     map[string]string `json:"headers"`
+	Profiles                    []fileProfile     `json:"profiles"`
+	Models                      []fileModel       `json:"models"`
 }
 
 type fileProfile struct {
