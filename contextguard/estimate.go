@@ -156,6 +156,21 @@ func (e *Estimator) Messages(ms []agent.Message) int {
 	return total
 }
 
+// measure sets sizes[i] to the size of ms[i].
+func (e *Estimator) measure(ms []agent.Message, sizes []int) {
+	if e == nil {
+		for i, m := range ms {
+			sizes[i] = EstimateMessage(m)
+		}
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, m := range ms {
+		sizes[i] = e.lookup(m)
+	}
+}
+
 // Context is the size of a whole request in tokens.
 func (e *Estimator) Context(llm agent.LLMContext) int {
 	return estimateFixed(llm) + e.Messages(llm.Messages)

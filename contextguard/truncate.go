@@ -46,8 +46,11 @@ var truncatedSuffix = regexp.MustCompile(`(?:\n\n)?\[\.\.\. (\d+) more character
 
 // importantTailWords are SPEC §6.1's signs that the end of an output matters:
 // errors, summaries, results (and `total`, for du/rsync-style summaries).
-var importantTailWords = regexp.MustCompile(
-	`\b(error|exception|failed|fatal|traceback|panic|stack trace|errno|exit code|total|summary|result|complete|finished|done)\b`)
+// Each counts only as a whole word.
+var importantTailWords = []string{
+	"error", "exception", "failed", "fatal", "traceback", "panic", "stack trace", "errno", "exit code",
+	"total", "summary", "result", "complete", "finished", "done",
+}
 
 // TruncateToolResult cuts text to at most maxChars bytes plus the suffix
 // `[... N more characters truncated]`, N being the bytes dropped (SPEC §6.1).
@@ -79,7 +82,7 @@ func TruncateToolResult(text string, maxChars int) string {
 	}
 	// Cut the original bytes again, remembering where the earlier cut's
 	// marker stood so that nothing kept pretends the two sides are adjacent.
-	if gap := strings.LastIndex(body, MiddleMarker); gap >= 0 {
+	if gap := markerIndex(body); gap >= 0 {
 		return truncateText(body[:gap]+body[gap+len(MiddleMarker):], gap, maxChars, dropped)
 	}
 	return truncateText(body, noGap, maxChars, dropped)
@@ -108,6 +111,17 @@ func splitTruncated(text string) (body string, dropped int) {
 	return text[:loc[0]], n
 }
 
+// markerIndex finds the MiddleMarker of a head+tail cut in its body. The
+// tail after it is at most MaxTailChars, so only the end is searched: a
+// stored result of PersistMaxChars is re-cut on every request.
+func markerIndex(body string) int {
+	from := max(0, len(body)-MaxTailChars-len(MiddleMarker))
+	if i := strings.LastIndex(body[from:], MiddleMarker); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
 // noGap says a text to cut is one piece of the original.
 const noGap = -1
 
@@ -127,19 +141,47 @@ func truncateText(s string, gap, maxChars, earlier int) string {
 		if headBudget > MinKeepChars {
 			headEnd := snapHead(s[:headLimit], headBudget)
 			tailStart := max(tailFloor, snapTail(s, max(0, len(s)-tailBudget), tailBudget))
-			kept := s[:headEnd] + MiddleMarker + s[tailStart:]
-			return withSuffix(kept, earlier+tailStart-headEnd)
+			return withSuffix(earlier+tailStart-headEnd, s[:headEnd], MiddleMarker, s[tailStart:])
 		}
 	}
 	headEnd := snapHead(s[:headLimit], budget)
-	return withSuffix(s[:headEnd], earlier+len(s)-headEnd)
+	return withSuffix(earlier+len(s)-headEnd, s[:headEnd])
 }
 
 // hasImportantTail reports whether the last 2,000 bytes, lower-cased, name an
 // error, a summary or a result, or end a JSON object.
 func hasImportantTail(text string) bool {
 	tail := strings.ToLower(text[max(0, len(text)-importantTailWindow):])
-	return strings.HasSuffix(strings.TrimSpace(tail), "}") || importantTailWords.MatchString(tail)
+	if strings.HasSuffix(strings.TrimSpace(tail), "}") {
+		return true
+	}
+	for _, w := range importantTailWords {
+		if containsWord(tail, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether w occurs in s between word boundaries (as
+// regexp's \b sees them: ASCII letters, digits and _ are word bytes). It
+// runs on every truncation, where a regexp would cost a hundred times more.
+func containsWord(s, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(w)
+		if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		from = start + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // snapHead returns where a head of at most limit bytes ends: at a newline in
@@ -187,13 +229,27 @@ func runeStartAtOrAfter(s string, i int) int {
 	return i
 }
 
-// withSuffix appends the suffix for dropped bytes to kept.
-func withSuffix(kept string, dropped int) string {
-	suffix := strings.Replace(suffixFormat, "%d", strconv.Itoa(dropped), 1)
-	if kept == "" {
-		return suffix
+// withSuffix joins the kept parts and the suffix for dropped bytes, copying
+// each byte once.
+func withSuffix(dropped int, kept ...string) string {
+	n := strconv.Itoa(dropped)
+	var b strings.Builder
+	size := len(suffixFormat) - len("%d") + len(n)
+	for _, k := range kept {
+		size += len(k)
 	}
-	return kept + suffixSep + suffix
+	b.Grow(size + len(suffixSep))
+	for _, k := range kept {
+		b.WriteString(k)
+	}
+	if b.Len() > 0 {
+		b.WriteString(suffixSep)
+	}
+	prefix, rest, _ := strings.Cut(suffixFormat, "%d")
+	b.WriteString(prefix)
+	b.WriteString(n)
+	b.WriteString(rest)
+	return b.String()
 }
 
 // suffixLen is the length of the suffix for at most n dropped bytes.
