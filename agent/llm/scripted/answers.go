@@ -62,13 +62,18 @@ var commandHelps = []struct{ tool, line string }{
 	{"read", "- `read <path>` shows a file with the `read` tool\n"},
 	{"bash", "- `run <command>` runs a shell command with the `bash` tool\n"},
 	{"grep", "- `search <pattern>` searches the files with the `grep` tool\n"},
+	{anyTool, "- `call <tool> {json}` calls any tool with those arguments, e.g. " +
+		"`call find {\"pattern\": \"*.go\"}`\n"},
 }
+
+// anyTool marks a command that works with whatever tools the session has.
+const anyTool = "*"
 
 func commandHelp(tools []agent.ToolSpec) string {
 	var b strings.Builder
 	for _, h := range commandHelps {
 		for _, t := range tools {
-			if t.Name == h.tool {
+			if t.Name == h.tool || h.tool == anyTool {
 				b.WriteString(h.line)
 				break
 			}
@@ -130,7 +135,7 @@ func bashAnswer(o outcome) string {
 
 func readAnswer(o outcome) string {
 	file := argString(o.args, "path")
-	lines := splitLines(o.text)
+	lines := withoutLineNumbers(splitLines(o.text))
 	s := fmt.Sprintf("`%s` has %s", file, plural(len(lines), "line"))
 	if kind := fileKind(file); kind != "" {
 		s += " of " + kind
@@ -142,6 +147,28 @@ func readAnswer(o outcome) string {
 		s += fmt.Sprintf(". Here are the first %d:\n\n", shown)
 	}
 	return s + fence(strings.Join(lines[:shown], "\n"), lang(file))
+}
+
+// numberedLine is a line of the read tool's output: its number, a tab,
+// then the file's line.
+var numberedLine = regexp.MustCompile(`^ *\d+\t`)
+
+// withoutLineNumbers returns the file's lines from the read tool's output:
+// the numbers taken off and the note on further lines dropped. Output of
+// another shape is returned as it is.
+func withoutLineNumbers(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		prefix := numberedLine.FindString(l)
+		if prefix == "" {
+			if len(out) > 0 && (l == "" || strings.HasPrefix(l, "[showing lines")) {
+				break // the blank line and the note after the numbered lines
+			}
+			return lines
+		}
+		out = append(out, l[len(prefix):])
+	}
+	return out
 }
 
 func lsAnswer(o outcome) string {

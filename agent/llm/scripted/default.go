@@ -83,14 +83,18 @@ func outcomes(msgs []agent.Message) []outcome {
 
 // command is a prompt the default behaviour answers with a tool call.
 type command struct {
-	tool  string
-	args  map[string]any
-	intro string // said before the call
+	tool    string
+	args    map[string]any
+	intro   string // said before the call
+	problem string // why the command cannot be run as written, said instead
 }
 
-// parseCommand recognises `list files`, `read <path>`, `run <command>` and
-// `search <pattern>`, case-insensitively.
+// parseCommand recognises `list files`, `read <path>`, `run <command>`,
+// `search <pattern>` and `call <tool> {json}`, case-insensitively.
 func parseCommand(prompt string) (command, bool) {
+	if cmd, ok := parseCall(prompt); ok {
+		return cmd, true
+	}
 	p := strings.TrimSpace(prompt)
 	lower := strings.ToLower(p)
 	if lower == "list files" || lower == "ls" {
@@ -123,6 +127,8 @@ func (p *Provider) defaultReply(model agent.Model, llm agent.LLMContext, opts ag
 	var r reply
 	var body string
 	switch cmd, isCmd := parseCommand(t.prompt); {
+	case t.hasPrompt && isCmd && cmd.problem != "":
+		body = cmd.problem
 	case t.hasPrompt && isCmd && hasTool(llm.Tools, cmd.tool):
 		body = cmd.intro
 		r.calls = []agent.Content{agent.ToolCall(p.newCallID(), cmd.tool, cmd.args)}

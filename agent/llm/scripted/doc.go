@@ -32,6 +32,11 @@
 //     `search <pattern>` (case-insensitive) call the tools ls, read, bash
 //     and grep, after a one-line text; when the request does not offer the
 //     tool, the answer says so instead.
+//   - `call <tool> {json arguments}` calls any tool with those arguments
+//     (none when the JSON is left out), so that every tool can be
+//     rehearsed and tested offline: `call write {"path": "a.txt",
+//     "content": "hi"}`. Arguments that are not one JSON object get an
+//     answer saying so, and no call.
 //   - Any other prompt gets a Markdown answer beginning "You said: <text>",
 //     with headings, a list and a code block.
 //
