@@ -50,7 +50,7 @@ func TestHelperEngine(t *testing.T) {
 		role.serve(h, req.ID, req.Method, req.Params)
 	}
 	if role.ignoreEOF {
-		select {} // until killed
+		time.Sleep(time.Hour) // until killed
 	}
 	os.Exit(0)
 }
