@@ -44,7 +44,7 @@ var textRules = []rule{
 	{`\bcontent[_ -]?(?:policy|filter|management policy|moderation)|\bsafety (?:system|filter|settings? blocked)\b|\bresponsible ai\b|\b(?:blocked|block_?reason)\b[^\n]{0,40}\b(?:safety|prohibited|blocklist|spii|recitation)|\bprohibited_content\b|\bfinish_?reason\W{0,4}(?:safety|recitation|content_filter)\b|\bflagged (?:by|as|for)\b|\bcontent exists risk\b|\b(?:sensitive|inappropriate|unsafe|harmful) content\b|\brequires moderation\b|\bviolat(?:es|ion of|ing) (?:our|the)? ?(?:usage |content )?polic(?:y|ies)\b|\brefusal\b`, ReasonUnclassified},
 
 	// The transcript would be rejected by any profile or model.
-	{`\broles must alternate\b|\bmust alternate between\b|\bincorrect role information\b|\btool[_ ](?:use|result)(?:_id|\.id)?\b|\btool_call_id\b|\btool call id\b|\bmessages with role .tool. must be a response\b|\bthinking\b[^\n]{0,80}\bsignature\b|\binvalid signature\b[^\n]{0,40}\bthinking\b|\bconversation must end with a user message\b|\bdoes not support assistant message prefill\b`, ReasonFormat},
+	{`\broles must alternate\b|\bmust alternate between\b|\bincorrect role information\b|\btool[_ ](?:use|result)(?:_id|\.id)?\b|\btool_call_id\b|\btool call id\b|\bmessages with role .tool. must be a response\b|\b(?:thinking|thought)[_ -]?signatures?\b|\bthinking\b[^\n]{0,80}\bsignature\b|\binvalid signature\b[^\n]{0,40}\bthinking\b|\bconversation must end with a user message\b|\bdoes not support assistant message prefill\b`, ReasonFormat},
 	{`\bstring should match pattern\b|\binvalid request format\b|\bextra inputs are not permitted\b|\badditional properties are not allowed\b|\bunrecognized request argument\b|\b(?:unsupported|unknown|unrecognized) (?:param|parameter|argument|field|property)s?\b|\bis a required property\b|\bmissing required (?:parameter|field|argument)\b|\bfield required\b|\bis not of type\b|\binvalid schema\b|\bcould not parse the json body\b|\bfailed to (?:parse|deseriali[sz]e) (?:the )?(?:request|json)\b|\brequest body is not valid json\b|\bmalformed (?:input|json|request|body|payload)\b|\bextraneous (?:key|field|property)\b|\bjinja exception\b|\binvalid '[\w.\[\]-]+'(?::| \()|\bexpected an? (?:array|string|object|integer|number|boolean)\b|\bfailed to deseriali[sz]e\b|\binvalid (?:\w+ )?(?:value|type|parameter|argument)s?\b|\bonly supported (?:by|for|with|on) (?:certain|some|specific)\b|\bno (?:user|user/tool|user or tool) (?:message|query|turn)s?\b|\b(?:must|should) (?:contain|include|have|start with|end with) (?:at least one |an? )?(?:user|assistant|system|tool) (?:message|turn|role)\b|\bunsupported value\b|\bmust be one of\b|\b(?:does not|doesn't) support (?:tools?|tool (?:use|calling|calls)|function calling|images?|image input|vision|system (?:prompts?|messages?|role)|streaming|json mode|response_format|thinking|reasoning)\b|\bunknown variant\b`, ReasonFormat},
 
 	// Money: the account cannot pay for the request.
@@ -175,12 +175,19 @@ const genericOnly = `^(?:error|unknown error|an? (?:unknown |unexpected )?error(
 // noBody is what an HTTP wrapper says when the response had no body.
 const noBody = `^(?:\(?no body\)?|status code \(no body\)|no (?:response )?body|empty body)$`
 
-// leadingStatus finds a status near the head of an error text, before any
-// other digit and marked as one: "429 …", "HTTP 402: …", "Error code: 400 -
-// {…}", "status code: 400, …", "OpenAI API error (429): …", "API Error 400:
-// …", "request failed [400]: …", "请求错误（DeepSeek 400）：…". The caller
-// still checks that the number is a status.
-const leadingStatus = `^(?:[^\n\d]{0,100}?(?:\b(?:error|failed|exception|status(?: code)?|code|http(?:/[\d.]+)?)\b[\s:=]*[\[(（'"]?|[\[(（])\s*(?:[a-z][\w.-]*\s+)?)?([45]\d\d)\b[\])）'"]?[\s:,-]*`
+// leadingStatus finds a status near the head of an error text, marked as
+// one: at the very start ("429 …"), right after a marker word or bracket
+// ("HTTP 402: …", "Error code: 400 - {…}", "status code: 400, …", "OpenAI
+// API error (429): …", "API Error 400: …", "request failed [400]: …",
+// "[Error]: 422 …", "请求错误（DeepSeek 400）：…"), or after the colon that
+// closes an error's preamble ("Error in X call (attempt 1/3): 400 …",
+// "Request failed after 3 retries: 429 …"). The caller still checks that
+// the number is a status.
+const leadingStatus = `^(?:[^\n]{0,100}?(?:` +
+	`\b(?:error|failed|exception|status(?: code)?|code|http(?:/[\d.]+)?)\b[\])）]?[\s:=]*[\[(（'"]?` +
+	`|[\[(（]` +
+	`|\b(?:error|failed|exception)\b[^\n:]{0,80}:\s+` +
+	`)\s*(?:[a-z][\w.-]*\s+)?)??([45]\d\d)\b[\])）'"]?[\s:,-]*`
 
 // looseType finds identifiers in running text that may name an error type:
 // snake_case words and names ending in Error or Exception.
