@@ -11,11 +11,12 @@ import (
 
 // The attempt loop (SPEC §7.3, §5): every request the kernel makes goes
 // through attempts. An attempt is one auth profile of one model; a failure
-// that comes before anything was streamed is classified, written to the
-// shared ledger and decided on — rotate to the next profile, fall back to the
-// next model of the chain, or surface the error. What was already streamed
-// cannot be taken back, so a failure after content ends the request as the
-// provider ended it (and is still ledgered).
+// that comes before anything was streamed is classified and, when it is
+// transient, retried on the same profile (retry.go); otherwise it is written
+// to the shared ledger and decided on — rotate to the next profile, fall
+// back to the next model of the chain, or surface the error. What was
+// already streamed cannot be taken back, so a failure after content ends the
+// request as the provider ended it (and is still ledgered).
 
 // attemptStream is the StreamFn the Agent calls for model m: it runs the
 // attempts and streams the one that answers.
@@ -43,6 +44,28 @@ func failedEvent(m agent.Model, text string, at time.Time) agent.AssistantEvent 
 	return agent.AssistantEvent{Type: agent.EventError, Reason: agent.StopReasonError, Partial: msg}
 }
 
+// attemptRun is one request on its way through the attempt loop.
+type attemptRun struct {
+	ctx  context.Context
+	llm  agent.LLMContext
+	opts agent.StreamOptions
+	out  *agent.AssistantStream
+
+	count    int               // attempts made
+	first    string            // the first attempt's profile and model
+	run      failover.Reason   // the merged reason of the failures so far
+	failures []attempt         // the failures Decide moved on from, in order
+	reasons  []failover.Reason // their reasons
+}
+
+// target is the model a request tries now, and what its attempts need.
+type target struct {
+	prov         Provider
+	model        agent.Model
+	profiles     int  // the run's candidate profiles, which size the attempt budget
+	holdThinking bool // another model could still answer (see forward)
+}
+
 // attempt is how one attempt went.
 type attempt struct {
 	held      []agent.AssistantEvent // start (and thinking, see forward), held back
@@ -56,102 +79,65 @@ func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
 // runAttempts tries the chain's models and their profiles in order until one
 // answers or the decision is to surface the error, which then goes out.
 func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
+	q := &attemptRun{ctx: ctx, llm: llm, opts: opts, out: out}
 	chain := r.modelChain(m)
-	var failures []attempt
-	var reasons []failover.Reason
-	run := failover.ReasonUnknown
-	count := 0
 	for i, model := range chain {
 		prov := r.providerOf(model)
-		usable := r.orderProfiles(ctx, prov, model)
+		usable := r.orderProfiles(q.ctx, prov, model)
+		t := target{prov: prov, model: model, profiles: len(usable), holdThinking: i+1 < len(chain)}
 		var tried []string
 		for {
 			cand, ok := failover.Next(usable, tried, "")
 			if !ok {
 				if len(tried) == 0 {
-					failures = append(failures, r.noProfileLeft(model, prov, usable))
-					reasons = append(reasons, failover.ReasonRateLimit)
-					if i+1 < len(chain) {
-						annotate(ctx, out, AnnotationFailover, AttemptInfo{Reason: failover.ReasonRateLimit.String(),
-							Decision: failover.DecisionFallbackModel.String(), From: model.Ref(), To: chain[i+1].Ref()})
-					}
+					r.skipModel(q, model, prov, usable, chain[i+1:])
 				}
 				break // profiles exhausted: the next model
 			}
 			tried = append(tried, cand.ID)
-			count++
-			o := opts
-			o.Profile, o.APIKey = cand.ID, prov.key(cand.ID)
-			if count > 1 {
-				// A switch is a clean start: the thinking level goes back to
-				// its initial value (SPEC §5.3). (seed)
-				o.Thinking = r.opts.Thinking
-			}
-			info := AttemptInfo{Profile: cand.ID, Model: model.Ref(), Attempt: count}
-			annotate(ctx, out, AnnotationAttemptStart, info)
-			began := time.Now()
-			var a attempt
-			if src := prov.Stream(ctx, model, llm, o); src != nil {
-				a = forward(ctx, src, out, i+1 < len(chain))
-			} else {
-				a.final = failedEvent(model, "the provider returned no stream", r.opts.Now())
-			}
-			info.DurationMs = time.Since(began).Milliseconds()
-			empty := !a.failed() && !a.delivered // done with nothing, or only reasoning, before it (SPEC §5.4)
-			if !a.failed() && !empty {
-				annotate(ctx, out, AnnotationAttemptEnd, info)
-				out.Push(context.Background(), a.final)
-				r.recordSuccess(cand.ID)
-				if count > 1 {
-					r.agent.SetThinking(r.opts.Thinking)
-				}
+			f, done := r.onProfile(q, t, cand.ID)
+			if done {
 				return
 			}
-			stage, reason := failover.StagePrompt, failover.ReasonEmptyResponse
-			switch {
-			case empty:
-				stage = failover.StageAssistant
-			case a.final.Partial.Error != nil:
-				reason = failover.ClassifyError(a.final.Partial.Error, nil)
-			default:
-				reason = failover.Classify(0, a.final.Partial.ErrorMessage)
-			}
-			info.Reason = reason.String()
-			if ctx.Err() == nil {
-				r.recordFailure(ctx, cand.ID, model, reason, a.final.Partial.Error)
-			}
-			if a.delivered || ctx.Err() != nil {
-				annotate(ctx, out, AnnotationAttemptEnd, info)
-				surface(a, out)
-				return // partly out already, or aborted: nothing to retry
-			}
 			verdict := failover.Decide(failover.Facts{
-				Stage: stage, Failed: true, Reason: reason, RunReason: run,
+				Stage: f.stage, Failed: true, Reason: f.reason, RunReason: q.run,
 				ProfilesLeft: failover.Left(usable, tried, ""), ModelsLeft: len(chain) - i - 1,
-				Profiles: len(usable), Attempts: count,
+				Profiles: len(usable), Attempts: q.count,
 			}, r.opts.Failover)
-			info.Decision = verdict.Decision.String()
-			annotate(ctx, out, AnnotationAttemptEnd, info)
-			run = failover.MergeReason(run, reason)
-			failures, reasons = append(failures, a), append(reasons, reason)
+			f.info.Decision = verdict.Decision.String()
+			annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)
+			f.endRetries(q)
+			q.run = failover.MergeReason(q.run, f.reason)
+			q.failures, q.reasons = append(q.failures, f.attempt), append(q.reasons, f.reason)
 			switch verdict.Decision {
 			case failover.DecisionRotateProfile:
 				if next, ok := failover.Next(usable, tried, ""); ok {
-					annotate(ctx, out, AnnotationFailover, AttemptInfo{Reason: info.Reason, Decision: info.Decision, From: cand.ID, To: next.ID})
+					annotate(q.ctx, q.out, AnnotationFailover, AttemptInfo{Reason: f.info.Reason, Decision: f.info.Decision, From: cand.ID, To: next.ID})
 					continue
 				}
 			case failover.DecisionFallbackModel:
 				if i+1 < len(chain) {
-					annotate(ctx, out, AnnotationFailover, AttemptInfo{Reason: info.Reason, Decision: info.Decision, From: model.Ref(), To: chain[i+1].Ref()})
+					annotate(q.ctx, q.out, AnnotationFailover, AttemptInfo{Reason: f.info.Reason, Decision: f.info.Decision, From: model.Ref(), To: chain[i+1].Ref()})
 				}
 			default:
-				surface(a, out)
+				surface(f.attempt, q.out)
 				return
 			}
 			break
 		}
 	}
-	surface(failures[failover.MostCredible(reasons)], out)
+	surface(q.failures[failover.MostCredible(q.reasons)], q.out)
+}
+
+// skipModel records a model none of whose profiles may be used now, and
+// announces the fallback to the next model, if any.
+func (r *Runtime) skipModel(q *attemptRun, model agent.Model, prov Provider, usable []failover.Candidate, rest []agent.Model) {
+	q.failures = append(q.failures, r.noProfileLeft(model, prov, usable))
+	q.reasons = append(q.reasons, failover.ReasonRateLimit)
+	if len(rest) > 0 {
+		annotate(q.ctx, q.out, AnnotationFailover, AttemptInfo{Reason: failover.ReasonRateLimit.String(),
+			Decision: failover.DecisionFallbackModel.String(), From: model.Ref(), To: rest[0].Ref()})
+	}
 }
 
 // forward streams src to out, holding the start event back until something
@@ -219,42 +205,4 @@ func (r *Runtime) noProfileLeft(m agent.Model, prov Provider, usable []failover.
 			st.Until.Local().Format(time.TimeOnly))
 	}
 	return attempt{final: failedEvent(m, text, r.opts.Now())}
-}
-
-// The annotations of the attempt loop in the event stream (SPEC §12).
-const (
-	AnnotationAttemptStart = "attempt_start"
-	AnnotationAttemptEnd   = "attempt_end"
-	AnnotationFailover     = "failover"
-)
-
-// AttemptInfo is the Data of the attempt loop's annotations: one attempt,
-// or for a failover the move from one profile or model to the next.
-type AttemptInfo struct {
-	Profile    string `json:"profile,omitempty"`
-	Model      string `json:"model,omitempty"`
-	Attempt    int    `json:"attempt,omitempty"`
-	Reason     string `json:"reason,omitempty"`
-	Decision   string `json:"decision,omitempty"`
-	From       string `json:"from,omitempty"`
-	To         string `json:"to,omitempty"`
-	DurationMs int64  `json:"durationMs,omitempty"`
-}
-
-// Summary words a failover for people: what failed, and where the request
-// goes next.
-func (i AttemptInfo) Summary() string {
-	switch i.Decision {
-	case failover.DecisionRotateProfile.String():
-		return fmt.Sprintf("%s on profile %s: trying profile %s", i.Reason, i.From, i.To)
-	case failover.DecisionFallbackModel.String():
-		return fmt.Sprintf("%s on model %s: falling back to %s", i.Reason, i.From, i.To)
-	}
-	return fmt.Sprintf("%s: %s %s → %s", i.Reason, i.Decision, i.From, i.To)
-}
-
-// annotate puts an annotation into the request's stream, in order with the
-// response (see agent.Annotation).
-func annotate(ctx context.Context, out *agent.AssistantStream, kind string, info AttemptInfo) {
-	out.Push(ctx, agent.Annotate(agent.Annotation{Kind: kind, Data: info}))
 }

@@ -9,12 +9,16 @@ import (
 
 // ProfileView is one auth profile as the inspectors show it (`steer inspect
 // profiles --json`, rpc inspect): state is "available", "cooldown" or
-// "disabled"; until and reason are null while available.
+// "disabled"; until, untilSource and reason are null while available.
+// untilSource says where the window's length came from: "schedule" (SPEC
+// §5.3), or the header of the provider's longer hint ("retry-after",
+// "x-ratelimit-reset-tokens", "anthropic-ratelimit-requests-reset" …).
 type ProfileView struct {
 	ID          string     `json:"id"`
 	Provider    string     `json:"provider"`
 	State       string     `json:"state"`
 	Until       *time.Time `json:"until"`
+	UntilSource *string    `json:"untilSource"`
 	Reason      *string    `json:"reason"`
 	Model       string     `json:"model"`
 	ErrorCount  int        `json:"errorCount"`
@@ -33,8 +37,8 @@ func ViewProfile(id, provider string, st failover.ProfileState, now time.Time) P
 		ErrorCount: st.ErrorCount, Failures: st.Failures, Successes: st.Successes,
 		Until: timeOrNil(status.Until), LastUsed: timeOrNil(st.LastUsed()), LastSuccess: timeOrNil(st.LastSuccessAt)}
 	if status.State != failover.StateAvailable {
-		reason := status.Reason.String()
-		v.Reason = &reason
+		reason, source := status.Reason.String(), st.UntilSource(now)
+		v.Reason, v.UntilSource = &reason, &source
 	}
 	return v
 }

@@ -93,17 +93,24 @@ func (r *Runtime) orderProfiles(ctx context.Context, prov Provider, m agent.Mode
 	return usable
 }
 
-// recordFailure writes a failed attempt to the shared ledger; the ledger
-// itself leaves out what is not the profile's fault (SPEC §5.3).
+// recordFailure writes a failed attempt to the shared ledger, with the hint
+// its response gave (Retry-After, a rate-limit reset), which can lengthen
+// the cooldown; the ledger itself leaves out what is not the profile's fault
+// (SPEC §5.3).
 func (r *Runtime) recordFailure(ctx context.Context, id string, m agent.Model, reason failover.Reason, perr *agent.ProviderError) {
-	f := failover.Failure{At: r.opts.Now(), Reason: reason, Model: m.ID, ProviderReached: reached(perr)}
+	now := r.opts.Now()
+	f := failover.Failure{At: now, Reason: reason, Model: m.ID, ProviderReached: reached(perr)}
+	if perr != nil {
+		f.Hint, _ = failover.RetryHint(perr.Status, perr.Header, now)
+	}
 	r.updateLedger(ctx, id, func(st failover.ProfileState) failover.ProfileState { return st.RecordFailure(f, r.opts.Cooldowns) })
 }
 
-// reached says whether the provider answered at all: a status, or an error
-// the provider itself sent.
+// reached says whether the provider answered at all: a status, an error the
+// provider itself sent, or a response whose headers arrived (a stream that
+// stalled after them).
 func reached(perr *agent.ProviderError) bool {
-	return perr != nil && (perr.Status != 0 || perr.Type != "" || perr.Code != "")
+	return perr != nil && (perr.Status != 0 || perr.Type != "" || perr.Code != "" || perr.Header != nil)
 }
 
 // recordSuccess records a success in the background (SPEC §5.3), warning

@@ -46,6 +46,9 @@ type Options struct {
 	Cooldowns failover.Cooldowns
 	// Failover tunes the decision (format retries, the attempt limit).
 	Failover failover.Config
+	// Sleep waits d before a same-profile retry, or until ctx is done (then
+	// returning its error); nil waits on a real timer. Tests inject a fake.
+	Sleep func(ctx context.Context, d time.Duration) error
 	// Approval is the tool approval policy (tools.approval, --approve);
 	// "" is tools.ModeAuto. Interactive says that someone can answer an
 	// approval request (the TUI, an rpc client); without it calls that

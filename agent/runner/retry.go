@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/failover"
+)
+
+// Same-profile retries (SPEC §5.2's continue_normal): a transient failure —
+// a stall cut by the watchdog, an overloaded or rate-limited provider that
+// said to come back within MaxRetryWait — is tried again on the profile and
+// model that just failed, after the wait failover.DecideRetry gives, before
+// the decision moves on. Each retry is announced in pi's shapes
+// (auto_retry_start, auto_retry_end); the wait runs on Options.Sleep and
+// ends at once on abort. A failure retried on its profile reaches the
+// shared ledger only when the profile is given up on, so a blip that a
+// retry absorbed cools nothing down for the other sessions.
+
+// failed is an attempt that failed for good on its profile: what Decide
+// needs, and what its attempt_end and auto_retry_end say.
+type failed struct {
+	attempt
+	stage   failover.Stage
+	reason  failover.Reason
+	info    AttemptInfo // the attempt_end, without its decision
+	retries int         // same-profile retries made before it
+}
+
+// onProfile runs attempts on profile id of t until one answers (done), the
+// request cannot go on (done: delivered, aborted), or a failure is not
+// retried on this profile: that one comes back, written to the ledger.
+func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
+	model := t.model
+	for retries := 0; ; retries++ {
+		f, done := r.attemptOnce(q, t, id, retries)
+		if done {
+			return failed{}, true
+		}
+		perr := f.final.Partial.Error
+		if f.delivered || q.ctx.Err() != nil {
+			if q.ctx.Err() == nil {
+				r.recordFailure(q.ctx, id, model, f.reason, perr)
+			}
+			annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)
+			f.endRetries(q)
+			surface(f.attempt, q.out)
+			return failed{}, true // partly out already, or aborted: nothing to retry
+		}
+		var hint failover.Hint
+		if perr != nil {
+			hint, _ = failover.RetryHint(perr.Status, perr.Header, r.opts.Now())
+		}
+		retry := failover.DecideRetry(failover.RetryFacts{Reason: f.reason, Hint: hint, Retries: retries,
+			Attempts: q.count, Profiles: t.profiles}, r.opts.Failover)
+		if !retry.Retry {
+			r.recordFailure(q.ctx, id, model, f.reason, perr)
+			return f, false
+		}
+		f.info.Decision = failover.DecisionContinueNormal.String()
+		annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)
+		start := RetryStartInfo{Attempt: retries + 1, MaxAttempts: retry.Max, DelayMs: retry.Delay.Milliseconds(),
+			ErrorMessage: f.final.Partial.ErrorMessage, Reason: f.info.Reason, Profile: id, Model: model.Ref()}
+		if retry.Delay > 0 && retry.Delay == hint.After {
+			start.DelaySource = hint.Source
+		}
+		annotate(q.ctx, q.out, AnnotationRetryStart, start)
+		if r.wait(q.ctx, retry.Delay) != nil {
+			annotate(q.ctx, q.out, AnnotationRetryEnd, RetryEndInfo{Attempt: retries + 1, FinalError: agent.AbortReason(q.ctx)})
+			q.out.Push(context.Background(), abortedEvent(q.ctx, model, r.opts.Now()))
+			return failed{}, true
+		}
+	}
+}
+
+// attemptOnce makes one attempt on profile id of t, the retries-th retry on
+// it. An answer goes out (done); a failure comes back classified, its
+// attempt_end not yet announced.
+func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (failed, bool) {
+	prov, model := t.prov, t.model
+	q.count++
+	o := q.opts
+	o.Profile, o.APIKey = id, prov.key(id)
+	key := id + " " + model.Ref()
+	if q.first == "" {
+		q.first = key
+	}
+	switched := key != q.first
+	if switched {
+		// A switch is a clean start: the thinking level goes back to its
+		// initial value (SPEC §5.3). (seed)
+		o.Thinking = r.opts.Thinking
+	}
+	info := AttemptInfo{Profile: id, Model: model.Ref(), Attempt: q.count}
+	annotate(q.ctx, q.out, AnnotationAttemptStart, info)
+	began := time.Now()
+	var a attempt
+	if src := prov.Stream(q.ctx, model, q.llm, o); src != nil {
+		a = forward(q.ctx, src, q.out, t.holdThinking)
+	} else {
+		a.final = failedEvent(model, "the provider returned no stream", r.opts.Now())
+	}
+	info.DurationMs = time.Since(began).Milliseconds()
+	empty := !a.failed() && !a.delivered // done with nothing, or only reasoning, before it (SPEC §5.4)
+	if !a.failed() && !empty {
+		annotate(q.ctx, q.out, AnnotationAttemptEnd, info)
+		if retries > 0 {
+			annotate(q.ctx, q.out, AnnotationRetryEnd, RetryEndInfo{Success: true, Attempt: retries})
+		}
+		q.out.Push(context.Background(), a.final)
+		r.recordSuccess(id)
+		if switched {
+			r.agent.SetThinking(r.opts.Thinking)
+		}
+		return failed{}, true
+	}
+	f := failed{attempt: a, stage: failover.StagePrompt, reason: failover.ReasonEmptyResponse, info: info, retries: retries}
+	switch {
+	case empty:
+		f.stage = failover.StageAssistant
+	case a.final.Partial.Error != nil:
+		f.reason = failover.ClassifyError(a.final.Partial.Error, nil)
+	default:
+		f.reason = failover.Classify(0, a.final.Partial.ErrorMessage)
+	}
+	f.info.Reason = f.reason.String()
+	return f, false
+}
+
+// endRetries ends a sequence of same-profile retries that failed: its last
+// attempt's error is the final one.
+func (f failed) endRetries(q *attemptRun) {
+	if f.retries > 0 {
+		annotate(q.ctx, q.out, AnnotationRetryEnd, RetryEndInfo{Attempt: f.retries, FinalError: f.final.Partial.ErrorMessage})
+	}
+}
+
+// wait waits d on Options.Sleep, or until ctx is done.
+func (r *Runtime) wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	if r.opts.Sleep != nil {
+		return r.opts.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// abortedEvent ends a request aborted while it waited to retry.
+func abortedEvent(ctx context.Context, m agent.Model, at time.Time) agent.AssistantEvent {
+	msg := agent.Message{Role: agent.RoleAssistant, API: m.API, Provider: m.Provider, Model: m.ID,
+		StopReason: agent.StopReasonAborted, ErrorMessage: agent.AbortReason(ctx), Timestamp: at, Content: []agent.Content{}}
+	return agent.AssistantEvent{Type: agent.EventError, Reason: agent.StopReasonAborted, Partial: msg}
+}
