@@ -57,7 +57,7 @@ type Provider struct {
 	// FirstProgressTimeout is the window before a stream's first progress
 	// (time to first token); 0 means Timeout's window.
 	FirstProgressTimeout time.Duration
-	Headers map[string]string
+	Headers              map[string]string
 	// Profiles are the credentials, in the configured order; never empty.
 	Profiles []Profile
 	// Models carry Provider, API and BaseURL, and the catalogue's metadata
