@@ -38,7 +38,7 @@ func TestExampleEngineEndToEnd(t *testing.T) {
 
 	info, err := g.Info(ctx)
 	if want := (Info{Name: "trim-thinking", Version: "1.0"}); err != nil || info != want {
-		t.Fatalf("Info = %+v, %v; want %+v", info, err, want)
+		t.Fatalf("Info = %+v, %v; want %+v (quarantines: %+v)", info, err, want, ev.list())
 	}
 	if err := g.Bootstrap(ctx, BootstrapRequest{Session: session, Messages: transcript()}); err != nil {
 		t.Fatal(err)
