@@ -69,13 +69,27 @@ var importantTailWords = []string{
 // fit (a result cut to PersistMaxChars when it was stored, then sent to a
 // model with a smaller limit) is cut again, its N counting both cuts.
 func TruncateToolResult(text string, maxChars int) string {
+	return truncateWith(text, maxChars, toolResultCut)
+}
+
+// cutPolicy tunes a truncation.
+type cutPolicy struct {
+	minKeep    int  // the least kept, whatever the budget
+	alwaysTail bool // keep the tail even when it does not look important
+}
+
+// toolResultCut is SPEC §6.1's truncation.
+var toolResultCut = cutPolicy{minKeep: MinKeepChars}
+
+// truncateWith is TruncateToolResult under policy p.
+func truncateWith(text string, maxChars int, p cutPolicy) string {
 	maxChars = max(maxChars, 0)
 	if len(text) <= maxChars {
 		return text
 	}
 	body, dropped := splitTruncated(text)
 	if dropped == 0 {
-		return truncateText(text, noGap, maxChars, 0)
+		return truncateText(text, noGap, maxChars, 0, p)
 	}
 	if len(body) <= maxChars {
 		return text
@@ -83,9 +97,9 @@ func TruncateToolResult(text string, maxChars int) string {
 	// Cut the original bytes again, remembering where the earlier cut's
 	// marker stood so that nothing kept pretends the two sides are adjacent.
 	if gap := markerIndex(body); gap >= 0 {
-		return truncateText(body[:gap]+body[gap+len(MiddleMarker):], gap, maxChars, dropped)
+		return truncateText(body[:gap]+body[gap+len(MiddleMarker):], gap, maxChars, dropped, p)
 	}
-	return truncateText(body, noGap, maxChars, dropped)
+	return truncateText(body, noGap, maxChars, dropped, p)
 }
 
 // IsTruncated reports whether text ends with the suffix of a truncation.
@@ -129,16 +143,16 @@ const noGap = -1
 // earlier counts the bytes an earlier truncation dropped; gap, unless noGap,
 // is where in s they were, so the new head ends before it and the new tail
 // starts after it.
-func truncateText(s string, gap, maxChars, earlier int) string {
+func truncateText(s string, gap, maxChars, earlier int, p cutPolicy) string {
 	headLimit, tailFloor := len(s), 0
 	if gap != noGap {
 		headLimit, tailFloor = gap, gap
 	}
-	budget := min(maxChars, max(MinKeepChars, maxChars-suffixLen(len(s)+earlier)))
-	if hasImportantTail(s) && budget > 2*MinKeepChars {
+	budget := min(maxChars, max(p.minKeep, maxChars-suffixLen(len(s)+earlier)))
+	if (p.alwaysTail || hasImportantTail(s)) && budget > 2*p.minKeep {
 		tailBudget := min(budget*tailSharePercent/100, MaxTailChars)
 		headBudget := budget - tailBudget - len(MiddleMarker)
-		if headBudget > MinKeepChars {
+		if headBudget > p.minKeep {
 			headEnd := snapHead(s[:headLimit], headBudget)
 			tailStart := max(tailFloor, snapTail(s, max(0, len(s)-tailBudget), tailBudget))
 			return withSuffix(earlier+tailStart-headEnd, s[:headEnd], MiddleMarker, s[tailStart:])
