@@ -148,6 +148,11 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
+	if o.Args[0] == headless.InspectEngines {
+		eo := headless.EnginesOptions{StateDir: stateDir, Selected: cfg.Agent.ContextEngine,
+			Configured: engineRefs(cfg), JSON: o.JSON, Clear: o.Clear}
+		return headless.ShowEngines(context.Background(), eo, stdout, stderr)
+	}
 	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now()}
 	hasScripted := false
 	for _, p := range cfg.Providers {
@@ -360,7 +365,7 @@ func providersFrom(cfg *config.Config, o headless.Args) ([]runner.Provider, erro
 	var out []runner.Provider
 	hasScripted := false
 	for _, p := range cfg.Providers {
-		stream, err := streamOf(p, offline)
+		stream, err := streamOf(p, offline, popts)
 		if err != nil {
 			return nil, fmt.Errorf("provider %s: %w", p.Name, err)
 		}
@@ -379,25 +384,35 @@ func providersFrom(cfg *config.Config, o headless.Args) ([]runner.Provider, erro
 
 // streamOf builds the client of one configured provider. The runner's
 // attempt loop sends each profile's key with its requests; the first usable
-// profile's is the client's own.
-func streamOf(p config.Provider, offline agent.StreamFn) (agent.StreamFn, error) {
+// profile's is the client's own. A scripted provider configured with its own
+// watchdog windows gets a scripted provider of its own (popts with those
+// windows); the others share offline.
+func streamOf(p config.Provider, offline agent.StreamFn, popts scripted.Options) (agent.StreamFn, error) {
 	key := ""
 	if usable := p.Usable(); len(usable) > 0 {
 		key = usable[0].Key.Reveal()
 	}
 	switch p.API {
 	case config.APIOpenAIChat:
-		c, err := openai.New(openai.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout, Headers: p.Headers})
+		c, err := openai.New(openai.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout,
+			FirstProgressTimeout: p.FirstProgressTimeout, Headers: p.Headers})
 		if err != nil {
 			return nil, err
 		}
 		return c.Stream, nil
 	case config.APIAnthropicMessages:
-		c, err := anthropic.New(anthropic.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout, Headers: p.Headers})
+		c, err := anthropic.New(anthropic.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout,
+			FirstProgressTimeout: p.FirstProgressTimeout, Headers: p.Headers})
 		if err != nil {
 			return nil, err
 		}
 		return c.Stream, nil
+	case config.APIScripted:
+		if p.Timeout > 0 || p.FirstProgressTimeout > 0 {
+			popts.IdleTimeout, popts.FirstProgressTimeout = p.Timeout, p.FirstProgressTimeout
+			return scripted.New(popts).Stream, nil
+		}
+		return offline, nil
 	default:
 		return offline, nil
 	}
@@ -445,4 +460,13 @@ func runTimeout(o headless.Args, cfg *config.Config) time.Duration {
 		return o.Timeout
 	}
 	return cfg.Agent.Timeout
+}
+
+// engineRefs are the configured external context engines.
+func engineRefs(cfg *config.Config) []runner.EngineRef {
+	var refs []runner.EngineRef
+	for name, e := range cfg.ContextEngines {
+		refs = append(refs, runner.EngineRef{Name: name, Command: e.Command, Timeout: e.Timeout})
+	}
+	return refs
 }

@@ -30,6 +30,7 @@ type Args struct {
 	Config   string        // --config
 	Theme    string        // --theme
 	Approve  tools.Mode    // --approve
+	Clear    string        // --clear (inspect engines)
 	Version  bool          // --version
 }
 
@@ -64,6 +65,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.StringVar(&o.Theme, "theme", "", "")
 	var approve string
 	fs.StringVar(&approve, "approve", "", "")
+	fs.StringVar(&o.Clear, "clear", "", "")
 	fs.BoolVar(&o.Version, "version", false, "")
 	if err := fs.Parse(argv); err != nil {
 		return o, err
@@ -103,11 +105,14 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--json]")
 		}
 	case "inspect":
-		if err := checkInspect(o.Args); err != nil {
+		if err := checkInspect(o.Args, o.Clear); err != nil {
 			return o, err
 		}
 	default:
 		return o, usagef("unknown command %q; see 'steer help'", o.Command)
+	}
+	if o.Clear != "" && o.Command != "inspect" {
+		return o, usagef("--clear applies to 'steer inspect engines' only")
 	}
 	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" {
 		return o, usagef("--json applies to 'steer run', 'steer sessions' and 'steer inspect' only")
@@ -142,13 +147,18 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	return o, nil
 }
 
-// checkInspect accepts `steer inspect profiles`; the other inspectors of
-// SPEC §10 are refused until their parts exist.
-func checkInspect(args []string) error {
+// checkInspect accepts `steer inspect profiles` and `steer inspect
+// engines [--clear NAME]`; the other inspectors of SPEC §10 are refused
+// until their parts exist.
+func checkInspect(args []string, clear string) error {
+	const usage = "usage: steer inspect profiles|engines [--json] (engines: [--clear NAME])"
 	if len(args) != 1 {
-		return usagef("usage: steer inspect profiles [--json]")
+		return usagef(usage)
 	}
-	if args[0] == InspectProfiles {
+	switch {
+	case clear != "" && args[0] != InspectEngines:
+		return usagef("--clear applies to 'steer inspect engines' only")
+	case args[0] == InspectProfiles, args[0] == InspectEngines:
 		return nil
 	}
 	for _, later := range inspectLater {
@@ -156,7 +166,7 @@ func checkInspect(args []string) error {
 			return usagef("steer inspect %s: not supported yet (it comes with its part of the runtime)", later)
 		}
 	}
-	return usagef("unknown inspector %q: steer inspect profiles [--json]", args[0])
+	return usagef("unknown inspector %q: %s", args[0], usage)
 }
 
 // hasHelp says whether command has a help text of its own.

@@ -69,9 +69,11 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"--pace -1", "--pace must be 0 or more, got -1"},
 		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
 		{"--session abc --continue", "--session and --continue exclude each other"},
-		{"inspect", "usage: steer inspect profiles [--json]"},
-		{"inspect engines", "steer inspect engines: not supported yet (it comes with its part of the runtime)"},
-		{"inspect cats", `unknown inspector "cats": steer inspect profiles [--json]`},
+		{"inspect", "usage: steer inspect profiles|engines [--json] (engines: [--clear NAME])"},
+		{"inspect lanes", "steer inspect lanes: not supported yet (it comes with its part of the runtime)"},
+		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines [--json] (engines: [--clear NAME])`},
+		{"inspect profiles --clear x", "--clear applies to 'steer inspect engines' only"},
+		{"run --clear x hi", "--clear applies to 'steer inspect engines' only"},
 	}
 	for _, tt := range tests {
 		if _, err := ParseArgs(strings.Fields(tt.argv), 60); err == nil || err.Error() != tt.want {

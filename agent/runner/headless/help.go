@@ -28,6 +28,7 @@ Usage:
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's transcript
   steer inspect profiles [--json]     auth profiles: available, in cooldown or disabled, and why
+  steer inspect engines [--json]      context engines and their quarantines (--clear NAME lifts one)
   steer version                       the version and the revision it was built from
   steer help [COMMAND]                this text, or a command's
 
@@ -54,6 +55,17 @@ Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out,
 `
 
 const inspectUsage = `Usage: steer inspect profiles [--json]
+       steer inspect engines [--json] [--clear NAME]
+
+engines: the context engine that answers (the configured agent.contextEngine,
+or legacy while that one is quarantined), every configured engine, and the
+quarantines the shared database holds: engine, method, reason, error, since,
+count. It starts no engine. --json prints {active, selected, engines: [{name,
+kind, command, timeoutSeconds, selected, quarantined}], quarantines: [{engine,
+method, reason, error, since, last, count}]}. --clear NAME lifts NAME's
+quarantine for every steer process.
+
+profiles:
 
 Shows every configured auth profile as the shared failure ledger has it:
 available, in cooldown or disabled, until when and why, the model a cooldown

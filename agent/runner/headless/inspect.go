@@ -19,7 +19,7 @@ const (
 )
 
 // inspectLater are the inspectors SPEC §10 names that are not built yet.
-var inspectLater = []string{"engines", "lanes", "runs"}
+var inspectLater = []string{"lanes", "runs"}
 
 // ProfileRow is one configured auth profile with its ledger entry.
 type ProfileRow struct {
