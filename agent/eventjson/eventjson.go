@@ -14,6 +14,13 @@
 //	tool_execution_end {toolCallId, toolName, result {content, details?}, isError}
 //	queue_update {steering [text], followUp [text], items [{id, kind, text}]}
 //
+// An annotation (agent.Annotation) is its Kind as the type, then its Data's
+// fields. The runner's are: attempt_start / attempt_end {profile, model,
+// attempt, reason?, decision?, durationMs?}; failover {reason, decision,
+// from, to}; and, in pi's shapes, auto_retry_start {attempt, maxAttempts,
+// delayMs, errorMessage} (plus steer's reason, profile, model, delaySource?)
+// and auto_retry_end {success, attempt, finalError?}.
+//
 // Unlike pi, assistantMessageEvent carries no "partial": the message_update's
 // "message" is that same message so far, and sending both would double the
 // stream.

@@ -48,12 +48,18 @@ func newToolOutput(w io.Writer, clean func(string) string, limit int) *toolOutpu
 	return &toolOutput{w: w, clean: clean, limit: limit, calls: map[string]*callOutput{}}
 }
 
-// event handles the tool events and the failovers, and ignores the others.
+// event handles the tool events, the failovers and the retries, and
+// ignores the others.
 func (o *toolOutput) event(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.Annotation:
-		if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationFailover {
-			fmt.Fprintf(o.w, "↻ %s\n", info.Summary())
+		switch info := e.Data.(type) {
+		case runner.AttemptInfo:
+			if e.Kind == runner.AnnotationFailover {
+				fmt.Fprintf(o.w, "↻ %s\n", info.Summary())
+			}
+		case runner.RetryStartInfo:
+			fmt.Fprintf(o.w, "↻ %s\n", info.Summary(info.Delay()))
 		}
 	case agent.ToolExecutionStart:
 		o.calls[e.ToolCallID] = &callOutput{}
