@@ -257,3 +257,26 @@ func TestTruncateLeavesTextThatFits(t *testing.T) {
 		t.Fatal("IsTruncated accepts a malformed suffix")
 	}
 }
+
+func TestContainsWord(t *testing.T) {
+	cases := []struct {
+		s, w string
+		want bool
+	}{
+		{"error", "error", true},
+		{"an error.", "error", true},
+		{"errors", "error", false},
+		{"error_code", "error", false},
+		{"terror", "error", false},
+		{"2error", "error", false},
+		{"errors then error:", "error", true}, // a later occurrence counts
+		{"exit  code", "exit code", false},
+		{"(exit code 1)", "exit code", true},
+		{"", "error", false},
+	}
+	for _, c := range cases {
+		if got := containsWord(c.s, c.w); got != c.want {
+			t.Errorf("containsWord(%q, %q) = %v", c.s, c.w, got)
+		}
+	}
+}
