@@ -107,7 +107,8 @@ func (s *Store) ProfileStates(ctx context.Context) ([]failover.ProfileState, err
 	return out, nil
 }
 
-// ClearProfile ends profile id's cooldown and disabled windows and starts
+// ClearProfile ends profile id's cooldown and disabled windows (and the
+// cooldown's source) and starts
 // its failure-window counters (ErrorCount, ReasonCounts) over, so the
 // profile is used again at once; the lifetime statistics (Failures,
 // Successes, the last failure and success) stay. It is the inspector's
@@ -118,7 +119,7 @@ func (s *Store) ClearProfile(ctx context.Context, id string) error {
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE auth_profiles SET
 			error_count = 0, reason_counts = '{}',
-			cooldown_until = 0, cooldown_model = '', cooldown_reason = ?,
+			cooldown_until = 0, cooldown_model = '', cooldown_reason = ?, cooldown_source = '',
 			disabled_until = 0, disabled_reason = ?, updated_at = ?
 			WHERE profile_id = ?`,
 			failover.ReasonUnknown.String(), failover.ReasonUnknown.String(), ms(s.now()), id)
@@ -133,19 +134,20 @@ func (s *Store) ClearProfile(ctx context.Context, id string) error {
 // profileSelect reads the columns profileRow holds, in its order.
 const profileSelect = `SELECT profile_id, failures, successes, last_failure_at, last_failure_reason,
 	last_success_at, error_count, reason_counts, cooldown_until, cooldown_model, cooldown_reason,
-	disabled_until, disabled_reason FROM auth_profiles`
+	cooldown_source, disabled_until, disabled_reason FROM auth_profiles`
 
 // profileUpsert writes a profileRow (its args, then updated_at).
 const profileUpsert = `INSERT INTO auth_profiles (profile_id, failures, successes, last_failure_at,
 	last_failure_reason, last_success_at, error_count, reason_counts, cooldown_until, cooldown_model,
-	cooldown_reason, disabled_until, disabled_reason, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	cooldown_reason, cooldown_source, disabled_until, disabled_reason, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT (profile_id) DO UPDATE SET
 		failures = excluded.failures, successes = excluded.successes,
 		last_failure_at = excluded.last_failure_at, last_failure_reason = excluded.last_failure_reason,
 		last_success_at = excluded.last_success_at, error_count = excluded.error_count,
 		reason_counts = excluded.reason_counts, cooldown_until = excluded.cooldown_until,
 		cooldown_model = excluded.cooldown_model, cooldown_reason = excluded.cooldown_reason,
+		cooldown_source = excluded.cooldown_source,
 		disabled_until = excluded.disabled_until, disabled_reason = excluded.disabled_reason,
 		updated_at = excluded.updated_at`
 
@@ -163,6 +165,7 @@ type profileRow struct {
 	cooldownUntil       int64
 	cooldownModel       string
 	cooldownReason      string
+	cooldownSource      string
 	disabledUntil       int64
 	disabledReason      string
 }
@@ -170,13 +173,13 @@ type profileRow struct {
 func (r *profileRow) args() []any {
 	return []any{r.id, r.failures, r.successes, r.lastFailureAt, r.lastFailureReason,
 		r.lastSuccessAt, r.errorCount, r.reasonCounts, r.cooldownUntil, r.cooldownModel,
-		r.cooldownReason, r.disabledUntil, r.disabledReason}
+		r.cooldownReason, r.cooldownSource, r.disabledUntil, r.disabledReason}
 }
 
 func (r *profileRow) dest() []any {
 	return []any{&r.id, &r.failures, &r.successes, &r.lastFailureAt, &r.lastFailureReason,
 		&r.lastSuccessAt, &r.errorCount, &r.reasonCounts, &r.cooldownUntil, &r.cooldownModel,
-		&r.cooldownReason, &r.disabledUntil, &r.disabledReason}
+		&r.cooldownReason, &r.cooldownSource, &r.disabledUntil, &r.disabledReason}
 }
 
 // scanProfile reads one profileSelect row.
@@ -212,6 +215,7 @@ func encodeProfile(p failover.ProfileState) (profileRow, error) {
 		cooldownUntil:     ms(p.CooldownUntil),
 		cooldownModel:     p.CooldownModel,
 		cooldownReason:    p.CooldownReason.String(),
+		cooldownSource:    p.CooldownSource,
 		disabledUntil:     ms(p.DisabledUntil),
 		disabledReason:    p.DisabledReason.String(),
 	}, nil
@@ -238,6 +242,7 @@ func (r *profileRow) decode() (failover.ProfileState, error) {
 		CooldownUntil:     fromMS(r.cooldownUntil),
 		CooldownModel:     r.cooldownModel,
 		CooldownReason:    reasonOf(r.cooldownReason),
+		CooldownSource:    r.cooldownSource,
 		DisabledUntil:     fromMS(r.disabledUntil),
 		DisabledReason:    reasonOf(r.disabledReason),
 	}

@@ -83,6 +83,7 @@ func fullState(id string) failover.ProfileState {
 		CooldownUntil:     at(31000),
 		CooldownModel:     "gpt-x",
 		CooldownReason:    failover.ReasonRateLimit,
+		CooldownSource:    failover.SourceRetryAfter,
 		DisabledUntil:     at(5 * 3600 * 1000),
 		DisabledReason:    failover.ReasonAuthPermanent,
 	}
