@@ -162,9 +162,12 @@ func (g *Guard) truncate(m agent.Message, limit int) (agent.Message, bool) {
 	k := cutKey{msg: keyOf(m), limit: limit}
 	g.mu.Lock()
 	cut, ok := g.cut[k]
-	if !ok {
-		cut, ok = g.prevCut[k]
+	g.mu.Unlock()
+	if ok {
+		return cut, true
 	}
+	g.mu.Lock()
+	cut, ok = g.prevCut[k]
 	g.mu.Unlock()
 	if !ok {
 		var changed bool

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
@@ -122,5 +123,26 @@ func TestGuardAssessDoesNotChangeAnything(t *testing.T) {
 	}
 	if p.Budget != 7_168 || p.Overflow != p.Tokens-7_168 || p.ReducibleChars != 50_000-4_095 || p.Route != RouteCompactThenTruncate {
 		t.Fatalf("pressure %+v", p)
+	}
+}
+
+func TestGuardSendsTheSameCutOnEveryRequest(t *testing.T) {
+	g := NewGuard(NewEstimator())
+	msgs := session(boring(100_000) + "\nerror: x\n")
+	b := Budget{Window: 32_000, Reserve: 4_000}
+	first, _ := g.Apply(agent.LLMContext{Messages: msgs}, b)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			again, rep := g.Apply(agent.LLMContext{Messages: msgs}, b)
+			if rep.Truncated != 1 || &again.Messages[2].Content[0] != &first.Messages[2].Content[0] {
+				t.Error("a later request cut the result again")
+			}
+		})
+	}
+	wg.Wait()
+	other, _ := g.Apply(agent.LLMContext{Messages: msgs}, Budget{Window: 8_192, Reserve: 1_000})
+	if len(other.Messages[2].TextContent()) >= len(first.Messages[2].TextContent()) {
+		t.Fatal("a smaller window reused the cut of a larger one")
 	}
 }

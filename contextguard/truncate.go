@@ -114,16 +114,21 @@ func splitTruncated(text string) (body string, dropped int) {
 	if !strings.HasSuffix(text, "truncated]") {
 		return text, 0
 	}
-	loc := truncatedSuffix.FindStringSubmatchIndex(text)
+	// The suffix is short: match only the end, not a text of megabytes.
+	from := max(0, len(text)-maxSuffixLen)
+	loc := truncatedSuffix.FindStringSubmatchIndex(text[from:])
 	if loc == nil {
 		return text, 0
 	}
-	n, err := strconv.Atoi(text[loc[2]:loc[3]])
+	n, err := strconv.Atoi(text[from+loc[2] : from+loc[3]])
 	if err != nil || n <= 0 {
 		return text, 0
 	}
-	return text[:loc[0]], n
+	return text[:from+loc[0]], n
 }
+
+// maxSuffixLen bounds the suffix with its separator (a count of 20 digits).
+const maxSuffixLen = len(suffixSep) + len(suffixFormat) + 20
 
 // markerIndex finds the MiddleMarker of a head+tail cut in its body. The
 // tail after it is at most MaxTailChars, so only the end is searched: a
