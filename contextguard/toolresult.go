@@ -51,3 +51,24 @@ func toolResultTextLen(m agent.Message) int {
 	}
 	return n
 }
+
+// TruncateToolResults cuts every tool result of msgs to limit, as the
+// overflow recovery does to the stored session when compaction was not
+// enough (SPEC §6.3); limit is ToolResultLimit of the window. msgs is not
+// modified: out is a copy when truncated > 0, else msgs itself.
+func TruncateToolResults(msgs []agent.Message, limit int) (out []agent.Message, truncated int) {
+	out = msgs
+	for i, m := range msgs {
+		if m.Role != agent.RoleToolResult {
+			continue
+		}
+		if cut, changed := TruncateToolResultMessage(m, limit); changed {
+			if truncated == 0 {
+				out = append([]agent.Message(nil), msgs...)
+			}
+			out[i] = cut
+			truncated++
+		}
+	}
+	return out, truncated
+}

@@ -1,6 +1,7 @@
 package contextguard
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -66,5 +67,27 @@ func TestTruncateToolResultMessage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestTruncateToolResults(t *testing.T) {
+	msgs := []agent.Message{
+		userAt(boring(50_000), t0), // a user's own text is never cut
+		resultFor("a", "read", boring(50_000)),
+		resultFor("b", "read", "short"),
+		resultFor("c", "bash", boring(20_000)+"\nerror\n"),
+	}
+	stored := deepCopy(msgs)
+	out, n := TruncateToolResults(msgs, 16_000)
+	if n != 2 || !reflect.DeepEqual(msgs, stored) {
+		t.Fatalf("truncated %d; input modified: %v", n, !reflect.DeepEqual(msgs, stored))
+	}
+	for i, want := range []bool{false, true, false, true} {
+		if IsTruncated(out[i].TextContent()) != want {
+			t.Errorf("message %d truncated = %v", i, !want)
+		}
+	}
+	if same, n := TruncateToolResults(out, 16_000); n != 0 || &same[0] != &out[0] {
+		t.Fatal("a session already within its limits was copied or cut again")
 	}
 }
