@@ -28,9 +28,13 @@
 //
 // # When the provider says no
 //
-// OverflowLimit reads the limit a provider's overflow error states, so that
-// the recovery can use it as the window for the rest of the run. Snapshot
-// keeps the messages from before a compaction for a timeout that hits during
-// it. StripStaleThinkingSignatures removes thinking signatures that an
-// earlier compaction invalidated.
+// NextOverflowStep is the recovery chain: retry after a compaction that
+// already happened in the attempt, else compact, then cut the session's
+// oversized tool results (TruncateToolResults), then give up with
+// context_overflow or compaction_failure. OverflowLimit reads the limit a
+// provider's overflow error states, so that the recovery can use it as the
+// window for the rest of the run. CompactAfterTimeout decides the timeout
+// trigger. Snapshot keeps the messages from before a compaction for a
+// timeout that hits during it. StripStaleThinkingSignatures removes thinking
+// signatures that a compaction invalidated.
 package contextguard
