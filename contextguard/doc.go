@@ -1,6 +1,6 @@
 // Package contextguard keeps what is sent to a model within its context
-// window (SPEC §6). It is pure: it imports only agent, does no IO, and every
-// decision is a function of its arguments.
+// window (SPEC §6). It is pure: of steer's packages it imports only agent, it
+// does no IO, and every decision is a function of its arguments.
 //
 // # Three actions, never confused
 //
