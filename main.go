@@ -285,22 +285,25 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		ToolsFor: func(ws string) []agent.Tool {
 			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...))
 		},
-		SystemPrompt:  assets.SystemPrompt(),
-		Workspace:     workspace,
-		Thinking:      cfg.Agent.Thinking,
-		SteeringMode:  cfg.Agent.SteeringMode,
-		FollowUpMode:  cfg.Agent.FollowUpMode,
-		MaxInputBytes: cfg.Agent.MaxInputBytes,
-		Logger:        logger,
-		Store:         store,
-		Ledger:        store.Ledger(),
-		Fallbacks:     cfg.Fallbacks,
-		Cooldowns:     failover.Cooldowns(cfg.Auth.Cooldowns),
-		Approval:      approvalMode(o, cfg),
-		Interactive:   o.Command == "" || o.Command == "rpc",
-		RunTimeout:    runTimeout(o, cfg),
-		Session:       o.Session,
-		Continue:      o.Continue,
+		SystemPrompt:   assets.SystemPrompt(),
+		Workspace:      workspace,
+		Thinking:       cfg.Agent.Thinking,
+		SteeringMode:   cfg.Agent.SteeringMode,
+		FollowUpMode:   cfg.Agent.FollowUpMode,
+		MaxInputBytes:  cfg.Agent.MaxInputBytes,
+		Logger:         logger,
+		Store:          store,
+		Ledger:         store.Ledger(),
+		Fallbacks:      cfg.Fallbacks,
+		Cooldowns:      failover.Cooldowns(cfg.Auth.Cooldowns),
+		ContextEngine:  cfg.Agent.ContextEngine,
+		ContextEngines: engineConfigs(cfg),
+		HiddenEnv:      cfg.SecretEnvNames(),
+		Approval:       approvalMode(o, cfg),
+		Interactive:    o.Command == "" || o.Command == "rpc",
+		RunTimeout:     runTimeout(o, cfg),
+		Session:        o.Session,
+		Continue:       o.Continue,
 	})
 	if err != nil {
 		if cerr := store.Close(); cerr != nil {
@@ -469,4 +472,14 @@ func engineRefs(cfg *config.Config) []runner.EngineRef {
 		refs = append(refs, runner.EngineRef{Name: name, Command: e.Command, Timeout: e.Timeout})
 	}
 	return refs
+}
+
+// engineConfigs are the configured external context engines, as the
+// runtime starts them.
+func engineConfigs(cfg *config.Config) map[string]runner.EngineConfig {
+	out := map[string]runner.EngineConfig{}
+	for name, e := range cfg.ContextEngines {
+		out[name] = runner.EngineConfig{Command: e.Command, Timeout: e.Timeout}
+	}
+	return out
 }

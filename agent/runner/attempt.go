@@ -18,8 +18,9 @@ import (
 // already streamed cannot be taken back, so a failure after content ends the
 // request as the provider ended it (and is still ledgered).
 
-// attemptStream is the StreamFn the Agent calls for model m: it runs the
-// attempts and streams the one that answers.
+// attemptStream is the StreamFn the Agent calls for model m: the request
+// goes through the context guard (guard.go), then the attempts, and the one
+// that answers streams out.
 func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
 	out := agent.NewAssistantStream()
 	go func() {
@@ -32,7 +33,7 @@ func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LL
 				out.Push(context.Background(), failedEvent(m, fmt.Sprintf("internal error: %v", p), r.opts.Now()))
 			}
 		}()
-		r.runAttempts(ctx, m, llm, opts, out)
+		r.guardedAttempts(ctx, m, llm, opts, out)
 	}()
 	return out
 }

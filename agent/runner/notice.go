@@ -17,6 +17,9 @@ const (
 	NoticePersistError NoticeKind = "persist_error"
 	// NoticePersistRecovered: a save succeeded after a failure.
 	NoticePersistRecovered NoticeKind = "persist_recovered"
+	// NoticeQuarantine: a context engine failed outside a request and was
+	// put in quarantine; the built-in engine answers in its place.
+	NoticeQuarantine NoticeKind = "quarantine"
 )
 
 // Notice is something the runtime reports that is not a kernel event: front

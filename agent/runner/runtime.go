@@ -10,6 +10,8 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/contextguard"
+	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
 )
@@ -55,6 +57,15 @@ type Options struct {
 	// would ask are refused with a result naming --approve auto.
 	Approval    tools.Mode
 	Interactive bool
+	// ContextEngine names the context engine (agent.contextEngine); "" is
+	// the built-in legacy engine. ContextEngines are the external engines
+	// configured (contextEngines), started on first use.
+	ContextEngine  string
+	ContextEngines map[string]EngineConfig
+	// HiddenEnv are environment variables that hold keys (what each
+	// profile's apiKeyEnv names), kept from the programs steer starts on top
+	// of every name tools.IsSecretEnv hides.
+	HiddenEnv []string
 	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
 	// steer run --timeout); 0 is no limit. Approval waits do not count.
 	RunTimeout time.Duration
@@ -92,6 +103,17 @@ type Runtime struct {
 	notices   notices
 	approvals approvals
 	clock     *runClock
+	// The context guard: the engine (behind its quarantine guard), the
+	// pre-request guard, what it remembers of the run, and the quarantines
+	// not yet reported.
+	engineReg    *engines.Registry
+	engine       *engines.Guard
+	engineFeed   *engineFeed
+	guard        *contextguard.Guard
+	estimator    *contextguard.Estimator
+	runGuard     runGuard
+	quarantineMu sync.Mutex
+	quarantines  []QuarantineInfo
 	ledger    failover.Ledger
 	// background counts the ledger writes that run after a request.
 	background sync.WaitGroup
@@ -146,6 +168,12 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.tools = set
+	r.estimator = contextguard.NewEstimator()
+	r.guard = contextguard.NewGuard(r.estimator)
+	if err := r.setUpEngines(); err != nil {
+		return nil, err
+	}
+	r.engineFeed = newEngineFeed()
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
 	}
@@ -165,6 +193,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
+	r.agent.Subscribe(r.feedEngine)
 	r.agent.Subscribe(r.logEvent)
 	if err := r.openInitialSession(ctx); err != nil {
 		r.stopSaving()
@@ -224,6 +253,7 @@ func (r *Runtime) timeRun(ev agent.Event) {
 	switch ev.(type) {
 	case agent.AgentStart:
 		r.clock.start()
+		r.runGuard.reset()
 	case agent.AgentEnd:
 		r.clock.stop()
 	}
@@ -451,6 +481,10 @@ func (r *Runtime) regate() error {
 func (r *Runtime) Close(ctx context.Context) error {
 	err := r.saver.flush(ctx)
 	r.waitBackground(ctx)
+	r.engineFeed.stop()
+	if cerr := r.engineReg.Close(); cerr != nil {
+		r.log.Warn("stopping the context engines failed", "error", cerr)
+	}
 	r.saver.stop()
 	r.cancelWrites()
 	select {

@@ -22,8 +22,9 @@ const (
 
 // Run triggers recorded in the run records.
 const (
-	triggerUser = "user"
-	triggerLoad = "load"
+	triggerUser   = "user"
+	triggerLoad   = "load"
+	triggerManual = "manual"
 )
 
 // SessionInfo summarises a saved session for pickers and listings.

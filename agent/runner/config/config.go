@@ -133,6 +133,10 @@ type AgentSettings struct {
 	MaxInputBytes int
 }
 
+// LegacyEngine is the built-in context engine's name, agent.contextEngine's
+// default.
+const LegacyEngine = "legacy"
+
 // ContextEngine is an external context engine: a command steer talks to.
 type ContextEngine struct {
 	Command []string

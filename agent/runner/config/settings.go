@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools"
@@ -42,6 +43,12 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		return b.errAt("agent.maxConcurrent", "must not be negative, got %d", fa.MaxConcurrent)
 	}
 	c.Agent.MaxConcurrent, c.Agent.ContextEngine = fa.MaxConcurrent, fa.ContextEngine
+	if e := fa.ContextEngine; e != "" && e != LegacyEngine {
+		if _, ok := c.ContextEngines[e]; !ok {
+			known := append([]string{LegacyEngine}, slices.Sorted(maps.Keys(c.ContextEngines))...)
+			return b.errAt("agent.contextEngine", "unknown context engine %q (known: %s)", e, strings.Join(known, ", "))
+		}
+	}
 	if fa.Thinking != "" {
 		level, ok := agent.ParseThinkingLevel(fa.Thinking)
 		if !ok {

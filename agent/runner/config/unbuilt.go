@@ -15,8 +15,6 @@ type unbuiltKey struct {
 
 var unbuiltKeys = []unbuiltKey{
 	{"agent.maxConcurrent", "runs are not scheduled in lanes yet", ""},
-	{"agent.contextEngine", "context engines are not built yet", ""},
-	{"contextEngines", "context engines are not built yet", ""},
 }
 
 // refuseUnbuilt returns the error of the first unbuilt key the file sets.

@@ -1,0 +1,209 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/contextguard"
+	"github.com/steer-tui/steer/contextguard/engines"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// The annotations of a compaction, in pi's shapes.
+const (
+	AnnotationCompactionStart = "compaction_start"
+	AnnotationCompactionEnd   = "compaction_end"
+)
+
+// CompactionStart opens a compaction (compaction_start {reason}).
+type CompactionStart struct {
+	Reason string `json:"reason"`
+}
+
+// CompactionEnd closes it (compaction_end {reason, result, aborted,
+// willRetry, errorMessage?}, with steer's tokensBefore/tokensAfter). Result
+// is null when nothing was compacted.
+type CompactionEnd struct {
+	Reason       string            `json:"reason"`
+	Result       *CompactionResult `json:"result"`
+	Aborted      bool              `json:"aborted"`
+	WillRetry    bool              `json:"willRetry"`
+	ErrorMessage string            `json:"errorMessage,omitempty"`
+	TokensBefore int               `json:"tokensBefore"`
+	TokensAfter  int               `json:"tokensAfter"`
+}
+
+// CompactionResult is what a compaction produced.
+type CompactionResult struct {
+	Summary      string `json:"summary"`
+	TokensBefore int    `json:"tokensBefore"`
+	TokensAfter  int    `json:"tokensAfter"`
+}
+
+// compactBuiltin is the legacy engine's compaction: the older part of the
+// session summarised by the session's model (with the fallback chain), the
+// recent tail kept verbatim. It writes nothing.
+func (r *Runtime) compactBuiltin(ctx context.Context, req engines.CompactRequest) (engines.CompactResult, error) {
+	m := r.agent.State().Model
+	res, err := contextguard.Compact(ctx, req.Messages, contextguard.CompactOptions{
+		Summarize: r.summarizer(m), Window: r.runGuard.budget(m, agent.StreamOptions{}).Window,
+		SummaryWindow: r.summaryWindow(m), Instructions: req.Instructions, Now: r.opts.Now, Estimator: r.estimator,
+	})
+	if err != nil {
+		var ce *contextguard.CompactError
+		if errors.As(err, &ce) && ce.Failure == contextguard.FailureNothingToCompact {
+			return engines.CompactResult{Reason: ce.Error()}, nil
+		}
+		return engines.CompactResult{}, err
+	}
+	return engines.CompactResult{Compacted: true, Messages: res.Messages, Summary: res.Summary,
+		TokensBefore: res.TokensBefore, TokensAfter: res.TokensAfter}, nil
+}
+
+// summarizer asks m for the summary through the attempt loop: its profiles,
+// then the fallback chain, as a run would (SPEC §6.3).
+func (r *Runtime) summarizer(m agent.Model) contextguard.Summarizer {
+	stream := func(ctx context.Context, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		out := agent.NewAssistantStream()
+		go func() {
+			defer out.End(agent.Message{})
+			defer func() {
+				if p := recover(); p != nil {
+					r.log.Error("the summary's attempt loop panicked", "panic", p)
+					out.Push(context.Background(), failedEvent(model, fmt.Sprintf("internal error: %v", p), r.opts.Now()))
+				}
+			}()
+			r.runAttempts(ctx, model, llm, opts, out)
+		}()
+		return out
+	}
+	return contextguard.StreamSummarizer(stream, m, agent.StreamOptions{Thinking: agent.ThinkingOff})
+}
+
+// summaryWindow is the smallest known window of the models that may write
+// the summary: m and its fallbacks.
+func (r *Runtime) summaryWindow(m agent.Model) int {
+	w := 0
+	for _, c := range r.modelChain(m) {
+		if c.ContextWindow > 0 && (w == 0 || c.ContextWindow < w) {
+			w = c.ContextWindow
+		}
+	}
+	return w
+}
+
+// compact asks the engine to compact msgs for reason; compacted is false,
+// with the reason in errText, when it did not.
+func (r *Runtime) compact(ctx context.Context, m agent.Model, msgs []agent.Message, reason engines.CompactReason, instructions string) (res engines.CompactResult, compacted bool, errText string) {
+	res, err := r.engine.Compact(ctx, engines.CompactRequest{
+		Session: r.engineSession(), Model: engines.ModelOf(m), Reason: reason, Instructions: instructions,
+		Messages: msgs, TokenBudget: r.runGuard.budget(m, agent.StreamOptions{}).PromptTokens(),
+	})
+	switch {
+	case err != nil:
+		return res, false, err.Error()
+	case !res.Compacted || len(res.Messages) == 0:
+		if res.Reason == "" {
+			res.Reason = "the context engine compacted nothing"
+		}
+		return res, false, res.Reason
+	}
+	return res, true, ""
+}
+
+// compactRequest compacts the session in the middle of a request (budget,
+// overflow, timeout): compaction_start and compaction_end go out with the
+// request's events, and the compacted transcript replaces the run's
+// context, and so the stored session. It reports whether it compacted.
+func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines.CompactReason, cause string) bool {
+	annotate(ctx, q.out, AnnotationCompactionStart, CompactionStart{Reason: string(reason)})
+	before := r.estimator.Messages(q.llm.Messages)
+	res, ok, errText := r.compact(ctx, q.m, q.llm.Messages, reason, "")
+	end := CompactionEnd{Reason: string(reason), Aborted: ctx.Err() != nil, WillRetry: ok, TokensBefore: before, TokensAfter: before}
+	if ok {
+		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
+		end.TokensAfter = end.Result.TokensAfter
+		q.llm.Messages, q.compacted = res.Messages, true
+		q.out.Push(ctx, agent.ReplaceContext(res.Messages))
+	} else {
+		end.ErrorMessage = errText
+		if cause != "" {
+			end.ErrorMessage = fmt.Sprintf("%s (after: %s)", errText, cause)
+		}
+	}
+	r.announceQuarantines(ctx, q.out)
+	annotate(ctx, q.out, AnnotationCompactionEnd, end)
+	return ok
+}
+
+// ErrNothingToCompact is Compact's answer when the session fits as it is.
+var ErrNothingToCompact = errors.New("nothing to compact")
+
+// Compact compacts the session now (/compact [instructions], rpc compact):
+// the older part is summarised, the recent tail kept. It fails with
+// agent.ErrBusy while a run is active (abort or wait for it first). The
+// compaction runs as a run of its own in the session's records, and inputs
+// sent meanwhile wait for it; cancelling ctx (Esc) abandons it.
+func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionEnd, error) {
+	r.swap.Lock()
+	defer r.swap.Unlock()
+	st := r.agent.State()
+	if st.Running {
+		return CompactionEnd{}, agent.ErrBusy
+	}
+	reason := engines.CompactManual
+	if err := r.agent.Announce(agent.Annotation{Kind: AnnotationCompactionStart, Data: CompactionStart{Reason: string(reason)}}); err != nil {
+		return CompactionEnd{}, err
+	}
+	before := r.estimator.Messages(st.Messages)
+	end := CompactionEnd{Reason: string(reason), TokensBefore: before, TokensAfter: before}
+	res, ok, errText := r.compact(ctx, st.Model, st.Messages, reason, instructions)
+	end.Aborted = ctx.Err() != nil
+	var err error
+	if ok {
+		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
+		end.TokensAfter = end.Result.TokensAfter
+		err = r.replaceTranscript(res.Messages)
+	} else {
+		end.ErrorMessage = errText
+		err = fmt.Errorf("%w: %s", ErrNothingToCompact, errText)
+		if end.Aborted {
+			err = ctx.Err()
+		}
+	}
+	r.noticeQuarantines()
+	if aerr := r.agent.Announce(agent.Annotation{Kind: AnnotationCompactionEnd, Data: end}); err == nil {
+		err = aerr
+	}
+	return end, err
+}
+
+// replaceTranscript makes msgs the session's transcript, recorded as a run
+// of its own (trigger manual) so that the rewrite is fenced like any write;
+// the saver keeps the run's begin, the rewrite and its end in order.
+func (r *Runtime) replaceTranscript(msgs []agent.Message) error {
+	if r.store == nil {
+		return r.agent.ReplaceMessages(msgs)
+	}
+	sessionID, err := r.ensureSession(r.writeCtx)
+	if err != nil {
+		return err
+	}
+	run := persistence.Run{ID: newID("r_"), SessionID: sessionID, Trigger: triggerManual, Started: r.opts.Now()}
+	r.mu.Lock()
+	r.session.runID = run.ID
+	r.mu.Unlock()
+	const what = "saving the compaction"
+	report := func(err error) { r.saved(what, err) }
+	r.saver.add(saveJob{write: func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }, report: report})
+	err = r.agent.ReplaceMessages(msgs)
+	outcome, errText := OutcomeCompleted, ""
+	if err != nil {
+		outcome, errText = OutcomeFailed, err.Error()
+	}
+	ended := r.opts.Now()
+	r.saver.add(saveJob{write: func(ctx context.Context) error { return r.store.EndRun(ctx, run.ID, outcome, errText, ended) }, report: report})
+	return err
+}

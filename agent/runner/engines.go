@@ -1,0 +1,208 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/contextguard/engines"
+)
+
+// EngineConfig is an external context engine (contextEngines.NAME): a
+// program speaking the protocol of assets/context-engines.md.
+type EngineConfig struct {
+	Command []string
+	// Timeout bounds one call; 0 is engines.DefaultTimeout.
+	Timeout time.Duration
+}
+
+// AnnotationQuarantine reports a context engine put in quarantine (Data:
+// QuarantineInfo): its calls are answered by the built-in engine until the
+// quarantine is cleared.
+const AnnotationQuarantine = "quarantine"
+
+// QuarantineInfo is what a quarantine event says.
+type QuarantineInfo struct {
+	Engine string `json:"engine"`
+	Method string `json:"method"`
+	Reason string `json:"reason"`
+	Error  string `json:"error"`
+	Count  int    `json:"count"`
+}
+
+// setUpEngines builds the engine registry (legacy, with the built-in
+// compaction, plus every configured external engine) and selects the one
+// agent.contextEngine names behind its quarantine guard. Nothing starts:
+// an external engine starts on its first call.
+func (r *Runtime) setUpEngines() error {
+	r.engineReg = engines.NewRegistry(engines.Legacy(nil, r.compactBuiltin))
+	for name, ec := range r.opts.ContextEngines {
+		ext := engines.NewExternal(engines.ExternalConfig{Name: name, Command: ec.Command, Dir: r.opts.Workspace,
+			Env: engineEnv(r.opts.HiddenEnv), Stderr: engines.StderrLog(r.log, name)})
+		if err := r.engineReg.Register(name, ext, ec.Timeout); err != nil {
+			return err
+		}
+	}
+	opts := engines.GuardOptions{Now: r.opts.Now, OnQuarantine: r.quarantined}
+	if r.store != nil {
+		opts.Store = r.store.EngineQuarantines()
+	}
+	g, err := r.engineReg.Select(r.opts.ContextEngine, opts)
+	if err != nil {
+		return fmt.Errorf("agent.contextEngine: %w", err)
+	}
+	r.engine = g
+	return nil
+}
+
+// quarantined is told of each failure the guard recorded; the failure
+// reaches the front ends with the next request's events (takeQuarantines),
+// or as a notice when no request is under way.
+func (r *Runtime) quarantined(ev engines.QuarantineEvent) {
+	info := QuarantineInfo{Engine: ev.Quarantine.Engine, Method: string(ev.Method), Reason: string(ev.Reason),
+		Count: ev.Quarantine.Count}
+	if ev.Err != nil {
+		info.Error = ev.Err.Error()
+	}
+	r.log.Warn("context engine quarantined", "engine", info.Engine, "method", info.Method, "reason", info.Reason,
+		"error", info.Error, "count", info.Count, "storeError", ev.StoreErr)
+	r.quarantineMu.Lock()
+	r.quarantines = append(r.quarantines, info)
+	r.quarantineMu.Unlock()
+}
+
+// takeQuarantines returns the quarantines recorded since the last call.
+func (r *Runtime) takeQuarantines() []QuarantineInfo {
+	r.quarantineMu.Lock()
+	defer r.quarantineMu.Unlock()
+	q := r.quarantines
+	r.quarantines = nil
+	return q
+}
+
+// announceQuarantines puts the quarantines recorded so far into a
+// request's events.
+func (r *Runtime) announceQuarantines(ctx context.Context, out *agent.AssistantStream) {
+	for _, q := range r.takeQuarantines() {
+		out.Push(ctx, agent.Annotate(agent.Annotation{Kind: AnnotationQuarantine, Data: q}))
+	}
+}
+
+// noticeQuarantines reports, as notices, quarantines recorded outside a
+// request (an engine told of a finished turn).
+func (r *Runtime) noticeQuarantines() {
+	for _, q := range r.takeQuarantines() {
+		r.notify(NoticeQuarantine, fmt.Sprintf("context engine %s quarantined (%s failed: %s); the built-in engine answers instead",
+			q.Engine, q.Method, q.Reason))
+	}
+}
+
+// engineSession is the session an engine call is about.
+func (r *Runtime) engineSession() engines.Session {
+	return engines.Session{ID: r.SessionID(), Workspace: r.opts.Workspace}
+}
+
+// feedEngine tells the engine what happened, off the event path, in order:
+// the messages appended (ingest) and each turn's end (afterTurn).
+func (r *Runtime) feedEngine(ev agent.Event) {
+	var call func(ctx context.Context) error
+	switch e := ev.(type) {
+	case agent.MessageEnd:
+		req := engines.IngestRequest{Session: r.engineSession(), Messages: []agent.Message{e.Message}}
+		call = func(ctx context.Context) error { return r.engine.Ingest(ctx, req) }
+	case agent.TurnEnd:
+		msgs := append([]agent.Message{e.Message}, e.ToolResults...)
+		req := engines.AfterTurnRequest{Session: r.engineSession(), Messages: msgs}
+		call = func(ctx context.Context) error { return r.engine.AfterTurn(ctx, req) }
+	default:
+		return
+	}
+	r.engineFeed.add(func() {
+		if err := call(r.writeCtx); err != nil {
+			r.log.Warn("telling the context engine failed", "error", err)
+		}
+		r.noticeQuarantines()
+	})
+}
+
+// engineFeed runs engine notifications one at a time, in order, on one
+// goroutine, so that a slow engine never holds up the event path.
+type engineFeed struct {
+	mu      sync.Mutex
+	jobs    []func()
+	wake    chan struct{}
+	stopped bool
+	done    chan struct{}
+}
+
+func newEngineFeed() *engineFeed {
+	f := &engineFeed{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go f.run()
+	return f
+}
+
+func (f *engineFeed) add(job func()) {
+	f.mu.Lock()
+	if !f.stopped {
+		f.jobs = append(f.jobs, job)
+	}
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (f *engineFeed) run() {
+	defer close(f.done)
+	for range f.wake {
+		for {
+			f.mu.Lock()
+			if len(f.jobs) == 0 {
+				stopped := f.stopped
+				f.mu.Unlock()
+				if stopped {
+					return
+				}
+				break
+			}
+			job := f.jobs[0]
+			f.jobs = f.jobs[1:]
+			f.mu.Unlock()
+			job()
+		}
+	}
+}
+
+// stop drops what is not yet done and ends the goroutine.
+func (f *engineFeed) stop() {
+	f.mu.Lock()
+	f.stopped, f.jobs = true, nil
+	f.mu.Unlock()
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// engineEnv is steer's environment without a key: an engine is a program
+// the user configured, but it has no business with provider keys.
+func engineEnv(hidden []string) []string {
+	skip := map[string]bool{}
+	for _, h := range hidden {
+		skip[h] = true
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !skip[name] && !tools.IsSecretEnv(name) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
