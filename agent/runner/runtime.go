@@ -114,7 +114,7 @@ type Runtime struct {
 	runGuard     runGuard
 	quarantineMu sync.Mutex
 	quarantines  []QuarantineInfo
-	ledger    failover.Ledger
+	ledger       failover.Ledger
 	// background counts the ledger writes that run after a request.
 	background sync.WaitGroup
 	// swap keeps inputs out while the session changes: an input is saved
