@@ -91,12 +91,14 @@ func jsonLen(args map[string]any) int {
 // remembering. It is safe for concurrent use.
 //
 // A message is recognised by the address of its first content block, with
-// its role, timestamp, block count and byte count. Copies of a message share
-// that address (messages are values whose content slice is shared), so the
-// transcript's messages hit the cache whatever slice holds them. This relies
-// on the agent's rule that published content is never rewritten in place: a
-// changed message gets a new content slice (Message.Clone) and so a new key;
-// an in-place edit that changed a block's length would still be noticed.
+// its role, timestamp, block count and the summed length of its blocks'
+// text, thinking, names, ids and data. Copies of a message share that
+// address (messages are values whose content slice is shared), so the
+// transcript's messages hit the cache whatever slice holds them, and the key
+// costs a walk over the blocks, not over their bytes. An estimate depends
+// only on those lengths, which the key holds, and on tool-call arguments,
+// which the agent never changes once a block is published (a changed
+// message gets a new content slice, Message.Clone, and so a new key).
 // Remembered entries keep their content alive until two generations of
 // maxCachedMessages have passed.
 type Estimator struct {
