@@ -31,6 +31,8 @@ func harness() llmtest.HTTPHarness {
 			Type:  "overloaded_error", Code: "overloaded", Message: "upstream overloaded", Excerpt: "upstream overloaded",
 		},
 		BadEvent: "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"oops\"\n\n",
+		// Proxies keep a stalled stream busy with chunks that carry nothing.
+		KeepAlive: emptyChunk,
 		Env: map[string]string{
 			"OPENAI_API_KEY":  "sk-from-the-environment-0000",
 			"OPENAI_BASE_URL": "http://127.0.0.1:1/not-here",
