@@ -22,7 +22,14 @@
 //
 //	ts := tools.Gate(tools.New(ws, opts...), tools.ModeAsk, approver)
 //
-
+// # Bounded output
+//
+// Every result is bounded: read pages a file, ls, find and grep stop at a
+// count and at 50 KB, and bash keeps the head and the tail of a long output
+// in memory while the whole of it streams to a file (WithOutputDir), so a
+// command printing gigabytes costs little memory and a result the model
+// can read.
+//
 // # Secrets in the environment
 //
 // A command the bash tool runs inherits steer's environment minus every
