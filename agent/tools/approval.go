@@ -14,7 +14,9 @@ const (
 	// before anything that writes, runs a command or reaches outside the
 	// workspace.
 	ModeAsk Mode = "ask"
-	// ModeAuto runs every call without asking.
+	// ModeAuto runs every call inside the workspace without asking. It
+	// never asks, so a call reaching outside the workspace, which needs a
+	// person's approval, is refused.
 	ModeAuto Mode = "auto"
 	// ModeNever refuses every call that writes, runs a command or reaches
 	// outside the workspace; the model still sees every tool, and a refused
@@ -101,21 +103,27 @@ func (v Verdict) String() string {
 }
 
 // Decide is the approval policy: what mode says about a call with access a.
-// An unknown mode is treated as ModeAsk, the safe default.
+// Reads inside the workspace always run. A call outside the workspace runs
+// only with a person's approval, so only ModeAsk can let it through. An
+// unknown mode is treated as ModeAsk, the safe default.
 func Decide(mode Mode, a Access) Verdict {
-	sensitive := a.Mutating || a.Outside
 	switch {
-	case mode == ModeAuto || !sensitive:
+	case !a.Outside && (!a.Mutating || mode == ModeAuto):
 		return Run
-	case mode == ModeNever:
+	case mode == ModeNever || mode == ModeAuto:
 		return Refuse
 	default:
 		return Ask
 	}
 }
 
-// refusalReason says why the "never" mode refused a call with access a.
-func refusalReason(a Access) string {
+// refusalReason says why mode refused a call with access a.
+func refusalReason(mode Mode, a Access) string {
+	if mode == ModeAuto {
+		return fmt.Sprintf("refused: this %s call reaches outside the workspace (%s), which needs the user's "+
+			"approval, and tool approval %q never asks; with tools.approval or --approve set to %q the user is asked",
+			a.Tool, strings.Join(a.Paths, ", "), ModeAuto, ModeAsk)
+	}
 	var why string
 	switch {
 	case a.Mutating && a.Outside:

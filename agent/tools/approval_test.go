@@ -24,9 +24,9 @@ func TestDecide(t *testing.T) {
 		{ModeAsk, writeOutside, Ask},
 		{ModeAsk, bash, Ask},
 		{ModeAuto, readInside, Run},
-		{ModeAuto, readOutside, Run},
+		{ModeAuto, readOutside, Refuse},
 		{ModeAuto, writeInside, Run},
-		{ModeAuto, writeOutside, Run},
+		{ModeAuto, writeOutside, Refuse},
 		{ModeAuto, bash, Run},
 		{ModeNever, readInside, Run},
 		{ModeNever, readOutside, Refuse},
@@ -71,15 +71,18 @@ func TestParseApproval(t *testing.T) {
 
 func TestRefusalReason(t *testing.T) {
 	tests := []struct {
+		mode Mode
 		a    Access
 		want []string
 	}{
-		{Access{Tool: "bash", Mutating: true}, []string{`tool approval is "never"`, "bash", "changes files or runs a command", "--approve", `"auto"`}},
-		{Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}}, []string{"outside the workspace", "/etc/passwd"}},
-		{Access{Tool: "write", Mutating: true, Outside: true}, []string{"changes files", "outside the workspace"}},
+		{ModeAuto, Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}},
+			[]string{"read call reaches outside the workspace (/etc/passwd)", `"auto" never asks`, `set to "ask" the user is asked`}},
+		{ModeNever, Access{Tool: "bash", Mutating: true}, []string{`tool approval is "never"`, "bash", "changes files or runs a command", "--approve", `"auto"`}},
+		{ModeNever, Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}}, []string{"outside the workspace", "/etc/passwd"}},
+		{ModeNever, Access{Tool: "write", Mutating: true, Outside: true}, []string{"changes files", "outside the workspace"}},
 	}
 	for _, tt := range tests {
-		got := refusalReason(tt.a)
+		got := refusalReason(tt.mode, tt.a)
 		for _, w := range tt.want {
 			if !strings.Contains(got, w) {
 				t.Errorf("refusalReason(%+v) = %q, want it to mention %q", tt.a, got, w)

@@ -161,7 +161,7 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 	a := describe(t.inner, args)
 	switch Decide(t.gate.mode, a) {
 	case Refuse:
-		return refusal(RefusedByPolicy, refusalReason(a)), nil
+		return refusal(RefusedByPolicy, refusalReason(t.gate.mode, a)), nil
 	case Ask:
 		if !t.gate.allowedForSession(a.Tool) {
 			if r, refused := t.ask(ctx, callID, args, a); refused {

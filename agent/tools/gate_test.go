@@ -96,10 +96,12 @@ func TestGate(t *testing.T) {
 			{tool: "write", args: write("a.txt"), result: "--approve auto", err: true, reason: RefusedUnattended},
 			{tool: "read", args: readOut, result: "--approve auto", err: true, reason: RefusedUnattended},
 		}},
-		{name: "auto runs everything", mode: ModeAuto, calls: []gateCall{
+		{name: "auto runs everything inside, never asks, refuses outside", mode: ModeAuto, calls: []gateCall{
 			{tool: "write", args: write("a.txt"), result: "Created"},
-			{tool: "read", args: readOut, result: "SECRET CONTENT"},
+			{tool: "bash", args: map[string]any{"command": "echo ran"}, result: "ran"},
 			{tool: "opaque", args: map[string]any{}, result: "ran"},
+			{tool: "read", args: readOut, result: `tool approval "auto" never asks`, err: true, reason: RefusedByPolicy},
+			{tool: "write", args: write("../outside/new.txt"), result: "outside the workspace", err: true, reason: RefusedByPolicy},
 		}},
 		{name: "never refuses what changes or reaches out", mode: ModeNever, calls: []gateCall{
 			{tool: "read", args: readIn, result: "inside"},
