@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/contextguard"
 )
 
 // EditDetails describe what an edit call changed, for the UI.
@@ -123,8 +124,9 @@ func (t editTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 	edits := replacements(args)
 	next, first, problems := applyEdits(f.text, edits)
 	if len(problems) > 0 {
-		return agent.ErrorResult(fmt.Sprintf("edit failed; nothing was written to %s:\n%s",
-			path, strings.Join(problems, "\n"))), nil
+		// Many failing edits each quote lines: the message stays bounded.
+		return agent.ErrorResult(contextguard.TruncateToolResult(fmt.Sprintf("edit failed; nothing was written to %s:\n%s",
+			path, strings.Join(problems, "\n")), maxBytes)), nil
 	}
 	if err := writeAtomic(path, f.encode(next), f.mode); err != nil {
 		return agent.ErrorResult(fmt.Sprintf("cannot write %s: %v", path, err)), nil

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,6 +119,22 @@ func TestEdit(t *testing.T) {
 				t.Errorf("details %+v, want first line %d and a diff", d, tt.first)
 			}
 		})
+	}
+}
+
+// TestEditErrorIsBounded: hundreds of failing edits, each with a near
+// miss, still give a bounded message.
+func TestEditErrorIsBounded(t *testing.T) {
+	ws := t.TempDir()
+	line := strings.Repeat("abcdefghij", 19) + "\n"
+	writeFile(t, ws, "f.txt", strings.Repeat(line, 50))
+	var pairs []string
+	for i := range 500 {
+		pairs = append(pairs, fmt.Sprintf("%s%d", line[:150], i), "x")
+	}
+	r := execute(t, Edit(ws), map[string]any{"path": "f.txt", "edits": edits(pairs...)})
+	if got := text(r); !r.IsError || len(got) > maxBytes+100 || !strings.Contains(got, "edits[0].oldText was not found") {
+		t.Errorf("result of %d bytes (error %v), starting %.100q", len(got), r.IsError, got)
 	}
 }
 
