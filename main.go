@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -283,9 +284,11 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		Model:     model,
 		Resolve:   resolve,
 		ToolsFor: func(ws string) []agent.Tool {
-			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...))
+			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...),
+				tools.WithOutputDir(filepath.Join(stateDir, toolOutputDir)))
 		},
 		SystemPrompt:   assets.SystemPrompt(),
+		ProjectContext: tools.ProjectContext,
 		Workspace:      workspace,
 		Thinking:       cfg.Agent.Thinking,
 		SteeringMode:   cfg.Agent.SteeringMode,
@@ -483,3 +486,7 @@ func engineConfigs(cfg *config.Config) map[string]runner.EngineConfig {
 	}
 	return out
 }
+
+// toolOutputDir is where in the state directory the bash tool keeps the
+// full output of a command whose result it had to cut.
+const toolOutputDir = "tool-output"

@@ -87,10 +87,12 @@ func ModelScoped(r Reason) bool {
 // Ledgered reports whether a failure is written to the shared ledger at all.
 // Not format (a bad transcript, not a bad key: recording it would cool the
 // profile for every session sharing it), server_error, empty_response, nor a
-// timeout before the provider was reached. (seed)
+// timeout before the provider was reached. (seed) Nor context_overflow, for
+// format's reason: the session is too long, whatever the key, and the
+// context guard's recovery (compaction) must still reach the provider.
 func Ledgered(r Reason, providerReached bool) bool {
 	switch r {
-	case ReasonFormat, ReasonServerError, ReasonEmptyResponse:
+	case ReasonFormat, ReasonServerError, ReasonEmptyResponse, ReasonContextOverflow:
 		return false
 	case ReasonTimeout:
 		return providerReached

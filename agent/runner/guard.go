@@ -35,12 +35,33 @@ type runGuard struct {
 	// overflow error stated its limit.
 	window      int
 	compactions map[engines.CompactReason]int
+	// stuckAt is the size of the last context a budget compaction could
+	// not shrink: the next ones wait until the context has grown.
+	stuckAt int
+}
+
+// budgetRegrowth is how much a context must grow past stuckAt before a
+// budget compaction is tried again.
+const budgetRegrowth = 1.25
+
+// wantsBudgetCompaction says whether a context of tokens is worth a budget
+// compaction, and stuck records one that could not shrink it.
+func (g *runGuard) wantsBudgetCompaction(tokens int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stuckAt == 0 || float64(tokens) > budgetRegrowth*float64(g.stuckAt)
+}
+
+func (g *runGuard) stuck(tokens int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.stuckAt = tokens
 }
 
 func (g *runGuard) reset() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.window, g.compactions = 0, nil
+	g.window, g.compactions, g.stuckAt = 0, nil, 0
 }
 
 func (g *runGuard) budget(m agent.Model, opts agent.StreamOptions) contextguard.Budget {
@@ -91,9 +112,10 @@ func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.
 	for {
 		b := r.runGuard.budget(m, opts)
 		p := r.guard.Assess(q.llm, b)
-		if p.Route.Compacts() && !q.compacted {
-			r.compactRequest(ctx, q, engines.CompactThreshold, "")
-			b = r.runGuard.budget(m, opts)
+		if p.Route.Compacts() && !q.compacted && r.runGuard.wantsBudgetCompaction(p.Tokens) && !r.guardSuffices(q.llm, b) {
+			if !r.compactRequest(ctx, q, engines.CompactThreshold, "") {
+				r.runGuard.stuck(p.Tokens)
+			}
 		}
 		send := r.assemble(ctx, q, b)
 		send, _ = r.guard.Apply(send, b)
@@ -106,6 +128,14 @@ func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.
 	}
 }
 
+// guardSuffices says whether cutting oversized tool results alone makes
+// llm fit: then the request is not worth a compaction, which would cost a
+// summary and lose more of the session than the cut does.
+func (r *Runtime) guardSuffices(llm agent.LLMContext, b contextguard.Budget) bool {
+	_, rep := r.guard.Apply(llm, b)
+	return rep.Fits && rep.Compacted == 0
+}
+
 // recover decides what to do about a failed request: true when the session
 // was changed (or a retry is due) and the request goes again.
 func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.AssistantEvent, p contextguard.Pressure) bool {
@@ -114,13 +144,15 @@ func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.Assistant
 		if limit, ok := contextguard.OverflowLimit(final.Partial.ErrorMessage); ok {
 			r.runGuard.setWindow(limit)
 		}
-		switch {
-		case q.compacted && !q.retried:
+		if q.compacted && !q.retried {
 			q.retried = true // compacted already in this request: once more as it is
 			return true
-		case !q.compacted && r.runGuard.take(engines.CompactOverflow, maxOverflowCompactions):
-			return r.compactRequest(ctx, q, engines.CompactOverflow, final.Partial.ErrorMessage)
-		case !q.truncated:
+		}
+		if !q.compacted && r.runGuard.take(engines.CompactOverflow, maxOverflowCompactions) &&
+			r.compactRequest(ctx, q, engines.CompactOverflow, final.Partial.ErrorMessage) {
+			return true
+		}
+		if !q.truncated && ctx.Err() == nil {
 			q.truncated = true
 			return r.truncateSession(ctx, q)
 		}
@@ -193,14 +225,25 @@ func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 		}()
 		r.runAttempts(ctx, m, llm, opts, tap)
 	}()
+	var held []agent.AssistantEvent // a start: nothing yet, as long as nothing follows it
 	for ev := range tap.Events() {
 		switch ev.Type {
 		case agent.EventDone, agent.EventError:
 			final = ev
 			continue
+		case agent.EventStart:
+			if !delivered {
+				held = append(held, ev)
+				continue
+			}
 		case agent.EventAnnotation:
 		default:
-			delivered = true
+			if !delivered {
+				delivered = true
+				for _, h := range held {
+					out.Push(ctx, h)
+				}
+			}
 		}
 		out.Push(ctx, ev)
 	}

@@ -30,11 +30,15 @@ type Options struct {
 	// so that a session resumed by id works in its own workspace.
 	ToolsFor     func(workspace string) []agent.Tool
 	SystemPrompt string
-	Workspace    string
-	Thinking     agent.ThinkingLevel
-	SteeringMode agent.QueueMode
-	FollowUpMode agent.QueueMode
-	Logger       *slog.Logger
+	// ProjectContext, when set, describes a workspace for the system prompt
+	// (its root, its AGENTS.md): it is appended to SystemPrompt for the
+	// session's own workspace.
+	ProjectContext func(workspace string) (string, error)
+	Workspace      string
+	Thinking       agent.ThinkingLevel
+	SteeringMode   agent.QueueMode
+	FollowUpMode   agent.QueueMode
+	Logger         *slog.Logger
 	// Now defaults to time.Now.
 	Now func() time.Time
 	// Ledger is the shared auth-profile ledger (persistence.Store.Ledger);
@@ -159,6 +163,15 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.ToolsFor != nil {
 		opts.Tools = opts.ToolsFor(opts.Workspace)
 	}
+	if opts.ProjectContext != nil {
+		project, err := opts.ProjectContext(opts.Workspace)
+		if err != nil {
+			opts.Logger.Warn("part of the project context was left out", "error", err)
+		}
+		if project != "" {
+			opts.SystemPrompt += "\n\n" + project
+		}
+	}
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
@@ -230,20 +243,32 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	}
 	gated := tools.Gate(r.opts.Tools, r.opts.Approval, approver)
 	for i, t := range gated {
-		gated[i] = endsTurnOnDenial{t}
+		gated[i] = runnerTool{t}
 	}
 	return agent.NewToolSet(gated...)
 }
 
-// endsTurnOnDenial ends the run after a call the user denied: the model
+// runnerTool is a tool as the runner runs it: a result is cut to the
+// persist guard's hard maximum (contextguard.PersistMaxChars) before it
+// enters the transcript, and a call the user denied ends the run (the model
 // reads "denied by the user" but is not asked again until the user says
-// something.
-type endsTurnOnDenial struct{ agent.Tool }
+// something).
+type runnerTool struct{ agent.Tool }
 
-func (t endsTurnOnDenial) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
+func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
 	res, err := t.Tool.Execute(ctx, callID, args, update)
 	if d, ok := tools.RefusalOf(res.Details); ok && d.Refused == tools.RefusedByUser {
 		res.Terminate = true
+	}
+	copied := false
+	for i, c := range res.Content {
+		if c.Type != agent.ContentText || len(c.Text) <= contextguard.PersistMaxChars {
+			continue
+		}
+		if !copied { // the tool may keep its slice
+			res.Content, copied = append([]agent.Content(nil), res.Content...), true
+		}
+		res.Content[i].Text = contextguard.TruncateToolResult(c.Text, contextguard.PersistMaxChars)
 	}
 	return res, err
 }
