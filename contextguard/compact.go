@@ -16,6 +16,11 @@ import (
 // single StreamFn. It returns ctx's error when ctx ends first.
 type Summarizer func(ctx context.Context, req agent.LLMContext, maxTokens int) (string, error)
 
+// MinSummarizedTokens is the least conversation worth a summary: less than
+// this before the kept tail, and the summary would not be shorter than what
+// it replaces.
+const MinSummarizedTokens = 1_000
+
 // DefaultSummaryReserveTokens is the most a summary may take.
 const DefaultSummaryReserveTokens = 8_192
 
@@ -119,6 +124,12 @@ func Compact(ctx context.Context, msgs []agent.Message, opts CompactOptions) (Co
 	cut := FindCut(msgs, keepTailTokens(opts.KeepTailTokens, opts.Window), est)
 	if !hasNewConversation(msgs[:cut]) {
 		return CompactResult{}, &CompactError{Failure: FailureNothingToCompact}
+	}
+	if older := est.Messages(msgs[:cut]); older < MinSummarizedTokens {
+		// A summary is about this long itself: asking for one would cost a
+		// request and shrink nothing.
+		before := est.Messages(msgs)
+		return CompactResult{}, &CompactError{Failure: FailureNoShrink, TokensBefore: before, TokensAfter: before}
 	}
 	if opts.Summarize == nil {
 		return CompactResult{}, &CompactError{Failure: FailureSummarizer, Err: errors.New("no summarizer")}

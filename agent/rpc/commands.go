@@ -34,6 +34,8 @@ var handlers = map[string]handler{
 	"dequeue":                 (*Server).dequeue,
 	"inspect":                 (*Server).inspect,
 	"approve":                 (*Server).approve,
+	"compact":                 (*Server).compact,
+	"clear_quarantine":        (*Server).clearQuarantine,
 	"quit":                    (*Server).quit,
 }
 
@@ -42,14 +44,13 @@ var handlers = map[string]handler{
 // "unknown command".
 var notSupported = map[string]bool{
 	// pi
-	"compact": true, "set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true,
+	"set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true,
 	"cycle_model": true, "cycle_thinking_level": true, "get_available_thinking_levels": true,
 	"bash": true, "abort_bash": true, "get_session_stats": true, "export_html": true,
 	"fork": true, "clone": true, "get_fork_messages": true,
 	"get_entries": true, "get_tree": true, "navigate_tree": true, "set_session_name": true,
 	"get_commands": true,
 	// steer
-	"clear_quarantine": true,
 }
 
 // errStreaming is the answer to a prompt that names no streaming behaviour
@@ -326,23 +327,58 @@ func (s *Server) dequeue(_ context.Context, c command) (any, error) {
 }
 
 // inspect answers {what: "profiles"} with the auth profiles as `steer
-// inspect profiles --json` shows them; the other inspectors come with their
-// parts.
+// inspect profiles --json` shows them, and {what: "engines"} with the
+// context engines as `steer inspect engines --json` does.
 func (s *Server) inspect(ctx context.Context, c command) (any, error) {
 	what, err := c.optString("what")
 	if err != nil {
 		return nil, err
 	}
-	if what != "profiles" {
-		return nil, fmt.Errorf("inspect %q: not supported yet; what may be \"profiles\"", what)
+	switch what {
+	case "profiles":
+		profiles, err := s.rt.Profiles(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			Profiles []runner.ProfileView `json:"profiles"`
+		}{profiles}, nil
+	case "engines":
+		return s.rt.Engines(ctx)
 	}
-	profiles, err := s.rt.Profiles(ctx)
+	return nil, fmt.Errorf("inspect %q: not supported yet; what may be \"profiles\" or \"engines\"", what)
+}
+
+// compact compacts the session now ({customInstructions?}, as pi's);
+// the answer is pi's compaction result with steer's tokensAfter.
+func (s *Server) compact(ctx context.Context, c command) (any, error) {
+	instructions, err := c.optString("customInstructions")
+	if err != nil {
+		return nil, err
+	}
+	end, err := s.rt.Compact(ctx, instructions)
+	if err != nil {
+		if errors.Is(err, agent.ErrBusy) {
+			return nil, errors.New("cannot compact while a run is active; abort it or wait for it to end")
+		}
+		return nil, err
+	}
+	return end.Result, nil
+}
+
+// clearQuarantine lifts a context engine's quarantine ({engine}).
+func (s *Server) clearQuarantine(ctx context.Context, c command) (any, error) {
+	name, err := c.requiredString("engine")
+	if err != nil {
+		return nil, err
+	}
+	had, err := s.rt.ClearQuarantine(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	return struct {
-		Profiles []runner.ProfileView `json:"profiles"`
-	}{profiles}, nil
+		Cleared bool `json:"cleared"`
+	}{had}, nil
 }
 
 // approve answers a tool_approval_request: {toolCallId, decision: allow |

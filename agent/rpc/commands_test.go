@@ -85,7 +85,10 @@ func TestServerAnswersEveryCommandOnce(t *testing.T) {
 		{`{"type":"prompt","message":"x","images":[{"type":"image","mimeType":"image/png"}],"id":"p6"}`, false, "images[0]: image has no data"},
 		{`{"type":"steer","message":["x"],"id":"st"}`, false, `"message" must be a string`},
 		{`{"type":"follow_up","id":"fu"}`, false, `follow_up needs "message"`},
-		{`{"type":"compact","id":"c"}`, false, "compact is not supported yet"},
+		{`{"type":"compact","id":"c"}`, false, "nothing to compact"},
+		{`{"type":"inspect","what":"engines","id":"ie"}`, true, ""},
+		{`{"type":"clear_quarantine","id":"cq"}`, false, `clear_quarantine needs "engine"`},
+		{`{"type":"clear_quarantine","engine":"legacy","id":"cq2"}`, true, ""},
 		{`{"type":"approve","id":"ap"}`, false, `approve needs "toolCallId"`},
 		{`{"type":"approve","id":"ap2","toolCallId":"c9","decision":"maybe"}`, false, `unknown decision "maybe"`},
 		{`{"type":"approve","id":"ap3","toolCallId":"c9","decision":"allow"}`, false, `no tool call "c9" is waiting for approval`},
@@ -100,9 +103,16 @@ func TestServerAnswersEveryCommandOnce(t *testing.T) {
 	if err := h.closeInput(); err != nil {
 		t.Fatal(err)
 	}
-	out := h.rest()
+	var out []line // the responses; compact also sends its compaction events
+	for _, l := range h.rest() {
+		if l.is("response") {
+			out = append(out, l)
+		} else if !l.is("compaction_start") && !l.is("compaction_end") {
+			t.Errorf("unexpected event %v", l)
+		}
+	}
 	if len(out) != len(cases) {
-		t.Fatalf("%d output lines for %d commands: %v", len(out), len(cases), out)
+		t.Fatalf("%d responses for %d commands: %v", len(out), len(cases), out)
 	}
 	for i, tc := range cases {
 		var cmd map[string]any

@@ -54,7 +54,7 @@ func (r *Runtime) compactBuiltin(ctx context.Context, req engines.CompactRequest
 	if err != nil {
 		var ce *contextguard.CompactError
 		if errors.As(err, &ce) && ce.Failure == contextguard.FailureNothingToCompact {
-			return engines.CompactResult{Reason: ce.Error()}, nil
+			return engines.CompactResult{Reason: "nothing to compact: the session is all recent conversation, which stays verbatim"}, nil
 		}
 		return engines.CompactResult{}, err
 	}
@@ -83,9 +83,10 @@ func (r *Runtime) summarizer(m agent.Model) contextguard.Summarizer {
 }
 
 // summaryWindow is the smallest known window of the models that may write
-// the summary: m and its fallbacks.
+// the summary: m and its fallbacks, and the limit an overflow error stated
+// in this run.
 func (r *Runtime) summaryWindow(m agent.Model) int {
-	w := 0
+	w := r.runGuard.budget(m, agent.StreamOptions{}).Window
 	for _, c := range r.modelChain(m) {
 		if c.ContextWindow > 0 && (w == 0 || c.ContextWindow < w) {
 			w = c.ContextWindow
@@ -138,9 +139,6 @@ func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines
 	return ok
 }
 
-// ErrNothingToCompact is Compact's answer when the session fits as it is.
-var ErrNothingToCompact = errors.New("nothing to compact")
-
 // Compact compacts the session now (/compact [instructions], rpc compact):
 // the older part is summarised, the recent tail kept. It fails with
 // agent.ErrBusy while a run is active (abort or wait for it first). The
@@ -168,7 +166,7 @@ func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionE
 		err = r.replaceTranscript(res.Messages)
 	} else {
 		end.ErrorMessage = errText
-		err = fmt.Errorf("%w: %s", ErrNothingToCompact, errText)
+		err = errors.New(errText)
 		if end.Aborted {
 			err = ctx.Err()
 		}

@@ -206,3 +206,33 @@ func engineEnv(hidden []string) []string {
 	}
 	return env
 }
+
+// Engines is the context engines as the inspectors show them: the one that
+// answers, every configured one, the quarantines (shared through the
+// database, else this process's). It starts no engine.
+func (r *Runtime) Engines(ctx context.Context) (EnginesView, error) {
+	refs := make([]EngineRef, 0, len(r.opts.ContextEngines))
+	for name, ec := range r.opts.ContextEngines {
+		refs = append(refs, EngineRef{Name: name, Command: ec.Command, Timeout: ec.Timeout})
+	}
+	if r.store != nil {
+		return InspectEngines(ctx, r.store.EngineQuarantines(), r.opts.ContextEngine, refs)
+	}
+	var qs []engines.Quarantine
+	if q, ok := r.engine.Quarantine(ctx); ok {
+		qs = append(qs, q)
+	}
+	return ViewEngines(r.opts.ContextEngine, refs, qs), nil
+}
+
+// ClearQuarantine lifts engine's quarantine (for every steer process on the
+// state directory); false when it had none.
+func (r *Runtime) ClearQuarantine(ctx context.Context, engine string) (bool, error) {
+	if engine == r.engine.Name() {
+		return r.engine.Clear(ctx)
+	}
+	if r.store == nil {
+		return false, nil
+	}
+	return r.store.EngineQuarantines().Clear(ctx, engine)
+}

@@ -19,15 +19,6 @@ import (
 // provider's overflow error, or a timeout on a full window, starts the
 // recovery chain of SPEC §6.3 and the request is tried again.
 
-// Compaction budgets per run (SPEC §6.3). (seed)
-const (
-	maxTimeoutCompactions  = 2
-	maxOverflowCompactions = 3
-	// timeoutCompactionShare: a timeout compacts only when the prompt
-	// filled more than this share of the window.
-	timeoutCompactionShare = 0.65
-)
-
 // runGuard is what the guard remembers for the length of a run.
 type runGuard struct {
 	mu sync.Mutex
@@ -35,6 +26,9 @@ type runGuard struct {
 	// overflow error stated its limit.
 	window      int
 	compactions map[engines.CompactReason]int
+	// fence is how many messages the context held at the run's last
+	// request: tool results after it are new (the mid-turn precheck).
+	fence int
 	// stuckAt is the size of the last context a budget compaction could
 	// not shrink: the next ones wait until the context has grown.
 	stuckAt int
@@ -61,7 +55,7 @@ func (g *runGuard) stuck(tokens int) {
 func (g *runGuard) reset() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.window, g.compactions, g.stuckAt = 0, nil, 0
+	g.window, g.compactions, g.stuckAt, g.fence = 0, nil, 0, 0
 }
 
 func (g *runGuard) budget(m agent.Model, opts agent.StreamOptions) contextguard.Budget {
@@ -80,18 +74,30 @@ func (g *runGuard) setWindow(tokens int) {
 	g.window = tokens
 }
 
-// take counts one compaction for reason if the run's budget allows it.
-func (g *runGuard) take(reason engines.CompactReason, limit int) bool {
+// count is how often the run compacted for reason.
+func (g *runGuard) count(reason engines.CompactReason) int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.compactions[reason] >= limit {
-		return false
-	}
+	return g.compactions[reason]
+}
+
+// counted records a compaction for reason.
+func (g *runGuard) counted(reason engines.CompactReason) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if g.compactions == nil {
 		g.compactions = map[engines.CompactReason]int{}
 	}
 	g.compactions[reason]++
-	return true
+}
+
+// moveFence returns the fence of the run's last request and moves it to n.
+func (g *runGuard) moveFence(n int) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	prev := g.fence
+	g.fence = n
+	return prev
 }
 
 // request is one request's way through the guard and the recovery chain.
@@ -102,22 +108,27 @@ type guarded struct {
 	out  *agent.AssistantStream
 	// compacted: this request compacted the session, so an overflow is
 	// retried once without compacting again.
-	compacted, retried, truncated bool
+	compacted, retried, truncated, compactionFailed bool
+	// fence is how many messages the run's previous request held (0 for
+	// its first): the tool results after it are new.
+	fence int
 }
 
 // guardedAttempts runs one request through the guard and the attempt loop,
 // recovering from an overflow or a timeout on a full window.
 func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
-	q := &guarded{m: m, llm: llm, opts: opts, out: out}
+	q := &guarded{m: m, llm: llm, opts: opts, out: out, fence: r.runGuard.moveFence(len(llm.Messages))}
+	first := q.fence == 0
 	for {
 		b := r.runGuard.budget(m, opts)
 		p := r.guard.Assess(q.llm, b)
-		if p.Route.Compacts() && !q.compacted && r.runGuard.wantsBudgetCompaction(p.Tokens) && !r.guardSuffices(q.llm, b) {
+		if r.wantsBudgetCompaction(q, b, p, first) {
 			if !r.compactRequest(ctx, q, engines.CompactThreshold, "") {
 				r.runGuard.stuck(p.Tokens)
 			}
 		}
 		send := r.assemble(ctx, q, b)
+		send.Messages = contextguard.StripStaleThinkingSignatures(send.Messages)
 		send, _ = r.guard.Apply(send, b)
 		r.announceQuarantines(ctx, out)
 		final, delivered := r.tapAttempts(ctx, m, send, opts, out)
@@ -136,6 +147,28 @@ func (r *Runtime) guardSuffices(llm agent.LLMContext, b contextguard.Budget) boo
 	return rep.Fits && rep.Compacted == 0
 }
 
+// wantsBudgetCompaction is the budget trigger: before the run's first
+// request, the pre-flight route compacts; before a later one, the mid-turn
+// precheck signals that the tool results that arrived since the last
+// request push it over. Either way only when cutting tool results alone
+// would not make it fit, and not again until a context that could not be
+// shrunk has grown.
+func (r *Runtime) wantsBudgetCompaction(q *guarded, b contextguard.Budget, p contextguard.Pressure, first bool) bool {
+	if q.compacted || !r.runGuard.wantsBudgetCompaction(p.Tokens) {
+		return false
+	}
+	if first {
+		if !p.Route.Compacts() {
+			return false
+		}
+	} else if sig := r.guard.Precheck(q.llm, q.fence, b); sig == nil {
+		return false
+	} else {
+		r.log.Info("the mid-turn precheck asks for a compaction", "signal", sig.Error())
+	}
+	return !r.guardSuffices(q.llm, b)
+}
+
 // recover decides what to do about a failed request: true when the session
 // was changed (or a retry is due) and the request goes again.
 func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.AssistantEvent, p contextguard.Pressure) bool {
@@ -144,22 +177,36 @@ func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.Assistant
 		if limit, ok := contextguard.OverflowLimit(final.Partial.ErrorMessage); ok {
 			r.runGuard.setWindow(limit)
 		}
-		if q.compacted && !q.retried {
-			q.retried = true // compacted already in this request: once more as it is
-			return true
-		}
-		if !q.compacted && r.runGuard.take(engines.CompactOverflow, maxOverflowCompactions) &&
-			r.compactRequest(ctx, q, engines.CompactOverflow, final.Partial.ErrorMessage) {
-			return true
-		}
-		if !q.truncated && ctx.Err() == nil {
-			q.truncated = true
-			return r.truncateSession(ctx, q)
+		for {
+			limit := contextguard.ToolResultLimit(r.runGuard.budget(q.m, q.opts).Window)
+			state := contextguard.OverflowState{CompactedInAttempt: q.compacted, Retried: q.retried,
+				Compactions: r.runGuard.count(engines.CompactOverflow), CompactionFailed: q.compactionFailed,
+				OversizedToolResults: contextguard.ReducibleToolResultChars(q.llm.Messages, limit) > 0,
+				TruncatedToolResults: q.truncated}
+			switch contextguard.NextOverflowStep(state) {
+			case contextguard.StepRetry:
+				q.retried = true
+				return true
+			case contextguard.StepCompact:
+				r.runGuard.counted(engines.CompactOverflow)
+				if r.compactRequest(ctx, q, engines.CompactOverflow, final.Partial.ErrorMessage) {
+					return true
+				}
+				q.compactionFailed = true
+				if ctx.Err() != nil {
+					return false
+				}
+			case contextguard.StepTruncateToolResults:
+				q.truncated = true
+				return r.truncateSession(ctx, q, limit)
+			default:
+				return false
+			}
 		}
 	case failover.ReasonTimeout:
 		window := r.runGuard.budget(q.m, q.opts).Window
-		if window > 0 && float64(p.Tokens) > timeoutCompactionShare*float64(window) && !q.compacted &&
-			r.runGuard.take(engines.CompactTimeout, maxTimeoutCompactions) {
+		if !q.compacted && contextguard.CompactAfterTimeout(p.Tokens, window, r.runGuard.count(engines.CompactTimeout)) {
+			r.runGuard.counted(engines.CompactTimeout)
 			return r.compactRequest(ctx, q, engines.CompactTimeout, final.Partial.ErrorMessage)
 		}
 	}
@@ -184,24 +231,11 @@ func (r *Runtime) assemble(ctx context.Context, q *guarded, b contextguard.Budge
 	return send
 }
 
-// truncateSession cuts the session's oversized tool results for good
-// (the last step of the overflow chain); false when there are none.
-func (r *Runtime) truncateSession(ctx context.Context, q *guarded) bool {
-	limit := contextguard.ToolResultLimit(r.runGuard.budget(q.m, q.opts).Window)
-	msgs := q.llm.Messages
-	var cut []agent.Message
-	for i, m := range msgs {
-		if m.Role != agent.RoleToolResult {
-			continue
-		}
-		if t, changed := contextguard.TruncateToolResultMessage(m, limit); changed {
-			if cut == nil {
-				cut = append([]agent.Message(nil), msgs...)
-			}
-			cut[i] = t
-		}
-	}
-	if cut == nil {
+// truncateSession cuts the session's oversized tool results to limit for
+// good (the overflow chain's last step); false when there are none.
+func (r *Runtime) truncateSession(ctx context.Context, q *guarded, limit int) bool {
+	cut, n := contextguard.TruncateToolResults(q.llm.Messages, limit)
+	if n == 0 {
 		return false
 	}
 	q.llm.Messages = cut
