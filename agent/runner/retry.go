@@ -67,7 +67,9 @@ func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 		}
 		annotate(q.ctx, q.out, AnnotationRetryStart, start)
 		if r.wait(q.ctx, retry.Delay) != nil {
-			annotate(q.ctx, q.out, AnnotationRetryEnd, RetryEndInfo{Attempt: retries + 1, FinalError: agent.AbortReason(q.ctx)})
+			// ctx is done: the consumer still reads until the final event,
+			// so these go out regardless.
+			annotate(context.Background(), q.out, AnnotationRetryEnd, RetryEndInfo{Attempt: retries + 1, FinalError: agent.AbortReason(q.ctx)})
 			q.out.Push(context.Background(), abortedEvent(q.ctx, model, r.opts.Now()))
 			return failed{}, true
 		}
