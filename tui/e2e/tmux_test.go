@@ -39,7 +39,15 @@ type pane struct {
 
 // startSteer runs steer in a 120×40 tmux pane on a private socket, in a
 // temporary workspace and state directory, and waits for its first screen.
+// Tools run without asking (--approve auto): these tests are about what
+// happens while they run; startSteerAsking keeps the TUI's default.
 func startSteer(t *testing.T) *pane {
+	t.Helper()
+	return startPane(t, fmt.Sprintf("exec %q --state-dir %q --approve auto", steerBin, t.TempDir()))
+}
+
+// startSteerAsking is startSteer with the TUI's default approval, ask.
+func startSteerAsking(t *testing.T) *pane {
 	t.Helper()
 	return startPane(t, fmt.Sprintf("exec %q --state-dir %q", steerBin, t.TempDir()))
 }
@@ -48,7 +56,7 @@ func startSteer(t *testing.T) *pane {
 // when steer ends and then says "steer exited STATUS".
 func startSteerInShell(t *testing.T) *pane {
 	t.Helper()
-	return startPane(t, fmt.Sprintf("%q --state-dir %q; echo \"steer exited $?\"; exec sleep 600", steerBin, t.TempDir()))
+	return startPane(t, fmt.Sprintf("%q --state-dir %q --approve auto; echo \"steer exited $?\"; exec sleep 600", steerBin, t.TempDir()))
 }
 
 func startPane(t *testing.T, shell string) *pane {
@@ -173,4 +181,11 @@ func TestAltUpTakesTheNewestItemBack(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond) // poll interval, not a wait for the app
 	}
+}
+
+// execTmux runs a tmux command on socket that may fail (list-buffers with
+// no buffer does).
+func execTmux(socket string, args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+	return string(out), err
 }
