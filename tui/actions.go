@@ -86,6 +86,9 @@ func (m Model) handleSend(text string, kind agent.QueueKind) (Model, tea.Cmd) {
 // handleAbort interrupts the active run. Queued items survive the abort and
 // come back into the editor when the run has ended.
 func (m Model) handleAbort() (Model, tea.Cmd) {
+	if m.compaction != nil {
+		return m.cancelCompaction()
+	}
 	if !m.running {
 		return m, nil
 	}

@@ -14,8 +14,8 @@ import (
 )
 
 // registerCommands is the table of slash commands. Each turns into the same
-// request a key or a picker sends. Later issues add /compact, /profiles,
-// /engines, /lanes and /trace here, one Register call each.
+// request a key or a picker sends. Later issues add /profiles, /engines,
+// /lanes and /trace here, one Register call each.
 func (m Model) registerCommands() *command.Registry {
 	r := command.New()
 	r.Register(command.Command{Name: "new", Summary: "start a new session",
@@ -39,6 +39,8 @@ func (m Model) registerCommands() *command.Registry {
 			}
 			return msgs.HintMsg{Text: fmt.Sprintf("unknown thinking level %q: off, minimal, low, medium, high or xhigh", args)}
 		}})
+	r.Register(command.Command{Name: "compact", Args: "[instructions]", Summary: "summarise older history to free context",
+		Run: func(args string) tea.Msg { return compactMsg{instructions: args} }})
 	r.Register(command.Command{Name: "help", Summary: "keys and commands",
 		Run: func(string) tea.Msg { return msgs.OpenHelpMsg{} }})
 	r.Register(command.Command{Name: "quit", Summary: "leave steer", Aliases: []string{"exit"},

@@ -51,7 +51,7 @@ func (m *Model) syncKeys() {
 	popup := m.focus == focusInput && m.input.PopupOpen()
 	// Esc interrupts only from the editor; in another pane it first brings
 	// the focus back, and the help line says a second one interrupts.
-	k.Abort.SetEnabled(m.running && !dialog && !popup && m.focus == focusInput)
+	k.Abort.SetEnabled((m.running || m.compaction != nil) && !dialog && !popup && m.focus == focusInput)
 	k.Back.SetEnabled(!dialog && m.focus != focusInput)
 	if m.running {
 		k.Back.SetHelp("esc", "to editor, again to interrupt")

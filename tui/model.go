@@ -89,6 +89,8 @@ type Model struct {
 	mouse     bool
 	lastCtrlC time.Time
 	replyOpen bool // a late terminal answer has begun (see lateReply)
+	// compaction is the /compact under way, nil when none is.
+	compaction *compaction
 	sessionID string
 	thinking  string
 	helpLine  string

@@ -33,6 +33,10 @@ type Inputs interface {
 	// AbortWith aborts the active run for reason (runner.AbortQuit when the
 	// user quits), which its aborted marker records.
 	AbortWith(reason string)
+	// Compact summarises the session's older history now (/compact); it
+	// fails with agent.ErrBusy while a run is active, and cancelling ctx
+	// abandons it.
+	Compact(ctx context.Context, instructions string) (runner.CompactionEnd, error)
 	// Approve answers the approval request of tool call id.
 	Approve(id string, d runner.ApprovalDecision) error
 	// WaitForIdle returns once no run is active, or with ctx's error.

@@ -81,6 +81,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.closeDialog(), nil
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
+	case compactMsg:
+		return m.handleCompact(msg)
+	case compactDoneMsg:
+		return m.handleCompactDone(msg)
 	case msgs.QuitMsg:
 		return m.handleQuit()
 	case quitReadyMsg, quitDeadlineMsg:

@@ -205,3 +205,23 @@ func (r *Runtime) replaceTranscript(msgs []agent.Message) error {
 	r.saver.add(saveJob{write: func(ctx context.Context) error { return r.store.EndRun(ctx, run.ID, outcome, errText, ended) }, report: report})
 	return err
 }
+
+// Summary says in one line how the compaction went, for the transcript's
+// notice and steer run's stderr.
+func (e CompactionEnd) Summary() string {
+	switch {
+	case e.Result != nil:
+		return fmt.Sprintf("compacted the session (%s): %s → %s tokens", e.Reason, tokenCount(e.Result.TokensBefore), tokenCount(e.Result.TokensAfter))
+	case e.Aborted:
+		return fmt.Sprintf("compaction (%s) cancelled", e.Reason)
+	}
+	return fmt.Sprintf("compaction (%s) did not happen: %s", e.Reason, e.ErrorMessage)
+}
+
+// tokenCount words a token count as people read them: 1234 → 1.2k.
+func tokenCount(n int) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%.1fk", float64(n)/1000)
+}

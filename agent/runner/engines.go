@@ -236,3 +236,9 @@ func (r *Runtime) ClearQuarantine(ctx context.Context, engine string) (bool, err
 	}
 	return r.store.EngineQuarantines().Clear(ctx, engine)
 }
+
+// Summary says in one line what happened, for the transcript's notice and
+// steer run's stderr.
+func (q QuarantineInfo) Summary() string {
+	return fmt.Sprintf("context engine %s quarantined: %s failed (%s); the built-in engine answers instead", q.Engine, q.Method, q.Reason)
+}

@@ -61,8 +61,15 @@ func (m *Model) apply(ev agent.Event) {
 		t.finish(e.Result, e.IsError, m.d.Now())
 		m.touch(t)
 	case agent.Annotation:
-		if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationFailover {
-			m.add(&noticeItem{text: "↻ " + info.Summary()})
+		switch info := e.Data.(type) {
+		case runner.AttemptInfo:
+			if e.Kind == runner.AnnotationFailover {
+				m.add(&noticeItem{text: "↻ " + info.Summary()})
+			}
+		case runner.CompactionEnd:
+			m.add(&noticeItem{text: "⟲ " + info.Summary()})
+		case runner.QuarantineInfo:
+			m.add(&noticeItem{text: "⚠ " + info.Summary()})
 		}
 	case agent.AgentEnd:
 		m.t.streaming = nil

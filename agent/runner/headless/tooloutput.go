@@ -48,8 +48,8 @@ func newToolOutput(w io.Writer, clean func(string) string, limit int) *toolOutpu
 	return &toolOutput{w: w, clean: clean, limit: limit, calls: map[string]*callOutput{}}
 }
 
-// event handles the tool events, the failovers and the retries, and
-// ignores the others.
+// event handles the tool events, the failovers, the retries, compactions
+// and quarantines, and ignores the others.
 func (o *toolOutput) event(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.Annotation:
@@ -60,6 +60,10 @@ func (o *toolOutput) event(ev agent.Event) {
 			}
 		case runner.RetryStartInfo:
 			fmt.Fprintf(o.w, "↻ %s\n", info.Summary(info.Delay()))
+		case runner.CompactionEnd:
+			fmt.Fprintf(o.w, "⟲ %s\n", info.Summary())
+		case runner.QuarantineInfo:
+			fmt.Fprintf(o.w, "⚠ %s\n", info.Summary())
 		}
 	case agent.ToolExecutionStart:
 		o.calls[e.ToolCallID] = &callOutput{}
