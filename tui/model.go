@@ -91,10 +91,10 @@ type Model struct {
 	replyOpen bool // a late terminal answer has begun (see lateReply)
 	// compaction is the /compact under way, nil when none is.
 	compaction *compaction
-	sessionID string
-	thinking  string
-	helpLine  string
-	helpSig   string
+	sessionID  string
+	thinking   string
+	helpLine   string
+	helpSig    string
 }
 
 // New builds the root model. It does no IO: the runtime is first read by the
