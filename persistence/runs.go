@@ -102,3 +102,50 @@ func (s *Store) Run(ctx context.Context, id string) (Run, error) {
 	r.Started, r.Ended = fromMS(started), fromMS(ended.Int64)
 	return r, nil
 }
+
+// RunsOptions filter ListRuns: one session's runs ("" for every session's),
+// at most Limit of them (0 for DefaultRunsLimit).
+type RunsOptions struct {
+	SessionID string
+	Limit     int
+}
+
+// DefaultRunsLimit is how many runs ListRuns returns unless told.
+const DefaultRunsLimit = 50
+
+// ListRuns returns the most recent runs, newest first, with the number of
+// attempts each made.
+func (s *Store) ListRuns(ctx context.Context, o RunsOptions) ([]RunSummary, error) {
+	if o.Limit <= 0 {
+		o.Limit = DefaultRunsLimit
+	}
+	rows, err := s.reader.QueryContext(ctx, `SELECT r.run_id, r.session_id, r."trigger", r.started_at, r.ended_at, r.outcome, r.error,
+		(SELECT COUNT(*) FROM run_attempts a WHERE a.run_id = r.run_id)
+		FROM runs r WHERE (? = '' OR r.session_id = ?) ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`,
+		o.SessionID, o.SessionID, o.Limit)
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	defer rows.Close()
+	out := []RunSummary{}
+	for rows.Next() {
+		var r RunSummary
+		var started int64
+		var ended sql.NullInt64
+		if err := rows.Scan(&r.ID, &r.SessionID, &r.Trigger, &started, &ended, &r.Outcome, &r.Error, &r.Attempts); err != nil {
+			return nil, fmt.Errorf("list runs: %w", err)
+		}
+		r.Started, r.Ended = fromMS(started), fromMS(ended.Int64)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	return out, nil
+}
+
+// RunSummary is a run record with the number of its attempts.
+type RunSummary struct {
+	Run
+	Attempts int
+}
