@@ -1,6 +1,9 @@
 package jsonscan
 
-import "fmt"
+import (
+	"fmt"
+	"unicode/utf8"
+)
 
 // maxDepth is encoding/json's limit on nested objects and arrays.
 const maxDepth = 10000
@@ -18,8 +21,9 @@ func (e *SyntaxError) Error() string { return e.msg }
 // on the tape; each method takes the offset a part starts at and returns the
 // offset just past it.
 type checker struct {
-	doc  []byte
-	tape []span
+	doc   []byte
+	tape  []span
+	plain bool // of the string str checked last
 }
 
 func (c *checker) fail(i int, context string) error {
@@ -44,7 +48,9 @@ func (c *checker) value(i, depth int) (int, error) {
 	t := len(c.tape)
 	c.tape = append(c.tape, span{start: int32(i)})
 	end, err := c.kind(i, depth)
-	c.tape[t].end, c.tape[t].next = int32(end), int32(len(c.tape))
+	s := &c.tape[t]
+	s.end, s.next = int32(end), int32(len(c.tape))
+	s.plain = err == nil && c.doc[i] == '"' && c.plain
 	return end, err
 }
 
@@ -128,10 +134,13 @@ func (c *checker) array(i, depth int) (int, error) {
 	}
 }
 
+// str checks the string at i and sets c.plain to whether it is ASCII without
+// escapes, so that its bytes are its value.
 func (c *checker) str(i int) (int, error) {
 	doc := c.doc
+	plain := true
 	for i++; i < len(doc); i++ {
-		for i < len(doc) && plainByte[doc[i]] {
+		for i < len(doc) && asciiByte[doc[i]] {
 			i++
 		}
 		if i == len(doc) {
@@ -139,10 +148,14 @@ func (c *checker) str(i int) (int, error) {
 		}
 		switch b := doc[i]; {
 		case b == '"':
+			c.plain = plain
 			return i + 1, nil
 		case b < 0x20:
 			return i, c.fail(i, "in string literal")
+		case b >= utf8.RuneSelf:
+			plain = false
 		case b == '\\':
+			plain = false
 			i++
 			if i >= len(doc) {
 				return i, c.fail(i, "")
@@ -204,11 +217,12 @@ func (c *checker) literal(i int, lit string) (int, error) {
 	return i + len(lit), nil
 }
 
-// plainByte marks the bytes that stand for themselves inside a string: all
-// but the quote, the backslash and control characters.
-var plainByte = func() (t [256]bool) {
+// asciiByte marks the bytes that stand for themselves inside a string and
+// are ASCII: all but the quote, the backslash, control characters and the
+// bytes of multi-byte UTF-8.
+var asciiByte = func() (t [256]bool) {
 	for b := range t {
-		t[b] = b >= 0x20 && b != '"' && b != '\\'
+		t[b] = b >= 0x20 && b < utf8.RuneSelf && b != '"' && b != '\\'
 	}
 	return t
 }()

@@ -8,16 +8,6 @@ import (
 
 func hasEscape(s []byte) bool { return bytes.IndexByte(s, '\\') >= 0 }
 
-// plain reports whether s decodes to itself: ASCII without escapes.
-func plain(s []byte) bool {
-	for _, c := range s {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
 // unquote decodes the JSON string raw (quotes included) as encoding/json
 // does: escapes, surrogate pairs, and U+FFFD for invalid UTF-8 and lone
 // surrogates.

@@ -8,6 +8,7 @@ package jsonscan
 
 import (
 	"iter"
+	"math"
 	"strconv"
 )
 
@@ -34,14 +35,17 @@ type Parser struct {
 	tape []span
 }
 
-// maxKeptTape bounds the tape a Parser keeps for the next document (12 bytes
+// maxKeptTape bounds the tape a Parser keeps for the next document (16 bytes
 // a value).
 const maxKeptTape = 1 << 16
 
 // span is one value on the tape, which lists the document's values in order
 // (an object's keys among them): where it starts and ends, and the tape index
 // past its contents, where its next sibling is.
-type span struct{ start, end, next int32 }
+type span struct {
+	start, end, next int32
+	plain            bool // a string whose bytes are its value: ASCII, no escapes
+}
 
 // Parse checks that doc is one JSON value (RFC 8259, as encoding/json.Valid
 // checks it) and returns it. The Value shares doc's bytes.
@@ -109,7 +113,17 @@ func (v Value) Str() (s string, ok bool) {
 	if v.Kind() != String {
 		return "", false
 	}
+	if inner, plain := v.inner(); plain {
+		return string(inner), true
+	}
 	return unquote(v.Raw()), true
+}
+
+// inner is a string's bytes between its quotes, and whether they are its
+// value.
+func (v Value) inner() ([]byte, bool) {
+	s := v.span()
+	return v.p.doc[s.start+1 : s.end-1], s.plain
 }
 
 // Is reports whether v is the JSON string s.
@@ -117,25 +131,46 @@ func (v Value) Is(s string) bool {
 	if v.Kind() != String {
 		return false
 	}
-	raw := v.Raw()
-	if inner := raw[1 : len(raw)-1]; plain(inner) {
+	if inner, plain := v.inner(); plain {
 		return string(inner) == s
 	}
-	return unquote(raw) == s
+	return unquote(v.Raw()) == s
 }
 
-// Int is the value of a JSON number as an int64; a fraction is truncated,
-// and ok is false for any other kind and for a number out of range.
+// Intern is Str for a string that is one of names: it returns that name,
+// sharing its memory, so that reading a known name allocates nothing.
+func (v Value) Intern(names []string) (s string, ok bool) {
+	if v.Kind() != String {
+		return "", false
+	}
+	if inner, plain := v.inner(); plain {
+		for _, name := range names {
+			if string(inner) == name {
+				return name, true
+			}
+		}
+	}
+	return v.Str()
+}
+
+// Int is the value of a JSON number, or of a string that holds one (both
+// SDKs read numbers so), as an int64: a fraction is truncated, and ok is
+// false for anything else and for a number out of range.
 func (v Value) Int() (n int64, ok bool) {
-	if v.Kind() != Number {
+	var text string
+	switch v.Kind() {
+	case Number:
+		text = string(v.Raw())
+	case String:
+		text, _ = v.Str()
+	default:
 		return 0, false
 	}
-	raw := v.Raw()
-	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+	if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 		return n, true
 	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || f < -(1<<63) || f >= 1<<63 {
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsNaN(f) || f < -(1<<63) || f >= 1<<63 {
 		return 0, false
 	}
 	return int64(f), true
@@ -159,11 +194,23 @@ func (v Value) Members() iter.Seq2[Value, Value] {
 	}
 }
 
-// Member is the value of the object's first member named name.
+// Member is the value of the object's first member named name. Chunk
+// decoders look up most members of every chunk, so this compares keys in
+// place rather than through Is.
 func (v Value) Member(name string) (Value, bool) {
-	for k, val := range v.Members() {
-		if k.Is(name) {
-			return val, true
+	if v.Kind() != Object {
+		return Value{}, false
+	}
+	doc, tape := v.p.doc, v.p.tape
+	for key, end := v.t+1, tape[v.t].next; key < end; key = tape[key+1].next {
+		k := tape[key]
+		switch {
+		case k.plain:
+			if int(k.end-k.start)-2 == len(name) && string(doc[k.start+1:k.end-1]) == name {
+				return Value{v.p, key + 1}, true
+			}
+		case unquote(doc[k.start:k.end]) == name:
+			return Value{v.p, key + 1}, true
 		}
 	}
 	return Value{}, false

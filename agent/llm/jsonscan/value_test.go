@@ -94,7 +94,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestAccessors(t *testing.T) {
-	doc := []byte(`{"s":"h\u00e9","n":42,"f":-3.9,"big":1e300,"huge":99999999999999999999,"t":true,"z":null,"o":{"k":[1,"x"]}}`)
+	doc := []byte(`{"s":"h\u00e9","q":"12","qf":"-2.5","n":42,"f":-3.9,"big":1e300,"huge":99999999999999999999,"t":true,"z":null,"o":{"k":[1,"x"]}}`)
 	v, err := new(Parser).Parse(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +111,7 @@ func TestAccessors(t *testing.T) {
 		want int64
 		ok   bool
 	}{
-		{"n", 42, true}, {"f", -3, true}, {"big", 0, false}, {"huge", 0, false}, {"s", 0, false}, {"z", 0, false},
+		{"n", 42, true}, {"f", -3, true}, {"q", 12, true}, {"qf", -2, true}, {"t", 0, false}, {"big", 0, false}, {"huge", 0, false}, {"s", 0, false}, {"z", 0, false},
 	}
 	for _, tt := range ints {
 		if n, ok := member(tt.name).Int(); n != tt.want || ok != tt.ok {
@@ -170,6 +170,33 @@ func TestIs(t *testing.T) {
 		if got := v.Is(tt.s); got != tt.want {
 			t.Errorf("%s.Is(%q) = %v", tt.raw, tt.s, got)
 		}
+	}
+}
+
+func TestIntern(t *testing.T) {
+	names := []string{"text_delta", "thinking_delta"}
+	tests := []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`"text_delta"`, "text_delta", true},
+		{`"\u0074hinking_delta"`, "thinking_delta", true},
+		{`"other"`, "other", true},
+		{`3`, "", false},
+	}
+	var p Parser
+	for _, tt := range tests {
+		v, err := p.Parse([]byte(tt.raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := v.Intern(names); got != tt.want || ok != tt.ok {
+			t.Errorf("%s.Intern() = %q, %v", tt.raw, got, ok)
+		}
+	}
+	v, _ := p.Parse([]byte(`"thinking_delta"`))
+	if allocs := testing.AllocsPerRun(100, func() { v.Intern(names) }); allocs != 0 {
+		t.Errorf("%v allocations for a known name", allocs)
 	}
 }
 
