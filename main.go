@@ -305,6 +305,7 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		Approval:       approvalMode(o, cfg),
 		Interactive:    o.Command == "" || o.Command == "rpc",
 		RunTimeout:     runTimeout(o, cfg),
+		MaxConcurrent:  cfg.Agent.MaxConcurrent,
 		Session:        o.Session,
 		Continue:       o.Continue,
 	})

@@ -93,6 +93,7 @@ func (r *Runtime) approver() tools.Approver {
 		a.mu.Unlock()
 		r.clock.pause()
 		defer r.clock.resume()
+		defer r.pauseLane()()
 		agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalRequest, Data: req})
 		var resolved ApprovalResolved
 		defer func() {

@@ -117,6 +117,10 @@ type guarded struct {
 // guardedAttempts runs one request through the guard and the attempt loop,
 // recovering from an overflow or a timeout on a full window.
 func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
+	if err := r.enterLanes(ctx); err != nil {
+		out.Push(context.Background(), abortedEvent(ctx, m, r.opts.Now()))
+		return
+	}
 	q := &guarded{m: m, llm: llm, opts: opts, out: out, fence: r.runGuard.moveFence(len(llm.Messages))}
 	first := q.fence == 0
 	for {

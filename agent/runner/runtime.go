@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/contextguard"
 	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/lanes"
 	"github.com/steer-tui/steer/persistence"
 )
 
@@ -70,6 +71,13 @@ type Options struct {
 	// profile's apiKeyEnv names), kept from the programs steer starts on top
 	// of every name tools.IsSecretEnv hides.
 	HiddenEnv []string
+	// MaxConcurrent caps the runs of all sessions of this process at once
+	// (agent.maxConcurrent; 0 is lanes.DefaultMaxConcurrent). Lanes, when
+	// set, is the scheduler to share (a parent's, for a sub-agent's
+	// runtime); SubAgent sends this runtime's runs to the sub-agent lane.
+	MaxConcurrent int
+	Lanes         *lanes.Scheduler
+	SubAgent      bool
 	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
 	// steer run --timeout); 0 is no limit. Approval waits do not count.
 	RunTimeout time.Duration
@@ -107,6 +115,14 @@ type Runtime struct {
 	notices   notices
 	approvals approvals
 	clock     *runClock
+	// The lanes: the scheduler (shared with sub-agents), the run's task,
+	// and the publisher of this process's snapshot (nil when the scheduler
+	// is a parent's or there is no database).
+	sched       *lanes.Scheduler
+	lane        runLane
+	lanePub     *persistence.LanePublisher
+	stopPublish chan struct{}
+	published   chan struct{}
 	// The context guard: the engine (behind its quarantine guard), the
 	// pre-request guard, what it remembers of the run, and the quarantines
 	// not yet reported.
@@ -187,6 +203,15 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.engineFeed = newEngineFeed()
+	r.sched = opts.Lanes
+	if r.sched == nil {
+		r.sched = lanes.New(lanes.Options{MaxConcurrent: opts.MaxConcurrent})
+		if r.store != nil {
+			if r.lanePub, err = r.store.LanePublisher(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
 	}
@@ -198,6 +223,10 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.saver.start(r.writeCtx)
+	if r.lanePub != nil {
+		r.stopPublish, r.published = make(chan struct{}), make(chan struct{})
+		go r.publishLanes(r.lanePub, r.stopPublish, r.published)
+	}
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
@@ -206,6 +235,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
+	r.agent.Subscribe(r.laneProgress)
 	r.agent.Subscribe(r.feedEngine)
 	r.agent.Subscribe(r.logEvent)
 	if err := r.openInitialSession(ctx); err != nil {
@@ -506,6 +536,7 @@ func (r *Runtime) regate() error {
 func (r *Runtime) Close(ctx context.Context) error {
 	err := r.saver.flush(ctx)
 	r.waitBackground(ctx)
+	r.stopLanePublisher()
 	r.engineFeed.stop()
 	if cerr := r.engineReg.Close(); cerr != nil {
 		r.log.Warn("stopping the context engines failed", "error", cerr)
@@ -521,6 +552,8 @@ func (r *Runtime) Close(ctx context.Context) error {
 }
 
 func (r *Runtime) stopSaving() {
+	r.stopLanePublisher()
+	r.engineFeed.stop()
 	r.saver.stop()
 	r.cancelWrites()
 	<-r.saver.done

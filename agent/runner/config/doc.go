@@ -67,9 +67,9 @@
 // # Settings not built yet
 //
 // A key either works or is refused: a file that sets a key of SPEC §11 whose
-// feature steer does not have yet (see unbuilt.go: "agent.maxConcurrent",
-// "agent.contextEngine", "contextEngines") fails to load with "not
-// supported yet" and the reason, rather than being accepted and ignored.
+// feature steer does not have yet (unbuilt.go; none today) fails to load
+// with "not supported yet" and the reason, rather than being accepted and
+// ignored.
 //
 // References ("provider/model", an alias or a bare id) are resolved by
 // Config.ResolveRef and Config.ResolveModel; "model", "fallbacks" and

@@ -120,7 +120,7 @@ func TestUnbuiltKeys(t *testing.T) {
 	tests := []struct{ body, want string }{
 		{"{\n  \"fallbacks\": [\"scripted/tiny\"]\n}", ``},
 		{"{\"agent\": {\n  \"timeoutSeconds\": 60}}", ``},
-		{`{"agent": {"maxConcurrent": 4}}`, `FILE:1: agent.maxConcurrent: not supported yet: runs are not scheduled in lanes yet`},
+		{`{"agent": {"maxConcurrent": 4}}`, ``},
 		{`{"agent": {"contextEngine": "legacy"}}`, ``},
 		{`{"contextEngines": {"notes": {"command": ["x"]}}}`, ``},
 		{`{"agent": {"contextEngine": "notes"}, "contextEngines": {"notes": {"command": ["x"]}}}`, ``},
@@ -129,7 +129,7 @@ func TestUnbuiltKeys(t *testing.T) {
 		{`{"tools": {"approval": "ask"}}`, ``},
 		{`{"tools": {"approval": "deny"}}`, `FILE:1: tools.approval: unknown approval mode "deny" (want ask, auto, never; "deny" is now "never")`},
 		{`{"tools": {"approval": "auto"}, "fallbacks": [], "auth": {}, "agent": {"timeoutSeconds": null}}`, ``},
-		{specExample, `FILE:19: agent.maxConcurrent: not supported yet: runs are not scheduled in lanes yet`},
+		{specExample, ``},
 	}
 	for _, tt := range tests {
 		path := writeConfig(t, tt.body)
@@ -179,5 +179,25 @@ func TestSecretEnvNames(t *testing.T) {
 	var empty Config
 	if got := empty.SecretEnvNames(); !reflect.DeepEqual(got, []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENROUTER_API_KEY"}) {
 		t.Errorf("empty Config: %v", got)
+	}
+}
+
+// TestUnbuiltKeyMechanism: a key listed as unbuilt is refused on its line
+// when set, accepted when unset, null or its one working value.
+func TestUnbuiltKeyMechanism(t *testing.T) {
+	unbuilt := []unbuiltKey{{"agent.maxConcurrent", "lanes are off", ""}, {"ui.theme", "themes are off", ThemeAuto}}
+	tests := []struct{ body, want string }{
+		{"{\"agent\": {\n  \"maxConcurrent\": 2}}", `FILE:2: agent.maxConcurrent: not supported yet: lanes are off`},
+		{`{"agent": {"maxConcurrent": null}}`, ``},
+		{`{"ui": {"theme": "auto"}}`, ``},
+		{`{"ui": {"theme": "dark"}}`, `FILE:1: ui.theme: "dark" is not supported yet: themes are off`},
+	}
+	for _, tt := range tests {
+		path := writeConfig(t, tt.body)
+		_, err := loadWith(path, envOf(specEnv), defaultCatalogue, unbuilt)
+		want := strings.ReplaceAll(tt.want, "FILE", path)
+		if (want == "") != (err == nil) || (err != nil && err.Error() != want) {
+			t.Errorf("%s:\n got: %v\nwant: %s", tt.body, err, want)
+		}
 	}
 }
