@@ -1,0 +1,336 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/steer-tui/steer/agent/runner/headless"
+	"github.com/steer-tui/steer/contextguard"
+)
+
+// The context guard (issue 12) through the binary: a 300 KB file read on a
+// model that cannot hold it.
+
+const (
+	bigFileName  = "big.txt"
+	bigFileBytes = 300 * 1024
+	// tinyWindow is scripted/tiny's context window, and the loopback
+	// model's.
+	tinyWindow = 8192
+	// bytesPerToken is how the loopback server measures a request.
+	bytesPerToken = 4
+)
+
+// truncatedSuffix is the end TruncateToolResult gives a text it cut.
+var truncatedSuffix = regexp.MustCompile(`\[\.\.\. (\d+) more characters truncated\]$`)
+
+// plainLine and logLine are the lines of the two big files: one whose
+// end looks unimportant to the truncation, one (a build log) whose end
+// does.
+const (
+	plainLine = "line %06d of the big file, with some words to fill it up\n"
+	logLine   = "line %06d of the build log: step done, 0 errors so far\n"
+)
+
+// writeBigFile writes a 300 KB file of numbered lines (format: one line,
+// given its number) into the workspace.
+func writeBigFile(t *testing.T, s *sandbox, format string) {
+	t.Helper()
+	var b strings.Builder
+	for i := 1; b.Len() < bigFileBytes; i++ {
+		fmt.Fprintf(&b, format, i)
+	}
+	if err := os.WriteFile(filepath.Join(s.workspace, bigFileName), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// overflowed returns what in a run's events says the provider's context
+// overflowed: attempts ending in context_overflow and compactions.
+func overflowed(lines []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, l := range lines {
+		if l["type"] == "attempt_end" && l["reason"] == "context_overflow" ||
+			l["type"] == "compaction_start" || l["type"] == "compaction_end" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// finalAnswer is the text of the last message of agent_end.
+func finalAnswer(t *testing.T, lines []map[string]any) map[string]any {
+	t.Helper()
+	ends := ofType(lines, "agent_end")
+	if len(ends) != 1 {
+		t.Fatalf("%d agent_end events", len(ends))
+	}
+	msgs, _ := ends[0]["messages"].([]any)
+	if len(msgs) == 0 {
+		t.Fatalf("agent_end without messages: %v", ends[0])
+	}
+	last, _ := msgs[len(msgs)-1].(map[string]any)
+	return last
+}
+
+// messageText joins the text blocks of a message object.
+func messageText(m map[string]any) string {
+	if s, ok := m["content"].(string); ok {
+		return s
+	}
+	blocks, _ := m["content"].([]any)
+	var b strings.Builder
+	for _, bl := range blocks {
+		if c, ok := bl.(map[string]any); ok && c["type"] == "text" {
+			b.WriteString(fmt.Sprint(c["text"]))
+		}
+	}
+	return b.String()
+}
+
+// TestContextOverflowScenarioRecovers: on --scenario context-overflow (a
+// ~4k-token window) reading a 300 KB file overflows; the run recovers and
+// completes, with overflow compaction or the truncation step as events.
+func TestContextOverflowScenarioRecovers(t *testing.T) {
+	s := newSandbox(t)
+	writeBigFile(t, s, plainLine)
+	code, stdout, stderr := s.run(nil, "--scenario", "context-overflow", "--pace", "0", "run", "--json", "read "+bigFileName)
+	if code != headless.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := jsonLines(t, stdout)
+	var overflowCompaction, replaced bool
+	for _, l := range lines {
+		switch {
+		case l["type"] == "compaction_start" && l["reason"] == "overflow":
+			overflowCompaction = true
+		case l["type"] == "context_replaced":
+			replaced = true
+		}
+	}
+	if !overflowCompaction && !replaced {
+		t.Fatalf("no compaction_start {reason: overflow} and no context_replaced in %v", overflowed(lines))
+	}
+	for _, l := range ofType(lines, "compaction_end") {
+		for _, field := range []string{"reason", "result", "aborted", "willRetry", "tokensBefore", "tokensAfter"} {
+			if _, ok := l[field]; !ok {
+				t.Errorf("compaction_end without %s: %v", field, l)
+			}
+		}
+	}
+	if starts, ends := len(ofType(lines, "compaction_start")), len(ofType(lines, "compaction_end")); starts != ends {
+		t.Errorf("%d compaction_start, %d compaction_end", starts, ends)
+	}
+	last := finalAnswer(t, lines)
+	if last["role"] != "assistant" || last["stopReason"] != "stop" || !strings.Contains(messageText(last), bigFileName) {
+		t.Fatalf("the run's last message: %v", last)
+	}
+}
+
+// tinyOverflowScenario answers like the default, except that any request
+// over scripted/tiny's window fails as a real provider's overflow would.
+var tinyOverflowScenario = `{"then": "default", "steps": [{"when": {"model": "tiny", "minContextTokens": ` +
+	strconv.Itoa(tinyWindow) + `}, "always": true, "fault": "http", "error": {"status": 400,
+	"type": "invalid_request_error", "code": "context_length_exceeded",
+	"message": "This model's maximum context length is 8192 tokens."}}]}`
+
+// readAnswerLines matches the scripted model's report of a read result.
+var readAnswerLines = regexp.MustCompile("`" + bigFileName + "` has (\\d+) lines")
+
+// TestTinyWindowTruncatesTheReadOnTheScriptedProvider: on scripted/tiny (an
+// 8k window) the read of a 300 KB file reaches the model cut to the
+// window's tool-result limit, and no request ever overflows the window.
+func TestTinyWindowTruncatesTheReadOnTheScriptedProvider(t *testing.T) {
+	s := newSandbox(t)
+	writeBigFile(t, s, plainLine)
+	scenario := writeFile(t, "tiny-overflow.json", tinyOverflowScenario)
+	code, stdout, stderr := s.run(nil, "--scenario", scenario, "--model", "scripted/tiny", "--pace", "0", "run", "--json", "read "+bigFileName)
+	if code != headless.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := jsonLines(t, stdout)
+	if o := overflowed(lines); len(o) > 0 {
+		t.Fatalf("the run overflowed: %v", o)
+	}
+	ends := ofType(lines, "tool_execution_end")
+	if len(ends) != 1 {
+		t.Fatalf("%d tool_execution_end events", len(ends))
+	}
+	result, _ := ends[0]["result"].(map[string]any)
+	toolLines := strings.Count(messageText(result), "\n") + 1
+	limit := contextguard.ToolResultLimit(tinyWindow)
+	answer := messageText(finalAnswer(t, lines))
+	m := readAnswerLines.FindStringSubmatch(answer)
+	if m == nil {
+		t.Fatalf("the answer does not say how many lines the model got: %q", answer)
+	}
+	seen, _ := strconv.Atoi(m[1])
+	// Each line of the file is 60 bytes and more with its number.
+	if seen >= toolLines || seen*60 > limit {
+		t.Fatalf("the model got %d lines of the tool's %d; the limit is %d bytes", seen, toolLines, limit)
+	}
+	if !strings.Contains(answer, "line 000001 of the big file") {
+		t.Fatalf("the head of the file is not in what the model got: %q", answer)
+	}
+}
+
+// chatServer is an OpenAI-compatible server that records each request's
+// body: its first answer calls read on the big file, later ones answer in
+// text. A request whose body is larger than the window could hold (at 4
+// bytes a token) fails as an overflow.
+type chatServer struct {
+	window int
+	mu     sync.Mutex
+	bodies [][]byte
+}
+
+func (c *chatServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	c.mu.Lock()
+	c.bodies = append(c.bodies, body)
+	n := len(c.bodies)
+	c.mu.Unlock()
+	if len(body) > bytesPerToken*c.window {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(w, `{"error":{"message":"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`,
+			c.window, len(body)/bytesPerToken)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	if n == 1 {
+		args, _ := json.Marshal(map[string]string{"path": bigFileName})
+		call, _ := json.Marshal(map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
+			"index": 0, "id": "call_read", "type": "function",
+			"function": map[string]any{"name": "read", "arguments": string(args)}}}})
+		fmt.Fprint(w, openAIChunk(string(call), "")+openAIChunk(`{}`, "tool_calls")+"data: [DONE]\n\n")
+		return
+	}
+	fmt.Fprint(w, openAIChunk(`{"role":"assistant","content":"read it"}`, "")+openAIChunk(`{}`, "stop")+"data: [DONE]\n\n")
+}
+
+func (c *chatServer) requests() [][]byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([][]byte(nil), c.bodies...)
+}
+
+// toolMessages returns the content of the tool messages of a chat request.
+func toolMessages(t *testing.T, body []byte) []string {
+	t.Helper()
+	var req struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatalf("request body: %v: %.300s", err, body)
+	}
+	var out []string
+	for _, m := range req.Messages {
+		if m.Role != "tool" {
+			continue
+		}
+		var text string
+		if json.Unmarshal(m.Content, &text) != nil {
+			var parts []struct{ Type, Text string }
+			if err := json.Unmarshal(m.Content, &parts); err != nil {
+				t.Fatalf("tool message content %s", m.Content)
+			}
+			for _, p := range parts {
+				text += p.Text
+			}
+		}
+		out = append(out, text)
+	}
+	return out
+}
+
+// TestTinyWindowTruncatesTheReadOnALoopbackServer: a provider configured
+// with an 8k-token model on a loopback OpenAI-compatible server receives the
+// read of a 300 KB file cut to the window's tool-result limit: its head and
+// the truncation suffix, and when the end looks important (a build log)
+// also the tail (the read's own last line, which says how to go on) after
+// the middle marker; no request overflows.
+func TestTinyWindowTruncatesTheReadOnALoopbackServer(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		tail       bool
+	}{
+		{"plain", plainLine, false},
+		{"log", logLine, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := readThroughLoopback(t, tc.line)
+			limit := contextguard.ToolResultLimit(tinyWindow)
+			m := truncatedSuffix.FindStringSubmatch(got)
+			if m == nil {
+				t.Fatalf("the tool result sent is not marked as truncated (%d bytes): ...%q", len(got), got[max(0, len(got)-200):])
+			}
+			body := strings.TrimSuffix(got, m[0])
+			if len(body) > limit {
+				t.Errorf("the tool result sent keeps %d bytes, over the %d-byte limit of an 8k window", len(body), limit)
+			}
+			if first := fmt.Sprintf(tc.line, 1); !strings.Contains(body[:min(len(body), 200)], strings.TrimSpace(first)) {
+				t.Errorf("the head of the file is not what was sent first: %.200q", body)
+			}
+			if dropped, _ := strconv.Atoi(m[1]); dropped < 10_000 {
+				t.Errorf("the suffix says %d bytes were dropped", dropped)
+			}
+			marker := strings.Index(body, contextguard.MiddleMarker)
+			if !tc.tail {
+				if marker >= 0 {
+					t.Errorf("head and tail kept of a text whose end is not important")
+				}
+				return
+			}
+			if marker < 0 {
+				t.Fatalf("no middle marker: the tail of a build log was dropped: ...%q", body[max(0, len(body)-300):])
+			}
+			if tail := body[marker+len(contextguard.MiddleMarker):]; !strings.Contains(tail, "use offset=") {
+				t.Errorf("the tail sent is not the end of the read's page: %q", tail)
+			}
+		})
+	}
+}
+
+// readThroughLoopback runs `steer run` on an 8k-window model of a loopback
+// OpenAI-compatible server that reads a 300 KB file of lines in format, and
+// returns the tool result the server received.
+func readThroughLoopback(t *testing.T, format string) string {
+	t.Helper()
+	srv := &chatServer{window: tinyWindow}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	s := newSandbox(t)
+	writeBigFile(t, s, format)
+	cfg := writeFile(t, "config.json", `{"providers": {"local": {"api": "openai-chat", "baseURL": "`+ts.URL+`/v1",
+		"models": [{"id": "small", "contextWindow": `+strconv.Itoa(tinyWindow)+`, "maxOutput": 1024}]}}}`)
+	code, stdout, stderr := s.run(nil, "--config", cfg, "--model", "local/small", "run", "--json", "read the big file")
+	if code != headless.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if o := overflowed(jsonLines(t, stdout)); len(o) > 0 {
+		t.Fatalf("the run overflowed: %v", o)
+	}
+	reqs := srv.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want the call and the answer", len(reqs))
+	}
+	tools := toolMessages(t, reqs[1])
+	if len(tools) != 1 {
+		t.Fatalf("%d tool messages in the second request", len(tools))
+	}
+	return tools[0]
+}
