@@ -188,10 +188,13 @@ func lsAnswer(o outcome) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// noGrepMatches is the grep tool's whole result when nothing matched.
+const noGrepMatches = "No matches found"
+
 func grepAnswer(o outcome) string {
 	matches := splitLines(o.text)
 	pattern := oneLine(argString(o.args, "pattern"), 80)
-	if len(matches) == 0 {
+	if len(matches) == 0 || strings.TrimSpace(o.text) == noGrepMatches {
 		return fmt.Sprintf("Nothing in the workspace matches `%s`.", pattern)
 	}
 	return fmt.Sprintf("Found %s matching `%s`%s:\n\n%s", plural(len(matches), "line"), pattern,

@@ -171,6 +171,8 @@ func TestAnswerAfterToolResult(t *testing.T) {
 			[]string{"3 entries", "- `go.mod`\n- `main.go`\n- `agent/`"}, nil},
 		{"grep", grep, "main.go:1:package main\n", false,
 			[]string{"Found 1 line matching `main`:", "```\nmain.go:1:package main\n```"}, nil},
+		{"grep without matches", grep, "No matches found", false,
+			[]string{"Nothing in the workspace matches `main`."}, []string{"Found", "```"}},
 		{"error", bash, "command not found: mak\nexit status 127", true,
 			[]string{"The `bash` tool failed running `make test` (exit code 127):", "> command not found: mak"}, nil},
 		{"read error", read, "open main.go: no such file or directory", true,
