@@ -98,23 +98,24 @@ func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model
 	}
 	w := agent.NewStreamWriter(ctx, stream, model, p.now())
 	h := newHandler(w, model)
-	llmhttp.Stream(ctx, w, llmhttp.Request[sdk.MessageStreamEventUnion]{
+	llmhttp.Stream(ctx, w, llmhttp.Request[*messageEvent]{
 		Provider: llmhttp.ProviderName(model, "anthropic"),
 		Windows:  p.windows,
 		Clock:    p.clock,
 		Secrets:  []string{key, p.apiKey},
-		Open: func(x *llmhttp.Exchange) (llmhttp.SDKStream[sdk.MessageStreamEventUnion], error) {
+		Open: func(x *llmhttp.Exchange) (llmhttp.SDKStream[*messageEvent], error) {
 			params, err := buildParams(model, llm, opts)
 			if err != nil {
 				return nil, err
 			}
-			reqOpts := []option.RequestOption{option.WithMiddleware(x.Middleware)}
+			var resp *http.Response // the body is decoded by eventStream, not the SDK
+			reqOpts := []option.RequestOption{option.WithMiddleware(x.Middleware), option.WithResponseInto(&resp)}
 			if key != "" {
 				// The SDK sends the key as a bearer token; Anthropic-compatible
 				// proxies often read only x-api-key, so send that too.
 				reqOpts = append(reqOpts, option.WithAPIKey(key), option.WithHeader("x-api-key", key))
 			}
-			return p.svc.NewStreaming(x.Context(), params, reqOpts...), nil
+			return newEventStream(p.svc.NewStreaming(x.Context(), params, reqOpts...), resp), nil
 		},
 		Handle:  h.event,
 		End:     h.end,

@@ -1,17 +1,13 @@
 package anthropic
 
 import (
-	"encoding/json"
 	"fmt"
-
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm/llmhttp"
 )
 
-// handler turns the events of one response into StreamWriter calls. It reads
-// the SDK's event union directly: the As* accessors decode the event again.
+// handler turns the events of one response into StreamWriter calls.
 type handler struct {
 	w     *agent.StreamWriter
 	model agent.Model
@@ -35,9 +31,9 @@ func newHandler(w *agent.StreamWriter, model agent.Model) *handler {
 // idle watchdog: every event of the message's lifecycle does (its start, a
 // block's start, delta and stop, usage, the stop). Unknown events are
 // ignored, as the API asks of clients, and are not progress; pings and
-// error events never get here (the SDK drops the one and returns the other
+// error events never get here (eventStream drops the one and returns the other
 // as an error, see failure). An error ends the response.
-func (h *handler) event(ev sdk.MessageStreamEventUnion) (progress bool, err *agent.ProviderError) {
+func (h *handler) event(ev *messageEvent) (progress bool, err *agent.ProviderError) {
 	switch ev.Type {
 	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop":
 		return true, h.apply(ev)
@@ -46,12 +42,11 @@ func (h *handler) event(ev sdk.MessageStreamEventUnion) (progress bool, err *age
 }
 
 // apply handles one event of the message's lifecycle.
-func (h *handler) apply(ev sdk.MessageStreamEventUnion) *agent.ProviderError {
+func (h *handler) apply(ev *messageEvent) *agent.ProviderError {
 	switch ev.Type {
 	case "message_start":
-		u := ev.Message.Usage
-		h.usage = agent.Usage{Input: int(u.InputTokens), Output: int(u.OutputTokens),
-			CacheRead: int(u.CacheReadInputTokens), CacheWrite: int(u.CacheCreationInputTokens)}
+		u := ev.MessageUsage
+		h.usage = agent.Usage{Input: int(u.Input), Output: int(u.Output), CacheRead: int(u.CacheRead), CacheWrite: int(u.CacheWrite)}
 		h.setUsage()
 	case "content_block_start":
 		h.blockStart(ev.ContentBlock)
@@ -65,7 +60,7 @@ func (h *handler) apply(ev sdk.MessageStreamEventUnion) *agent.ProviderError {
 		h.toolOpen, h.toolInput, h.skip = false, "", false
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
-			h.stopReason = string(ev.Delta.StopReason)
+			h.stopReason = ev.Delta.StopReason
 		}
 		h.deltaUsage(ev.Usage)
 	case "message_stop":
@@ -74,7 +69,7 @@ func (h *handler) apply(ev sdk.MessageStreamEventUnion) *agent.ProviderError {
 	return nil
 }
 
-func (h *handler) blockStart(cb sdk.ContentBlockStartEventContentBlockUnion) {
+func (h *handler) blockStart(cb contentBlock) {
 	h.w.EndBlock() // a block left open by a missing content_block_stop
 	h.toolOpen, h.toolInput, h.skip = false, "", false
 	switch cb.Type {
@@ -98,17 +93,13 @@ func (h *handler) blockStart(cb sdk.ContentBlockStartEventContentBlockUnion) {
 		h.w.ToolCallStart(cb.ID, cb.Name)
 		h.toolOpen, h.hasContent = true, true
 		h.calls++
-		if m, ok := cb.Input.(map[string]any); ok && len(m) > 0 {
-			if raw, err := json.Marshal(m); err == nil {
-				h.toolInput = string(raw)
-			}
-		}
+		h.toolInput = cb.Input
 	default:
 		h.skip = true
 	}
 }
 
-func (h *handler) blockDelta(d sdk.MessageStreamEventUnionDelta) *agent.ProviderError {
+func (h *handler) blockDelta(d eventDelta) *agent.ProviderError {
 	if h.skip {
 		return nil
 	}
@@ -140,18 +131,18 @@ func (h *handler) blockDelta(d sdk.MessageStreamEventUnionDelta) *agent.Provider
 
 // deltaUsage applies message_delta's usage: cumulative counts, of which
 // only the output is always present.
-func (h *handler) deltaUsage(u sdk.MessageDeltaUsage) {
-	if u.JSON.OutputTokens.Valid() {
-		h.usage.Output = int(u.OutputTokens)
+func (h *handler) deltaUsage(u usageCounts) {
+	if u.HasOutput {
+		h.usage.Output = int(u.Output)
 	}
-	if u.JSON.InputTokens.Valid() {
-		h.usage.Input = int(u.InputTokens)
+	if u.HasInput {
+		h.usage.Input = int(u.Input)
 	}
-	if u.JSON.CacheReadInputTokens.Valid() {
-		h.usage.CacheRead = int(u.CacheReadInputTokens)
+	if u.HasCacheRead {
+		h.usage.CacheRead = int(u.CacheRead)
 	}
-	if u.JSON.CacheCreationInputTokens.Valid() {
-		h.usage.CacheWrite = int(u.CacheCreationInputTokens)
+	if u.HasCacheWrite {
+		h.usage.CacheWrite = int(u.CacheWrite)
 	}
 	h.setUsage()
 }

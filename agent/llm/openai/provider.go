@@ -105,21 +105,22 @@ func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model
 	}
 	w := agent.NewStreamWriter(ctx, stream, model, p.now())
 	h := newHandler(w, model)
-	llmhttp.Stream(ctx, w, llmhttp.Request[sdk.ChatCompletionChunk]{
+	llmhttp.Stream(ctx, w, llmhttp.Request[*completionChunk]{
 		Provider: llmhttp.ProviderName(model, "openai"),
 		Windows:  p.windows,
 		Clock:    p.clock,
 		Secrets:  []string{key, p.apiKey},
-		Open: func(x *llmhttp.Exchange) (llmhttp.SDKStream[sdk.ChatCompletionChunk], error) {
+		Open: func(x *llmhttp.Exchange) (llmhttp.SDKStream[*completionChunk], error) {
 			params, err := buildParams(model, llm, opts, p.official)
 			if err != nil {
 				return nil, err
 			}
-			reqOpts := []option.RequestOption{option.WithMiddleware(x.Middleware)}
+			var resp *http.Response // the body is decoded by chunkStream, not the SDK
+			reqOpts := []option.RequestOption{option.WithMiddleware(x.Middleware), option.WithResponseInto(&resp)}
 			if key != "" {
 				reqOpts = append(reqOpts, option.WithAPIKey(key))
 			}
-			return p.svc.NewStreaming(x.Context(), params, reqOpts...), nil
+			return newChunkStream(p.svc.NewStreaming(x.Context(), params, reqOpts...), resp), nil
 		},
 		Handle:  h.chunk,
 		End:     h.end,

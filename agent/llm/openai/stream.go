@@ -1,22 +1,12 @@
 package openai
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-
-	sdk "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/packages/respjson"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm/llmhttp"
 )
-
-// reasoningFields are the delta fields OpenAI-compatible servers stream
-// reasoning in, in order of preference: llama.cpp, DeepSeek and vLLM send
-// reasoning_content, OpenRouter and newer vLLM send reasoning. A server that
-// sends both sends the same text twice, so only the first present is read.
-var reasoningFields = []string{"reasoning_content", "reasoning"}
 
 // handler turns the chunks of one response into StreamWriter calls.
 type handler struct {
@@ -43,8 +33,8 @@ func newHandler(w *agent.StreamWriter, model agent.Model) *handler {
 // start), a content, reasoning or tool-call delta, usage, or a finish reason.
 // An empty chunk — no choices, or an empty delta, as proxies send while the
 // model is stalled — is not progress. An error ends the response.
-func (h *handler) chunk(c sdk.ChatCompletionChunk) (progress bool, err *agent.ProviderError) {
-	if c.JSON.Usage.Valid() {
+func (h *handler) chunk(c *completionChunk) (progress bool, err *agent.ProviderError) {
+	if c.HasUsage {
 		h.w.SetUsage(usageOf(c.Usage, h.model))
 		progress = true
 	}
@@ -68,8 +58,8 @@ func (h *handler) chunk(c sdk.ChatCompletionChunk) (progress bool, err *agent.Pr
 }
 
 // delta writes a choice's delta and reports whether it had anything in it.
-func (h *handler) delta(d sdk.ChatCompletionChunkChoiceDelta) (wrote bool, err *agent.ProviderError) {
-	if r := reasoningOf(d); r != "" {
+func (h *handler) delta(d delta) (wrote bool, err *agent.ProviderError) {
+	if r := d.Reasoning; r != "" {
 		h.w.ThinkingDelta(r)
 		h.openCall, h.hasContent, wrote = false, true, true
 	}
@@ -92,7 +82,7 @@ func (h *handler) delta(d sdk.ChatCompletionChunkChoiceDelta) (wrote bool, err *
 // argument pieces to it. The writer has one open block, so a call can only
 // grow while it is the latest: a server that interleaves the pieces of several
 // calls gets a clear error rather than calls with each other's arguments.
-func (h *handler) toolCallDelta(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) *agent.ProviderError {
+func (h *handler) toolCallDelta(tc toolCallDelta) *agent.ProviderError {
 	idx := h.indexOf(tc)
 	call, known := h.calls[idx]
 	switch {
@@ -101,7 +91,7 @@ func (h *handler) toolCallDelta(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) *
 		if id == "" { // some servers never send one; results must refer to something
 			id = fmt.Sprintf("call_%08x_%d", rand.Uint32(), idx)
 		}
-		call = &toolCall{id: id, name: tc.Function.Name}
+		call = &toolCall{id: id, name: tc.Name}
 		h.calls[idx] = call
 		h.lastCall, h.openCall, h.hasContent = idx, true, true
 		h.w.ToolCallStart(call.id, call.name)
@@ -109,25 +99,25 @@ func (h *handler) toolCallDelta(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) *
 		return &agent.ProviderError{Kind: agent.ErrorMalformed, Message: fmt.Sprintf(
 			"%s: tool call %d continued after other content had started; interleaved tool-call deltas are not supported",
 			llmhttp.ProviderName(h.model, "openai"), idx)}
-	case (tc.ID != "" && tc.ID != call.id) || (call.name == "" && tc.Function.Name != ""):
+	case (tc.ID != "" && tc.ID != call.id) || (call.name == "" && tc.Name != ""):
 		if tc.ID != "" {
 			call.id = tc.ID
 		}
 		if call.name == "" {
-			call.name = tc.Function.Name
+			call.name = tc.Name
 		}
 		h.w.SetToolCallID(call.id, call.name)
 	}
-	if tc.Function.Arguments != "" {
-		h.w.ToolCallDelta(tc.Function.Arguments)
+	if tc.Arguments != "" {
+		h.w.ToolCallDelta(tc.Arguments)
 	}
 	return nil
 }
 
 // indexOf is the call's index; a server that omits it (older Ollama and
 // Mistral) is read as starting a new call whenever a new id appears.
-func (h *handler) indexOf(tc sdk.ChatCompletionChunkChoiceDeltaToolCall) int64 {
-	if tc.JSON.Index.Valid() {
+func (h *handler) indexOf(tc toolCallDelta) int64 {
+	if tc.HasIndex {
 		return tc.Index
 	}
 	if len(h.calls) == 0 {
@@ -169,36 +159,11 @@ func (h *handler) end() (agent.StopReason, *agent.ProviderError) {
 	return agent.StopReasonStop, nil
 }
 
-// reasoningOf returns the reasoning text of a delta, if it carries any.
-func reasoningOf(d sdk.ChatCompletionChunkChoiceDelta) string {
-	if len(d.JSON.ExtraFields) == 0 {
-		return ""
-	}
-	for _, name := range reasoningFields {
-		if s := stringField(d.JSON.ExtraFields[name]); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-func stringField(f respjson.Field) string {
-	raw := f.Raw()
-	if len(raw) < 2 || raw[0] != '"' {
-		return ""
-	}
-	var s string
-	if json.Unmarshal([]byte(raw), &s) != nil {
-		return ""
-	}
-	return s
-}
-
 // usageOf converts a usage object: prompt_tokens includes the cached tokens
 // (and OpenRouter's cache writes), which the kernel counts apart.
-func usageOf(u sdk.CompletionUsage, model agent.Model) agent.Usage {
-	cacheRead := int(u.PromptTokensDetails.CachedTokens)
-	cacheWrite := int(u.PromptTokensDetails.CacheWriteTokens)
+func usageOf(u usage, model agent.Model) agent.Usage {
+	cacheRead := int(u.CachedTokens)
+	cacheWrite := int(u.CacheWriteTokens)
 	out := agent.Usage{
 		Input:      max(int(u.PromptTokens)-cacheRead-cacheWrite, 0),
 		Output:     int(u.CompletionTokens),
