@@ -133,7 +133,27 @@ func refusalReason(mode Mode, a Access) string {
 	default:
 		why = "it reaches outside the workspace (" + strings.Join(a.Paths, ", ") + ")"
 	}
+	// auto refuses what reaches outside too (see Decide): only ask helps.
+	allow := fmt.Sprintf("set to %q or %q", ModeAsk, ModeAuto)
+	if a.Outside {
+		allow = fmt.Sprintf("set to %q, which asks the user", ModeAsk)
+	}
 	return fmt.Sprintf("refused: tool approval is %q, which does not allow this %s call because %s; "+
-		"the user can allow it with tools.approval or --approve set to %q or %q",
-		ModeNever, a.Tool, why, ModeAsk, ModeAuto)
+		"the user can allow it with tools.approval or --approve %s", ModeNever, a.Tool, why, allow)
+}
+
+// unattendedReason says why a call that needs approval was refused where
+// nobody can answer (steer run --approve ask). --approve auto allows what
+// changes files or runs commands inside the workspace, but not what reaches
+// outside it, which only a person can approve.
+func unattendedReason(a Access) string {
+	if a.Outside {
+		return fmt.Sprintf("refused: this %s call reaches outside the workspace (%s), which needs the user's "+
+			"approval, but nobody can answer in this mode, and --approve %s does not allow it either; "+
+			"a person can approve it in the terminal UI or over steer rpc --approve %s",
+			a.Tool, strings.Join(a.Paths, ", "), ModeAuto, ModeAsk)
+	}
+	return fmt.Sprintf("refused: this %s call needs the user's approval (tool approval is %q), but nobody can "+
+		"answer in this mode; run steer with --approve %s to allow tools that change files or run commands",
+		a.Tool, ModeAsk, ModeAuto)
 }

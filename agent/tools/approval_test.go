@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -71,22 +72,50 @@ func TestParseApproval(t *testing.T) {
 
 func TestRefusalReason(t *testing.T) {
 	tests := []struct {
-		mode Mode
-		a    Access
-		want []string
+		mode   Mode
+		a      Access
+		want   []string
+		absent []string
 	}{
 		{ModeAuto, Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}},
-			[]string{"read call reaches outside the workspace (/etc/passwd)", `"auto" never asks`, `set to "ask" the user is asked`}},
-		{ModeNever, Access{Tool: "bash", Mutating: true}, []string{`tool approval is "never"`, "bash", "changes files or runs a command", "--approve", `"auto"`}},
-		{ModeNever, Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}}, []string{"outside the workspace", "/etc/passwd"}},
-		{ModeNever, Access{Tool: "write", Mutating: true, Outside: true}, []string{"changes files", "outside the workspace"}},
+			[]string{"read call reaches outside the workspace (/etc/passwd)", `"auto" never asks`, `set to "ask" the user is asked`}, nil},
+		{ModeNever, Access{Tool: "bash", Mutating: true}, []string{`tool approval is "never"`, "bash", "changes files or runs a command", "--approve", `"ask" or "auto"`}, nil},
+		{ModeNever, Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}}, []string{"outside the workspace", "/etc/passwd", `set to "ask", which asks`}, []string{`"auto"`}},
+		{ModeNever, Access{Tool: "write", Mutating: true, Outside: true}, []string{"changes files", "outside the workspace", `"ask"`}, []string{`"auto"`}},
 	}
 	for _, tt := range tests {
-		got := refusalReason(tt.mode, tt.a)
-		for _, w := range tt.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("refusalReason(%+v) = %q, want it to mention %q", tt.a, got, w)
-			}
+		checkMentions(t, fmt.Sprintf("refusalReason(%s, %+v)", tt.mode, tt.a), refusalReason(tt.mode, tt.a), tt.want, tt.absent)
+	}
+}
+
+// TestUnattendedReason: with nobody to answer, a call inside the workspace
+// is pointed to --approve auto; one reaching outside, which auto refuses
+// too, to a person.
+func TestUnattendedReason(t *testing.T) {
+	tests := []struct {
+		a            Access
+		want, absent []string
+	}{
+		{Access{Tool: "write", Mutating: true}, []string{"write call needs the user's approval", "run steer with --approve auto"}, []string{"outside"}},
+		{Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}},
+			[]string{"read call reaches outside the workspace (/etc/passwd)", "--approve auto does not allow it", "steer rpc --approve ask"}, []string{"run steer with"}},
+	}
+	for _, tt := range tests {
+		checkMentions(t, fmt.Sprintf("unattendedReason(%+v)", tt.a), unattendedReason(tt.a), tt.want, tt.absent)
+	}
+}
+
+// checkMentions fails unless got mentions every want and no absent.
+func checkMentions(t *testing.T, what, got string, want, absent []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s = %q, want it to mention %q", what, got, w)
+		}
+	}
+	for _, a := range absent {
+		if strings.Contains(got, a) {
+			t.Errorf("%s = %q, want no %q", what, got, a)
 		}
 	}
 }

@@ -179,10 +179,7 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 // return, unless the answer allows the call.
 func (t gatedTool) ask(ctx context.Context, callID string, args map[string]any, a Access) (agent.ToolResult, bool) {
 	if t.gate.approver == nil {
-		return refusal(RefusedUnattended, fmt.Sprintf("refused: this %s call needs the user's approval "+
-			"(tool approval is %q), but nobody can answer in this mode; run steer with --approve %s "+
-			"to allow tools that change files, run commands or reach outside the workspace",
-			a.Tool, ModeAsk, ModeAuto)), true
+		return refusal(RefusedUnattended, unattendedReason(a)), true
 	}
 	d, err := t.gate.approver.Approve(ctx, Request{
 		CallID: callID, Tool: a.Tool, Args: args, Summary: a.Summary, Diff: a.Diff,
