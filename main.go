@@ -149,6 +149,12 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
+	switch o.Args[0] {
+	case headless.InspectLanes:
+		return headless.ShowLanes(context.Background(), stateDir, o.JSON, time.Now(), stdout, stderr)
+	case headless.InspectRuns:
+		return headless.ShowRuns(context.Background(), stateDir, o.JSON, stdout, stderr)
+	}
 	if o.Args[0] == headless.InspectEngines {
 		eo := headless.EnginesOptions{StateDir: stateDir, Selected: cfg.Agent.ContextEngine,
 			Configured: engineRefs(cfg), JSON: o.JSON, Clear: o.Clear}

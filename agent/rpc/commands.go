@@ -326,9 +326,8 @@ func (s *Server) dequeue(_ context.Context, c command) (any, error) {
 	}{eventjson.QueueItems(items), texts}, nil
 }
 
-// inspect answers {what: "profiles"} with the auth profiles as `steer
-// inspect profiles --json` shows them, and {what: "engines"} with the
-// context engines as `steer inspect engines --json` does.
+// inspect answers {what: "profiles" | "engines" | "lanes" | "runs"} with
+// what `steer inspect WHAT --json` shows (runs as {runs: [...]}).
 func (s *Server) inspect(ctx context.Context, c command) (any, error) {
 	what, err := c.optString("what")
 	if err != nil {
@@ -345,8 +344,18 @@ func (s *Server) inspect(ctx context.Context, c command) (any, error) {
 		}{profiles}, nil
 	case "engines":
 		return s.rt.Engines(ctx)
+	case "lanes":
+		return s.rt.Lanes(ctx)
+	case "runs":
+		runs, err := s.rt.Runs(ctx, "", 0)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			Runs []runner.RunView `json:"runs"`
+		}{runs}, nil
 	}
-	return nil, fmt.Errorf("inspect %q: not supported yet; what may be \"profiles\" or \"engines\"", what)
+	return nil, fmt.Errorf("unknown inspector %q; what may be \"profiles\", \"engines\", \"lanes\" or \"runs\"", what)
 }
 
 // compact compacts the session now ({customInstructions?}, as pi's);

@@ -62,7 +62,8 @@ func TestServerRefusesAnOversizedPrompt(t *testing.T) {
 }
 
 // TestServerInspectProfiles: rpc inspect {what: "profiles"} lists the
-// configured profiles from the ledger; other inspectors are refused.
+// configured profiles from the ledger; lanes answer; an unknown inspector
+// is refused.
 func TestServerInspectProfiles(t *testing.T) {
 	h := newHarness(t, agenttest.NewScript())
 	h.send(`{"type":"inspect","what":"profiles","id":"i"}`)
@@ -75,7 +76,11 @@ func TestServerInspectProfiles(t *testing.T) {
 		t.Fatalf("profile %v", p)
 	}
 	h.send(`{"type":"inspect","what":"lanes","id":"l"}`)
-	if r := h.response("l"); r["success"] != false || !strings.Contains(r["error"].(string), "not supported yet") {
+	if r := h.response("l"); r["success"] != true || r.data()["processes"] == nil {
 		t.Fatalf("inspect lanes: %v", r)
+	}
+	h.send(`{"type":"inspect","what":"cats","id":"c"}`)
+	if r := h.response("c"); r["success"] != false || !strings.Contains(r["error"].(string), `unknown inspector "cats"`) {
+		t.Fatalf("inspect cats: %v", r)
 	}
 }

@@ -147,24 +147,18 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	return o, nil
 }
 
-// checkInspect accepts `steer inspect profiles` and `steer inspect
-// engines [--clear NAME]`; the other inspectors of SPEC §10 are refused
-// until their parts exist.
+// checkInspect accepts `steer inspect profiles|engines|lanes|runs`, with
+// --clear NAME for engines only.
 func checkInspect(args []string, clear string) error {
-	const usage = "usage: steer inspect profiles|engines [--json] (engines: [--clear NAME])"
+	const usage = "usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME])"
 	if len(args) != 1 {
 		return usagef(usage)
 	}
 	switch {
 	case clear != "" && args[0] != InspectEngines:
 		return usagef("--clear applies to 'steer inspect engines' only")
-	case args[0] == InspectProfiles, args[0] == InspectEngines:
+	case args[0] == InspectProfiles, args[0] == InspectEngines, args[0] == InspectLanes, args[0] == InspectRuns:
 		return nil
-	}
-	for _, later := range inspectLater {
-		if args[0] == later {
-			return usagef("steer inspect %s: not supported yet (it comes with its part of the runtime)", later)
-		}
 	}
 	return usagef("unknown inspector %q: %s", args[0], usage)
 }

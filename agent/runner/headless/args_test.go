@@ -69,9 +69,8 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"--pace -1", "--pace must be 0 or more, got -1"},
 		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
 		{"--session abc --continue", "--session and --continue exclude each other"},
-		{"inspect", "usage: steer inspect profiles|engines [--json] (engines: [--clear NAME])"},
-		{"inspect lanes", "steer inspect lanes: not supported yet (it comes with its part of the runtime)"},
-		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines [--json] (engines: [--clear NAME])`},
+		{"inspect", "usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME])"},
+		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME])`},
 		{"inspect profiles --clear x", "--clear applies to 'steer inspect engines' only"},
 		{"run --clear x hi", "--clear applies to 'steer inspect engines' only"},
 	}

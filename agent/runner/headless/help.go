@@ -29,6 +29,8 @@ Usage:
   steer sessions show ID [--json]     print a session's transcript
   steer inspect profiles [--json]     auth profiles: available, in cooldown or disabled, and why
   steer inspect engines [--json]      context engines and their quarantines (--clear NAME lifts one)
+  steer inspect lanes [--json]        running and waiting runs of every steer process, lane by lane
+  steer inspect runs [--json]         recent runs: trigger, outcome, duration, every attempt
   steer version                       the version and the revision it was built from
   steer help [COMMAND]                this text, or a command's
 
@@ -56,6 +58,18 @@ Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out,
 
 const inspectUsage = `Usage: steer inspect profiles [--json]
        steer inspect engines [--json] [--clear NAME]
+       steer inspect lanes [--json]
+       steer inspect runs [--json]
+
+lanes: every live steer process on the state directory with its lanes (the
+global lane, the sub-agent lane, a lane per busy session): what runs and what
+waits, with trigger, priority and since when. --json prints {processes:
+[{processId, pid, host, started, taken, lanes: [{name, kind, session, cap,
+running: [...], waiting: [...]}]}]}.
+
+runs: the 50 most recent runs, newest first. --json prints [{id, sessionId,
+trigger, started, ended, durationMs, outcome, error?, attempts: [{profile,
+model, reason, decision, durationMs}]}].
 
 engines: the context engine that answers (the configured agent.contextEngine,
 or legacy while that one is quarantined), every configured engine, and the

@@ -18,8 +18,6 @@ const (
 	InspectProfiles = "profiles"
 )
 
-// inspectLater are the inspectors SPEC §10 names that are not built yet.
-var inspectLater = []string{"lanes", "runs"}
 
 // ProfileRow is one configured auth profile with its ledger entry.
 type ProfileRow struct {
