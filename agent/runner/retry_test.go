@@ -276,7 +276,7 @@ func TestAbortEndsTheRetryWait(t *testing.T) {
 func TestRetryStartSummary(t *testing.T) {
 	i := RetryStartInfo{Attempt: 1, MaxAttempts: 2, DelayMs: 3000, Reason: "overloaded", Profile: "anthropic:main"}
 	for left, want := range map[time.Duration]string{
-		3 * time.Second:        "overloaded on profile anthropic:main: retrying in 3s (1/2)",
+		3 * time.Second:         "overloaded on profile anthropic:main: retrying in 3s (1/2)",
 		1400 * time.Millisecond: "overloaded on profile anthropic:main: retrying in 1s (1/2)",
 		300 * time.Millisecond:  "overloaded on profile anthropic:main: retrying in 300ms (1/2)",
 		0:                       "overloaded on profile anthropic:main: retrying now (1/2)",

@@ -18,7 +18,6 @@ const (
 	InspectProfiles = "profiles"
 )
 
-
 // ProfileRow is one configured auth profile with its ledger entry.
 type ProfileRow struct {
 	ID, Provider string
