@@ -37,6 +37,9 @@ type Config struct {
 	NewItemID func() string
 	// ToolAbortGrace defaults to DefaultToolAbortGrace.
 	ToolAbortGrace time.Duration
+	// Pending, when set, brings input from outside the queues into runs
+	// (sub-agent results).
+	Pending Pending
 }
 
 // Subscriber receives every event of the agent. The contract:
@@ -195,6 +198,7 @@ func (a *Agent) loopConfigLocked(fromQueue bool) LoopConfig {
 		},
 		PollFollowUps:  func() []Message { return a.drain(&a.followUps) },
 		Unpoll:         a.unpoll,
+		Pending:        a.cfg.Pending,
 		Current:        a.current,
 		Now:            a.cfg.Now,
 		ToolAbortGrace: a.cfg.ToolAbortGrace,

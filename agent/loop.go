@@ -29,6 +29,8 @@ type LoopConfig struct {
 	// Unpoll gives back polled messages that an abort kept from being
 	// injected, so that no queued input is lost.
 	Unpoll func([]Message)
+	// Pending, when set, supplies input from outside the queues.
+	Pending Pending
 
 	// Current, when set, is read before every request for the model, the
 	// function that streams it and the options, so that a model or thinking
@@ -106,7 +108,7 @@ func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit f
 
 // runTurns is the two-level loop of SPEC §2.4.
 func (l *loop) runTurns() {
-	pending := l.poll(l.cfg.PollSteering)
+	pending := l.pollSteering()
 	for {
 		moreTools := true
 		for moreTools || len(pending) > 0 {
@@ -145,17 +147,30 @@ func (l *loop) runTurns() {
 			if l.aborted() {
 				return
 			}
-			pending = l.poll(l.cfg.PollSteering)
+			pending = l.pollSteering()
 		}
 		if l.aborted() {
 			return
 		}
 		pending = l.poll(l.cfg.PollFollowUps)
+		if len(pending) == 0 && l.cfg.Pending != nil {
+			pending = l.cfg.Pending.Wait(l.ctx)
+		}
 		if len(pending) == 0 {
 			break
 		}
 	}
 	l.emit(AgentEnd{Messages: l.added})
+}
+
+// pollSteering is a steering drain point: the queued steering, then what
+// Pending has ready.
+func (l *loop) pollSteering() []Message {
+	msgs := l.poll(l.cfg.PollSteering)
+	if l.cfg.Pending != nil {
+		msgs = append(msgs, l.cfg.Pending.Poll()...)
+	}
+	return msgs
 }
 
 func (l *loop) poll(f func() []Message) []Message {

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
@@ -399,5 +400,60 @@ func TestATerminatingToolResultEndsTheRun(t *testing.T) {
 	msgs := f.agent.State().Messages
 	if len(msgs) != 3 || msgs[2].Role != agent.RoleToolResult {
 		t.Fatalf("the run went on after a terminating result: %d messages, last %+v", len(msgs), msgs[len(msgs)-1])
+	}
+}
+
+// resultsLater is a Pending whose one message arrives when the run would
+// end, as a sub-agent's result does.
+type resultsLater struct {
+	mu    sync.Mutex
+	ready []agent.Message
+	later []agent.Message
+}
+
+func (p *resultsLater) Poll() []agent.Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.ready
+	p.ready = nil
+	return out
+}
+
+func (p *resultsLater) Wait(context.Context) []agent.Message {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.later
+	p.later = nil
+	return out
+}
+
+func TestPendingInputKeepsTheRunGoing(t *testing.T) {
+	script := agenttest.NewScript(
+		agenttest.Reply().Text("started the child").Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("the child said 3").Stop(agent.StopReasonStop),
+	)
+	p := &resultsLater{later: []agent.Message{agent.UserMessage("child result: 1 2 3", agenttest.Epoch)}}
+	a := agent.New(agent.Config{Model: agenttest.Model, Stream: script.Stream, Now: agenttest.Clock, Pending: p})
+	rec := &agenttest.Recorder{}
+	a.Subscribe(rec.Record)
+	if err := a.Prompt("delegate counting"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WaitForIdle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range a.State().Messages {
+		texts = append(texts, m.TextContent())
+	}
+	equalTraces(t, texts, []string{"delegate counting", "started the child", "child result: 1 2 3", "the child said 3"})
+	ends := 0
+	for _, ev := range rec.Events() {
+		if _, ok := ev.(agent.AgentEnd); ok {
+			ends++
+		}
+	}
+	if ends != 1 {
+		t.Fatalf("%d agent_end, want 1: the result belongs to the same run", ends)
 	}
 }

@@ -1,0 +1,17 @@
+package agent
+
+import "context"
+
+// Pending is input from outside the two queues: the results of sub-agents
+// a run started, which must reach that same run (SPEC §7). The loop asks
+// Poll at every steering drain point, and Wait when the run would end.
+//
+// Poll returns what is ready now, without blocking. Wait blocks while more
+// is expected and returns it; nil means nothing more is expected (or ctx
+// ended) and the run ends. Messages a run polled but an abort kept from
+// being injected go back to the agent's steering queue, like queued input.
+// Both are called on the loop's goroutine.
+type Pending interface {
+	Poll() []Message
+	Wait(ctx context.Context) []Message
+}
