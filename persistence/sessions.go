@@ -19,6 +19,7 @@ type Session struct {
 	Workspace string // the working directory the session belongs to
 	Title     string // empty until the first user message names it
 	Model     string
+	ParentID  string // the session that delegated to this sub-agent (SPEC §7); empty for a top-level one
 	Created   time.Time
 	Updated   time.Time // the last transcript write
 
@@ -49,12 +50,12 @@ type ListOptions struct {
 }
 
 // sessionColumns are the columns of a new session's row.
-const sessionColumns = `id, workspace, title, model, created_at, updated_at,
+const sessionColumns = `id, workspace, title, model, parent_id, created_at, updated_at,
 	message_count, input_tokens, output_tokens, cost`
 
 // sessionSelect reads what scanSession scans: a session and its recorded
 // owner, from sessions s.
-const sessionSelect = `SELECT s.id, s.workspace, s.title, s.model, s.created_at, s.updated_at,
+const sessionSelect = `SELECT s.id, s.workspace, s.title, s.model, s.parent_id, s.created_at, s.updated_at,
 	s.message_count, s.input_tokens, s.output_tokens, s.cost, o.pid, o.host, o.claimed_at
 	FROM sessions s LEFT JOIN session_owners o ON o.session_id = s.id`
 
@@ -63,7 +64,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, ownerRecord, err
 	var ss Session
 	var rec ownerRecord
 	var created, updated int64
-	err := row.Scan(&ss.ID, &ss.Workspace, &ss.Title, &ss.Model, &created, &updated,
+	err := row.Scan(&ss.ID, &ss.Workspace, &ss.Title, &ss.Model, &ss.ParentID, &created, &updated,
 		&ss.MessageCount, &ss.InputTokens, &ss.OutputTokens, &ss.Cost, &rec.pid, &rec.host, &rec.since)
 	ss.Created, ss.Updated = fromMS(created), fromMS(updated)
 	return ss, rec, err
@@ -88,8 +89,8 @@ func (s *Store) CreateSession(ctx context.Context, ss Session) error {
 	}
 	insert := func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (`+sessionColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			ss.ID, ss.Workspace, ss.Title, ss.Model, ms(ss.Created), ms(ss.Updated),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			ss.ID, ss.Workspace, ss.Title, ss.Model, ss.ParentID, ms(ss.Created), ms(ss.Updated),
 			ss.MessageCount, ss.InputTokens, ss.OutputTokens, ss.Cost)
 		return err
 	}
