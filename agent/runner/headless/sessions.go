@@ -28,13 +28,17 @@ func ListSessions(ctx context.Context, store *persistence.Store, asJSON bool, st
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tMESSAGES\tMODEL\tOPEN IN\tWORKSPACE\tTITLE")
+	fmt.Fprintln(tw, "ID\tPARENT\tUPDATED\tMESSAGES\tMODEL\tOPEN IN\tWORKSPACE\tTITLE")
 	for _, s := range sessions {
 		open := "-"
 		if s.Owner.Live() {
 			open = fmt.Sprintf("pid %d", s.Owner.PID)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"),
+		parent := "-"
+		if s.ParentID != "" {
+			parent = s.ParentID
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, parent, s.Updated.Local().Format("2006-01-02 15:04"),
 			s.MessageCount, s.Model, open, s.Workspace, s.Title)
 	}
 	tw.Flush()
@@ -47,6 +51,7 @@ type sessionJSON struct {
 	Workspace    string    `json:"workspace"`
 	Title        string    `json:"title"`
 	Model        string    `json:"model"`
+	ParentID     string    `json:"parentId"` // the delegating session; "" for a top-level one
 	Created      time.Time `json:"created"`
 	Updated      time.Time `json:"updated"`
 	MessageCount int       `json:"messageCount"`
@@ -66,7 +71,7 @@ func sessionsJSON(sessions []persistence.Session) []sessionJSON {
 	out := make([]sessionJSON, len(sessions))
 	for i, s := range sessions {
 		out[i] = sessionJSON{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Model: s.Model,
-			Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
+			ParentID: s.ParentID, Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
 			InputTokens: int64(s.InputTokens), OutputTokens: int64(s.OutputTokens), Cost: s.Cost}
 		if s.Owner.Live() {
 			out[i].OpenIn = &ownerJSON{PID: s.Owner.PID, Host: s.Owner.Host}
