@@ -78,6 +78,8 @@ type Options struct {
 	MaxConcurrent int
 	Lanes         *lanes.Scheduler
 	SubAgent      bool
+	// ParentSession is the session that started this sub-agent's.
+	ParentSession string
 	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
 	// steer run --timeout); 0 is no limit. Approval waits do not count.
 	RunTimeout time.Duration
@@ -118,6 +120,10 @@ type Runtime struct {
 	// The lanes: the scheduler (shared with sub-agents), the run's task,
 	// and the publisher of this process's snapshot (nil when the scheduler
 	// is a parent's or there is no database).
+	// baseTools are the tools without task, which sub-agents get; subs are
+	// this runtime's sub-agents.
+	baseTools   []agent.Tool
+	subs        *subagents
 	sched       *lanes.Scheduler
 	lane        runLane
 	lanePub     *persistence.LanePublisher
@@ -191,7 +197,11 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger}
+	r := &Runtime{opts: opts, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger, baseTools: opts.Tools}
+	r.subs = newSubagents(r)
+	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
+		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
+	}
 	set, err := r.gatedTools()
 	if err != nil {
 		return nil, err
@@ -230,12 +240,13 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
-		FollowUpMode: opts.FollowUpMode, Now: opts.Now,
+		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
 	r.agent.Subscribe(r.laneProgress)
+	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.feedEngine)
 	r.agent.Subscribe(r.logEvent)
 	if err := r.openInitialSession(ctx); err != nil {
@@ -534,6 +545,7 @@ func (r *Runtime) regate() error {
 // saving: later writes fail at once instead of hanging shutdown. Call it
 // after the last run is idle and before closing the store.
 func (r *Runtime) Close(ctx context.Context) error {
+	r.subs.abortChildren(AbortQuit)
 	err := r.saver.flush(ctx)
 	r.waitBackground(ctx)
 	r.stopLanePublisher()

@@ -175,6 +175,9 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.session = sessionState{id: id, created: true, claim: claim}
 	r.mu.Unlock()
 	r.release(previous, claim)
+	r.subs.mu.Lock()
+	r.subs.stored = true // answers a crash left for this session
+	r.subs.mu.Unlock()
 	for _, it := range pending {
 		r.agent.Enqueue(it)
 	}
@@ -208,7 +211,7 @@ func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 	}
 	now := r.opts.Now()
 	err := r.store.CreateSession(ctx, persistence.Session{
-		ID: r.session.id, Workspace: r.opts.Workspace, Model: r.agent.State().Model.Ref(),
+		ID: r.session.id, Workspace: r.opts.Workspace, Model: r.agent.State().Model.Ref(), ParentID: r.opts.ParentSession,
 		Created: now, Updated: now,
 	})
 	if err != nil {
