@@ -1,0 +1,13 @@
+// Package bench measures steer as whole processes against the physical
+// limit (issue 16). Its benchmarks build the binary, serve an
+// OpenAI-compatible stream of N chunks from loopback, and time `steer run`
+// — and curl, which only copies the bytes, reading the same stream — taking
+// the median of at least five runs of each and the peak RSS of each child
+// from its rusage. They run only with -bench:
+//
+//	go test -run X -bench . ./agent/runner/bench/
+//
+// BenchmarkStartup is one chunk (start-up and one request), BenchmarkInit is
+// `steer --version` (package initialisation alone), and BenchmarkSideBySide
+// reports steer's time over curl's for 1 and 20,000 unpaced chunks.
+package bench

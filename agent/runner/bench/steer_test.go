@@ -1,0 +1,72 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// buildDir holds the binary once a benchmark has built it.
+var buildDir string
+
+// steerBinary builds steer once for the package's benchmarks.
+var steerBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "steer-bench-")
+	if err != nil {
+		return "", err
+	}
+	buildDir = dir
+	bin := filepath.Join(dir, "steer")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/steer-tui/steer").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building steer: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		_ = os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// sandbox is a state directory, config home and workspace for steer, with a
+// config whose provider "local" is the OpenAI-compatible server at baseURL.
+type sandbox struct {
+	bin, dir, config string
+	env              []string
+}
+
+func newSandbox(b *testing.B, baseURL string) *sandbox {
+	b.Helper()
+	bin, err := steerBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	config := filepath.Join(dir, "config.json")
+	cfg := `{"providers":{"local":{"api":"openai-chat","baseURL":"` + baseURL + `/v1","models":[{"id":"m"}]}}}`
+	if err := os.WriteFile(config, []byte(cfg), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	env := append(os.Environ(), "STEER_STATE_DIR="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "home"),
+		"ANTHROPIC_API_KEY=", "OPENAI_API_KEY=", "OPENROUTER_API_KEY=")
+	return &sandbox{bin: bin, dir: dir, config: config, env: env}
+}
+
+// steer is a command running steer with args in the sandbox.
+func (s *sandbox) steer(args ...string) *exec.Cmd {
+	cmd := exec.Command(s.bin, args...)
+	cmd.Dir, cmd.Env = s.dir, s.env
+	return cmd
+}
+
+// ask is `steer run` asking the local model.
+func (s *sandbox) ask() *exec.Cmd {
+	return s.steer("--config", s.config, "run", "--model", "local/m", "hi")
+}
