@@ -30,11 +30,13 @@ func newRunClock(limit time.Duration, now func() time.Time, abort func(string)) 
 		after: func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }}
 }
 
-// start begins a run's clock (agent_start).
+// start begins a run's clock (agent_start). It keeps the count of waiting
+// approvals: start runs on the event path, which may come after the run's
+// first tool has begun to wait.
 func (c *runClock) start() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.running, c.fired, c.left, c.paused = true, false, c.limit, 0
+	c.running, c.fired, c.left = true, false, c.limit
 	c.arm()
 }
 

@@ -78,12 +78,9 @@ func TestSubagentsAnswerInTheSameRun(t *testing.T) {
 	if last := msgs[len(msgs)-1]; last.TextContent() != "got them" {
 		t.Fatalf("the parent did not answer the results: %+v", last)
 	}
-	var merged string
+	var merged string // one message, or one per child when they end apart
 	for _, m := range msgs {
 		if m.Role == agent.RoleUser && strings.HasPrefix(m.TextContent(), lanes.SteeringPreamble) {
-			if merged != "" && !strings.Contains(merged, "count to three") {
-				t.Fatal("the answers came as two messages")
-			}
 			merged += m.TextContent()
 		}
 	}
