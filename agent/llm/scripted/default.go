@@ -32,7 +32,8 @@ type outcome struct {
 // readTurn classifies the trailing run of user messages: after a tool result
 // all of them are steering; otherwise the first is the prompt and the rest
 // were typed as steering while the run was queued. A user message right
-// after an assistant answer is a new prompt (a follow-up), not steering.
+// after an assistant answer, or after a call the user denied (which ended
+// the run), is a new prompt (a follow-up), not steering.
 func readTurn(msgs []agent.Message) turn {
 	last := len(msgs) - 1
 	for last >= 0 && msgs[last].Role == agent.RoleUser {
@@ -43,7 +44,7 @@ func readTurn(msgs []agent.Message) turn {
 		texts = append(texts, m.TextContent())
 	}
 	var t turn
-	if last >= 0 && msgs[last].Role == agent.RoleToolResult {
+	if last >= 0 && msgs[last].Role == agent.RoleToolResult && !deniedByUser(msgs[:last+1]) {
 		t.steering = texts
 		t.results = outcomes(msgs[:last+1])
 		return t
@@ -52,6 +53,22 @@ func readTurn(msgs []agent.Message) turn {
 		t.prompt, t.hasPrompt, t.steering = texts[0], true, texts[1:]
 	}
 	return t
+}
+
+// refusedByUser is the details' "refused" of a call the person denied: the
+// runner ends the run on it, so what the user types next is a new prompt,
+// not steering of the finished turn.
+const refusedByUser = "user"
+
+// deniedByUser reports whether the run of tool results that ends msgs holds
+// a call the person denied.
+func deniedByUser(msgs []agent.Message) bool {
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role == agent.RoleToolResult; i-- {
+		if detailsJSON(msgs[i].Details)["refused"] == refusedByUser {
+			return true
+		}
+	}
+	return false
 }
 
 // outcomes returns the run of tool results that ends msgs, joined with the
@@ -81,24 +98,30 @@ func outcomes(msgs []agent.Message) []outcome {
 	return out
 }
 
-// command is a prompt the default behaviour answers with a tool call.
+// command is a prompt the default behaviour answers with tool calls.
 type command struct {
-	tool    string
-	args    map[string]any
+	tool string
+	// args are the arguments of each call of tool, all made in one
+	// response: one call, or several parallel ones for delegate.
+	args    []map[string]any
 	intro   string // said before the call
 	problem string // why the command cannot be run as written, said instead
 }
 
 // parseCommand recognises `list files`, `read <path>`, `run <command>`,
-// `search <pattern>` and `call <tool> {json}`, case-insensitively.
+// `search <pattern>`, `call <tool> {json}` and `delegate <task>` lines,
+// case-insensitively.
 func parseCommand(prompt string) (command, bool) {
 	if cmd, ok := parseCall(prompt); ok {
+		return cmd, true
+	}
+	if cmd, ok := parseDelegate(prompt); ok {
 		return cmd, true
 	}
 	p := strings.TrimSpace(prompt)
 	lower := strings.ToLower(p)
 	if lower == "list files" || lower == "ls" {
-		return command{tool: "ls", args: map[string]any{}, intro: "Listing the files in the workspace."}, true
+		return command{tool: "ls", args: []map[string]any{{}}, intro: "Listing the files in the workspace."}, true
 	}
 	for _, c := range []struct{ verb, tool, arg, intro string }{
 		{"read ", "read", "path", "Reading `%s`."},
@@ -114,7 +137,7 @@ func parseCommand(prompt string) (command, bool) {
 		}
 		return command{
 			tool:  c.tool,
-			args:  map[string]any{c.arg: rest},
+			args:  []map[string]any{{c.arg: rest}},
 			intro: strings.Replace(c.intro, "%s", oneLine(rest, 80), 1),
 		}, true
 	}
@@ -131,7 +154,9 @@ func (p *Provider) defaultReply(model agent.Model, llm agent.LLMContext, opts ag
 		body = cmd.problem
 	case t.hasPrompt && isCmd && hasTool(llm.Tools, cmd.tool):
 		body = cmd.intro
-		r.calls = []agent.Content{agent.ToolCall(p.newCallID(), cmd.tool, cmd.args)}
+		for _, args := range cmd.args {
+			r.calls = append(r.calls, agent.ToolCall(p.newCallID(), cmd.tool, args))
+		}
 		r.thinking = "The user asked for something the `" + cmd.tool + "` tool can do, so I will call it."
 	case t.hasPrompt && isCmd:
 		body = unavailableAnswer(cmd, llm.Tools)

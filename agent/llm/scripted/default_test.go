@@ -238,6 +238,15 @@ func TestSteeringClassification(t *testing.T) {
 		{"follow-up after tool turn's answer",
 			[]agent.Message{user("run sleep 3"), assistant("", call), toolResult(call, "", false), assistant("done"), user("b")},
 			"You said: b\n", ""},
+		{"a prompt after a denied call (the run ended) is a prompt",
+			[]agent.Message{user("run sleep 3"), assistant("", call), denied(call), user("list files")},
+			"Listing", "ls"},
+		{"a denial in map form, as reloaded from the database",
+			[]agent.Message{user("run sleep 3"), assistant("", call), deniedAsMap(call), user("again")},
+			"You said: again\n", ""},
+		{"after a call refused by policy the run goes on: steering",
+			[]agent.Message{user("run sleep 3"), assistant("", call), refusedByPolicy(call), user("a")},
+			"Steering received: a\n", ""},
 		{"no steering after a bare tool result",
 			[]agent.Message{user("run sleep 3"), assistant("", call), toolResult(call, "", false)},
 			"The command `sleep 3` finished", ""},
@@ -258,6 +267,28 @@ func TestSteeringClassification(t *testing.T) {
 			}
 		})
 	}
+}
+
+// denied is the result of call when the person denied it, with the
+// details the tools' gate gives it.
+func denied(call agent.Content) agent.Message {
+	m := toolResult(call, "denied by the user", true)
+	m.Details = struct {
+		Refused string `json:"refused"`
+	}{"user"}
+	return m
+}
+
+func deniedAsMap(call agent.Content) agent.Message {
+	m := toolResult(call, "denied by the user", true)
+	m.Details = map[string]any{"refused": "user"}
+	return m
+}
+
+func refusedByPolicy(call agent.Content) agent.Message {
+	m := toolResult(call, "refused: tool approval is \"never\"", true)
+	m.Details = map[string]any{"refused": "policy"}
+	return m
 }
 
 func TestThinkingOnlyForReasoningRequests(t *testing.T) {
