@@ -74,6 +74,14 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		flush.after(ev)
 	})
 	defer unsubscribe()
+	if o.JSON { // sub-agents' events too, each with its own sessionId
+		rt.SubscribeChildren(func(sessionID string, ev agent.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			writeJSONEvent(out, ev, sessionID)
+			flush.after(ev)
+		})
+	}
 	saves := watchSaves(rt, errw)
 	defer saves.stop()
 
