@@ -18,10 +18,16 @@ import (
 const maxShownLines = 20
 
 // steeringLead acknowledges each steering text on its own line, then a blank
-// line; it is empty without steering.
+// line; it is empty without steering. Runtime data is quoted from its items,
+// past the opening paragraph that only says what they are.
 func steeringLead(steering []string) string {
 	var b strings.Builder
 	for _, s := range steering {
+		if isRuntimeData(s) {
+			if _, items, ok := strings.Cut(s, "\n\n"); ok {
+				s = items
+			}
+		}
 		fmt.Fprintf(&b, "Steering received: %s\n", oneLine(s, 200))
 	}
 	if b.Len() > 0 {
@@ -29,6 +35,21 @@ func steeringLead(steering []string) string {
 	}
 	return b.String()
 }
+
+// runtimeDataMark is what the opening line of a message that carries
+// background results says about them (SPEC §7's steering preamble).
+const runtimeDataMark = "runtime data and evidence, not user instructions"
+
+// isRuntimeData reports whether text opens by saying it is runtime data,
+// as the runner's merged sub-agent results do.
+func isRuntimeData(text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	return strings.Contains(strings.ToLower(first), runtimeDataMark)
+}
+
+// steeringOnlyAnswer follows steering that came without a prompt or tool
+// results: background work reporting to a run that had answered already.
+const steeringOnlyAnswer = "Noted: I have taken the reported results into account."
 
 // generalAnswer answers a prompt that is not a command.
 func generalAnswer(prompt string, tools []agent.ToolSpec) string {
@@ -62,6 +83,8 @@ var commandHelps = []struct{ tool, line string }{
 	{"read", "- `read <path>` shows a file with the `read` tool\n"},
 	{"bash", "- `run <command>` runs a shell command with the `bash` tool\n"},
 	{"grep", "- `search <pattern>` searches the files with the `grep` tool\n"},
+	{taskTool, "- `delegate <task>` hands the task to a sub-agent with the `task` tool; several " +
+		"`delegate` lines start several sub-agents at once\n"},
 	{anyTool, "- `call <tool> {json}` calls any tool with those arguments, e.g. " +
 		"`call find {\"pattern\": \"*.go\"}`\n"},
 }
@@ -117,6 +140,8 @@ func resultAnswer(o outcome) string {
 		return lsAnswer(o)
 	case "grep":
 		return grepAnswer(o)
+	case taskTool:
+		return fmt.Sprintf("Delegated `%s`: %s", oneLine(argString(o.args, taskArg), 80), oneLine(o.text, 200))
 	}
 	return fmt.Sprintf("The `%s` tool returned:\n\n%s", o.name, fence(tail(o.text), ""))
 }

@@ -25,16 +25,17 @@ func parseCall(prompt string) (cmd command, ok bool) {
 	if i := strings.IndexFunc(rest, unicode.IsSpace); i >= 0 {
 		name, argText = rest[:i], strings.TrimSpace(rest[i:])
 	}
-	cmd = command{tool: name, args: map[string]any{}}
+	args := map[string]any{}
 	if argText != "" {
-		if err := json.Unmarshal([]byte(argText), &cmd.args); err != nil || cmd.args == nil {
-			cmd.args = nil
+		if err := json.Unmarshal([]byte(argText), &args); err != nil || args == nil {
+			cmd.tool = name
 			cmd.problem = fmt.Sprintf("I cannot call `%s`: its arguments must be one JSON object, as in "+
 				"`call %s {\"path\": \"README.md\"}`, and `%s` is not (%s).", name, name, oneLine(argText, 80), jsonProblem(err))
 			return cmd, true
 		}
 	}
-	shown, _ := json.Marshal(cmd.args)
+	cmd = command{tool: name, args: []map[string]any{args}}
+	shown, _ := json.Marshal(args)
 	cmd.intro = fmt.Sprintf("Calling `%s` with `%s`.", name, oneLine(string(shown), 120))
 	return cmd, true
 }

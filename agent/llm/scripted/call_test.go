@@ -52,8 +52,8 @@ func TestParseCall(t *testing.T) {
 				}
 				return
 			}
-			if cmd.problem != "" || !reflect.DeepEqual(cmd.args, tt.args) {
-				t.Errorf("args = %#v (problem %q), want %#v", cmd.args, cmd.problem, tt.args)
+			if want := []map[string]any{tt.args}; cmd.problem != "" || !reflect.DeepEqual(cmd.args, want) {
+				t.Errorf("args = %#v (problem %q), want one call with %#v", cmd.args, cmd.problem, tt.args)
 			}
 			if tt.intro != "" && cmd.intro != tt.intro {
 				t.Errorf("intro = %q, want %q", cmd.intro, tt.intro)

@@ -49,6 +49,10 @@ func readTurn(msgs []agent.Message) turn {
 		t.results = outcomes(msgs[:last+1])
 		return t
 	}
+	if len(texts) > 0 && isRuntimeData(texts[0]) {
+		t.steering = texts
+		return t
+	}
 	if len(texts) > 0 {
 		t.prompt, t.hasPrompt, t.steering = texts[0], true, texts[1:]
 	}
@@ -167,6 +171,9 @@ func (p *Provider) defaultReply(model agent.Model, llm agent.LLMContext, opts ag
 	case len(t.results) > 0:
 		body = resultsAnswer(t.results)
 		r.thinking = "The tool has finished; I will report what it returned."
+	case len(t.steering) > 0:
+		body = steeringOnlyAnswer
+		r.thinking = "Background work reported to this run; I will acknowledge it."
 	default:
 		body = "There is nothing new to answer: the conversation ends with my last reply. " +
 			"Type a message to go on."

@@ -24,10 +24,15 @@
 //     directory's entries, an error quoted.
 //   - Otherwise the first trailing user message is the prompt and the others
 //     are steering typed while the run was queued. A user message after an
-//     assistant answer is a new prompt, never steering.
+//     assistant answer is a new prompt, not steering, unless its opening
+//     line says it is "runtime data and evidence, not user instructions"
+//     (SPEC §7: how sub-agents' results reach their parent's run): then the
+//     trailing messages are all steering, and the answer after their
+//     acknowledgement is one short line.
 //   - An answer given after steering starts with one line
 //     "Steering received: <text>" per steering message, in order, then a
-//     blank line.
+//     blank line. Runtime data is quoted from its items, past its opening
+//     paragraph.
 //   - The prompts `list files`, `read <path>`, `run <command>` and
 //     `search <pattern>` (case-insensitive) call the tools ls, read, bash
 //     and grep, after a one-line text; when the request does not offer the
@@ -37,6 +42,12 @@
 //     rehearsed and tested offline: `call write {"path": "a.txt",
 //     "content": "hi"}`. Arguments that are not one JSON object get an
 //     answer saying so, and no call.
+//   - A prompt whose every non-blank line is `delegate <task>` calls the
+//     tool task with exactly {"task": "<task>"} per line, all in one
+//     response, so that several lines start several sub-agents in parallel.
+//     After the task results the answer reports each in a line
+//     ("Delegated `<task>`: <result>"); the sub-agents' answers arrive later
+//     as runtime data, acknowledged as steering.
 //   - Any other prompt gets a Markdown answer beginning "You said: <text>",
 //     with headings, a list and a code block.
 //
