@@ -34,9 +34,11 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 		return b.scriptedProvider(p, fp, path)
 	}
 	// A real provider: the catalogue knows its kind, default API, base URL
-	// and key variable.
-	cat := b.catalogue()
-	cp := cat.kindOf(name, p.BaseURL)
+	// and key variable — but not the user's own server (see ownServer).
+	var cp *catProvider
+	if !ownServer(name, p) {
+		cp = b.catalogue().kindOf(name, p.BaseURL)
+	}
 	if cp != nil {
 		p.Kind = cp.kind
 	}
