@@ -334,3 +334,40 @@ func readThroughLoopback(t *testing.T, format string) string {
 	}
 	return tools[0]
 }
+
+// TestTheStatedLimitBecomesTheWindow: a model configured with a 200k window
+// whose server overflows at 8k tokens, saying so ("maximum context length is
+// 8192 tokens"), recovers: the retry sends the read cut to an 8k window's
+// limit, and the run completes.
+func TestTheStatedLimitBecomesTheWindow(t *testing.T) {
+	srv := &chatServer{window: tinyWindow}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	s := newSandbox(t)
+	writeBigFile(t, s, plainLine)
+	cfg := writeFile(t, "config.json", `{"providers": {"local": {"api": "openai-chat", "baseURL": "`+ts.URL+`/v1",
+		"models": [{"id": "big", "contextWindow": 200000, "maxOutput": 1024}]}}}`)
+	code, stdout, stderr := s.run(nil, "--config", cfg, "--model", "local/big", "run", "--json", "read the big file")
+	if code != headless.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := jsonLines(t, stdout)
+	if o := overflowed(lines); len(o) == 0 {
+		t.Fatalf("no overflow: the server's limit was never reached")
+	}
+	reqs := srv.requests()
+	last := reqs[len(reqs)-1]
+	if len(last) > bytesPerToken*tinyWindow {
+		t.Fatalf("the last request is %d bytes, over the stated window", len(last))
+	}
+	tools := toolMessages(t, last)
+	if len(tools) != 1 {
+		t.Fatalf("%d tool messages in the retry", len(tools))
+	}
+	if body := truncatedSuffix.ReplaceAllString(tools[0], ""); len(body) > contextguard.ToolResultLimit(tinyWindow) {
+		t.Fatalf("the retry sends %d bytes of tool result, over an 8k window's limit", len(body))
+	}
+	if answer := messageText(finalAnswer(t, lines)); answer != "read it" {
+		t.Fatalf("the answer %q", answer)
+	}
+}
