@@ -41,7 +41,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 			}
 		}
 	}
-	m = m.handleApprovalEvents(msg.Events)
+	m = m.handleApprovalEvents(msg.Events).watchEvents(msg.Events)
 	var cmd tea.Cmd
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)

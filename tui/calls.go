@@ -56,6 +56,10 @@ const (
 	topicNone    topic = iota // every reply counts
 	topicSession              // what the transcript shows: start, /new, resume
 	topicPicker               // the list a picker opens with (sessions, models)
+	topicInspect              // the open inspector's view
+	topicHealth               // the profiles and engines the status badge counts
+	topicMeter                // the status bar's context meter
+	topicCount
 )
 
 // callDoneMsg is the reply to call id: the message its run returned.

@@ -14,8 +14,7 @@ import (
 )
 
 // registerCommands is the table of slash commands. Each turns into the same
-// request a key or a picker sends. Later issues add /profiles, /engines,
-// /lanes and /trace here, one Register call each.
+// request a key or a picker sends.
 func (m Model) registerCommands() *command.Registry {
 	r := command.New()
 	r.Register(command.Command{Name: "new", Summary: "start a new session",
@@ -41,6 +40,15 @@ func (m Model) registerCommands() *command.Registry {
 		}})
 	r.Register(command.Command{Name: "compact", Args: "[instructions]", Summary: "summarise older history to free context",
 		Run: func(args string) tea.Msg { return compactMsg{instructions: args} }})
+	inspector := func(which msgs.Inspector) func(string) tea.Msg {
+		return func(string) tea.Msg { return msgs.OpenInspectorMsg{Which: which} }
+	}
+	r.Register(command.Command{Name: "profiles", Summary: "auth profiles and their cooldowns",
+		Run: inspector(msgs.InspectProfiles)})
+	r.Register(command.Command{Name: "engines", Summary: "context engines and their quarantines",
+		Run: inspector(msgs.InspectEngines)})
+	r.Register(command.Command{Name: "trace", Summary: "the failover trace of the last run",
+		Run: inspector(msgs.InspectTrace)})
 	r.Register(command.Command{Name: "help", Summary: "keys and commands",
 		Run: func(string) tea.Msg { return msgs.OpenHelpMsg{} }})
 	r.Register(command.Command{Name: "quit", Summary: "leave steer", Aliases: []string{"exit"},

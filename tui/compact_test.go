@@ -23,9 +23,9 @@ func TestCompactCommand(t *testing.T) {
 	for i, p := range []string{"first", "second", "third"} {
 		h.typeText(p)
 		h.key(tea.KeyEnter, false)
-		h.waitFor("the answer", func(Model) bool {
+		h.waitFor("the answer", func(m Model) bool {
 			st := rt.State()
-			return !st.Running && len(st.Messages) == 2*(i+1)
+			return !st.Running && len(st.Messages) == 2*(i+1) && !m.running
 		})
 	}
 	h.typeText("/compact keep the numbers")

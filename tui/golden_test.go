@@ -20,7 +20,7 @@ const answer = "## Findings\n\nThe build is **green**. Two things stand out:\n\n
 
 func TestGoldenWelcome(t *testing.T) {
 	h := newHarness(t, newRuntime(t, nil), 80, 24, func(o *Options) { o.Welcome = "Offline on the scripted provider." })
-	checkGolden(t, h.m.View(), 80, 24)
+	checkGolden(t, h, 80, 24)
 }
 
 func TestGoldenConversation(t *testing.T) {
@@ -34,7 +34,7 @@ func TestGoldenConversation(t *testing.T) {
 	h.key(tea.KeyEnter, false)
 	h.waitView("one test sleeps")
 	h.waitFor("the run to end", func(m Model) bool { return !m.running })
-	checkGolden(t, h.m.View(), 80, 24)
+	checkGolden(t, h, 80, 24)
 }
 
 func TestGoldenSteeringSmall(t *testing.T) {
@@ -46,7 +46,7 @@ func TestGoldenSteeringSmall(t *testing.T) {
 	h.key(tea.KeyEnter, true)
 	h.waitFor("two queued items", func(m Model) bool { return len(m.queue.Items()) == 2 })
 	h.typeText("draft")
-	checkGolden(t, h.m.View(), 60, 15)
+	checkGolden(t, h, 60, 15)
 }
 
 func TestGoldenInterrupted(t *testing.T) {
@@ -54,13 +54,13 @@ func TestGoldenInterrupted(t *testing.T) {
 	h.key(tea.KeyEsc, false)
 	h.waitView("interrupted")
 	h.waitFor("the run to end", func(m Model) bool { return !m.running })
-	checkGolden(t, h.m.View(), 80, 24)
+	checkGolden(t, h, 80, 24)
 }
 
 func TestGoldenCompletion(t *testing.T) {
 	h := newHarness(t, newRuntime(t, nil), 80, 24)
 	h.typeText("/")
-	checkGolden(t, h.m.View(), 80, 24)
+	checkGolden(t, h, 80, 24)
 }
 
 func TestGoldenHelp(t *testing.T) {
@@ -68,13 +68,16 @@ func TestGoldenHelp(t *testing.T) {
 	h.typeText("/help")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the help dialog", func(m Model) bool { return len(m.dialogs) == 1 })
-	checkGolden(t, h.m.View(), 80, 30)
+	checkGolden(t, h, 80, 30)
 }
 
-// checkGolden compares view with testdata/<test>.golden after checking
-// that it fills exactly width×height.
-func checkGolden(t *testing.T, view string, width, height int) {
+// checkGolden compares the view, once every request has been answered,
+// with testdata/<test>.golden after checking that it fills exactly
+// width×height.
+func checkGolden(t *testing.T, h *harness, width, height int) {
 	t.Helper()
+	h.waitFor("the runtime's replies", Model.settled)
+	view := h.m.View()
 	checkSize(t, view, width, height)
 	golden.RequireEqual(t, []byte(view))
 }

@@ -19,17 +19,21 @@ const quitWindow = time.Second
 //
 //  0. A burst of text (input.Burst: several runes in one message) is text
 //     whatever it spells, so no binding is ever matched against it: the
-//     editor takes it, focusing it; an open dialog drops it. A late answer
-//     of the terminal to the start-up colour query is dropped too.
-//  1. Ctrl+C, always: it clears the editor, and twice within a second quits,
-//     so no state can trap the user.
-//  2. The open dialog takes every other key.
+//     editor takes it, focusing it; an open dialog or inspector drops it. A
+//     late answer of the terminal to the start-up colour query is dropped
+//     too.
+//  1. Ctrl+C, always: it clears the editor (closing a dialog or an
+//     inspector), and twice within a second quits, so no state can trap
+//     the user.
+//  2. The open dialog takes every other key, else the open inspector does
+//     (a question asked from an inspector is a dialog above it).
 //  3. The editor, while focused, takes text and its own bindings
 //     (input.Model.Wants); its sending keys are turned into requests at
 //     once (input.Model.Submit), so that they are handled in the order they
 //     were typed. Typing "q" or "j" is never a command.
 //  4. Global bindings: interrupt (from the editor), back to the editor
-//     (from another pane), take back, scroll, toggles, focus, mouse.
+//     (from another pane), take back, scroll, toggles, focus, mouse, the
+//     inspector the status badge is about.
 //  5. The focused pane (transcript or queue); any other printable key there
 //     goes to the editor, which takes the focus.
 //
@@ -41,7 +45,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	m.status.ClearHint()
 	k := m.keys
 	if input.Burst(msg) {
-		if len(m.dialogs) > 0 {
+		if len(m.dialogs) > 0 || m.inspecting {
 			return m, nil
 		}
 		return m.handleFocusEditor(msg.Runes)
@@ -52,6 +56,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if n := len(m.dialogs); n > 0 {
 		var cmd tea.Cmd
 		m.dialogs[n-1], cmd = m.dialogs[n-1].Update(msg)
+		return m, cmd
+	}
+	if m.inspecting {
+		var cmd tea.Cmd
+		m.inspector, cmd = m.inspector.Update(msg)
 		return m, cmd
 	}
 	if m.focus == focusInput && m.input.Wants(msg) {
@@ -86,6 +95,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.cycleFocus(-1), nil
 	case key.Matches(msg, k.Mouse):
 		return m.handleToggleMouse()
+	case key.Matches(msg, k.Inspect):
+		return m.handleInspectKey()
 	}
 	return m.handlePaneKey(msg)
 }
@@ -120,15 +131,18 @@ func (m Model) handleCtrlC() (Model, tea.Cmd) {
 		return m.handleQuit()
 	}
 	m.lastCtrlC = now
-	if len(m.dialogs) > 0 {
+	switch {
+	case len(m.dialogs) > 0:
 		m = m.closeDialog()
+	case m.inspecting:
+		m, _ = m.handleCloseInspector()
 	}
 	m.input.Reset()
 	return m.updateStatus(msgs.HintMsg{Text: fmt.Sprintf("press %s again to quit", m.keys.Quit.Help().Key), For: quitWindow})
 }
 
 func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
-	if len(m.dialogs) > 0 || msg.Action != tea.MouseActionPress {
+	if len(m.dialogs) > 0 || m.inspecting || msg.Action != tea.MouseActionPress {
 		return m, nil
 	}
 	switch msg.Button {

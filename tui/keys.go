@@ -19,6 +19,7 @@ type KeyMap struct {
 	FocusNext      key.Binding
 	FocusPrev      key.Binding
 	Mouse          key.Binding
+	Inspect        key.Binding // while the status badge shows: its inspector
 }
 
 // DefaultKeyMap returns the default global bindings.
@@ -35,19 +36,20 @@ func DefaultKeyMap() KeyMap {
 		FocusNext:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
 		FocusPrev:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Mouse:          key.NewBinding(key.WithKeys("alt+m"), key.WithHelp("alt+m", "mouse scroll")),
+		Inspect:        key.NewBinding(key.WithKeys("alt+i"), key.WithHelp("alt+i", "inspect")),
 	}
 }
 
 // all returns every global binding.
 func (k KeyMap) all() []key.Binding {
 	return []key.Binding{k.Quit, k.Abort, k.Back, k.TakeBack, k.PageUp, k.PageDown,
-		k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse}
+		k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect}
 }
 
 // syncKeys enables the bindings that apply now.
 func (m *Model) syncKeys() {
 	k := &m.keys
-	dialog := len(m.dialogs) > 0
+	dialog := len(m.dialogs) > 0 || m.inspecting
 	popup := m.focus == focusInput && m.input.PopupOpen()
 	// Esc interrupts only from the editor; in another pane it first brings
 	// the focus back, and the help line says a second one interrupts.
@@ -65,6 +67,7 @@ func (m *Model) syncKeys() {
 	for _, b := range []*key.Binding{&k.PageUp, &k.PageDown, &k.ToggleTools, &k.ToggleThinking, &k.Mouse} {
 		b.SetEnabled(!dialog)
 	}
+	k.Inspect.SetEnabled(!dialog && m.status.Badge() != "")
 	if m.mouse {
 		k.Mouse.SetHelp("alt+m", "mouse off (select text)")
 	} else {
@@ -79,6 +82,9 @@ func (m Model) ShortHelp() []key.Binding {
 	if n := len(m.dialogs); n > 0 {
 		return append(m.dialogs[n-1].Keys().ShortHelp(), k.Quit)
 	}
+	if m.inspecting {
+		return append(m.inspector.Keys().ShortHelp(), k.Quit)
+	}
 	switch m.focus {
 	case focusChat:
 		return append([]key.Binding{k.Back}, append(m.chat.Keys().ShortHelp(), k.TakeBack, k.ToggleTools, k.FocusNext, k.Quit)...)
@@ -86,7 +92,7 @@ func (m Model) ShortHelp() []key.Binding {
 		return append([]key.Binding{k.Back}, append(m.queue.Keys().ShortHelp(), k.FocusNext, k.Quit)...)
 	}
 	in := m.input.Keys()
-	return []key.Binding{in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.TakeBack,
+	return []key.Binding{in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.Inspect, k.TakeBack,
 		in.Newline, k.ToggleTools, k.FocusNext, k.PageUp, k.Quit}
 }
 
@@ -95,7 +101,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	groups := [][]key.Binding{
 		{k.Quit, k.Abort, k.TakeBack, k.PageUp, k.PageDown},
-		{k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse},
+		{k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect},
 	}
 	groups = append(groups, m.input.Keys().FullHelp()...)
 	groups = append(groups, m.chat.Keys().FullHelp()...)

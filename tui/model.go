@@ -12,6 +12,8 @@ import (
 	"github.com/steer-tui/steer/tui/command"
 	"github.com/steer-tui/steer/tui/dialog"
 	"github.com/steer-tui/steer/tui/input"
+	"github.com/steer-tui/steer/tui/inspect"
+	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/queue"
 	"github.com/steer-tui/steer/tui/status"
 	"github.com/steer-tui/steer/tui/theme"
@@ -68,9 +70,12 @@ type Model struct {
 	commands *command.Registry
 	// calls owns the runtime calls (see calls.go); the pointer is shared by
 	// copies of the model, as the one queue they all hand requests to.
-	calls       *calls
-	sessionCall uint64 // the latest request for a transcript
-	pickerCall  uint64 // the latest request for a picker's list
+	calls *calls
+	// latest is the id of the latest request of each topic: replies to
+	// older ones are stale (handleCallDone).
+	latest [topicCount]uint64
+	// answered is the id of the latest reply of each topic.
+	answered [topicCount]uint64
 
 	chat    chat.Model
 	input   input.Model
@@ -78,6 +83,23 @@ type Model struct {
 	status  status.Model
 	dialogs []dialog.Model
 	help    *help.Model // only its Width changes, in refresh
+
+	// The open inspector (inspectors.go), while inspecting; inspectGen
+	// counts openings (its ticks carry it), inspectPending says a read of
+	// its view is under way.
+	inspector      inspect.Model
+	inspecting     bool
+	inspectGen     uint64
+	inspectPending bool
+	// traces records the runs this screen saw, for /trace.
+	traces inspect.TraceLog
+	// The health the badge shows (health.go): the last reading, the
+	// number of the scheduled next one, the profiles that failed since the
+	// last reading and the windows already announced in the transcript.
+	health    msgs.HealthChangedMsg
+	healthGen uint64
+	suspects  []string
+	announced []window
 
 	focus     focusArea
 	width     int
@@ -132,7 +154,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome, nil, ""))
+	m = m.requestSession(loadSession(rt, opts.Welcome, nil, "")).checkHealth()
 	m.refresh()
 	return m
 }

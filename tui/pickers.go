@@ -37,7 +37,7 @@ func (m Model) closeDialog() Model {
 
 func (m Model) handleOpenModels() (Model, tea.Cmd) {
 	rt := m.rt
-	m.pickerCall = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
+	m.latest[topicPicker] = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
 		models := rt.Models()
 		problems := make([]string, len(models))
 		for i, md := range models {
@@ -80,7 +80,7 @@ func (m Model) handleSetModel(ref string) (Model, tea.Cmd) {
 }
 
 func (m Model) handleModelChanged(msg msgs.ModelChangedMsg) (Model, tea.Cmd) {
-	m, cmd := m.updateStatus(msg)
+	m, cmd := m.measure().updateStatus(msg)
 	m, _ = m.updateChat(msgs.NoteMsg{Text: "model: " + msg.Model.Ref()})
 	return m, cmd
 }

@@ -15,6 +15,7 @@ type Runtime interface {
 	Inputs
 	Events
 	Settings
+	Inspectors
 }
 
 // Inputs hands what the user types to the runtime and controls runs.
@@ -68,6 +69,26 @@ type Settings interface {
 	SetThinking(level agent.ThinkingLevel)
 	// NewSession starts an empty session; it fails while a run is active.
 	NewSession() error
+}
+
+// Inspectors are the runtime's state as the inspectors and the status bar
+// show it: snapshots read on demand (they may do IO: SQLite reads of the
+// shared ledger, quarantines and run records), and the two clears.
+type Inspectors interface {
+	// Profiles views every configured auth profile from the shared ledger.
+	Profiles(ctx context.Context) ([]runner.ProfileView, error)
+	// ClearProfile ends profile id's cooldown or disabled window.
+	ClearProfile(ctx context.Context, id string) error
+	// Engines views the context engines and their quarantines.
+	Engines(ctx context.Context) (runner.EnginesView, error)
+	// ClearQuarantine lifts engine's quarantine; false when it had none.
+	ClearQuarantine(ctx context.Context, engine string) (bool, error)
+	// Runs lists session sessionID's latest runs with their attempts,
+	// newest first; runner.ErrNoRecords without a state directory.
+	Runs(ctx context.Context, sessionID string, limit int) ([]runner.RunView, error)
+	// ContextMeter measures the next request against the model's window.
+	// It does no IO.
+	ContextMeter() runner.ContextMeter
 }
 
 // SessionBrowser lists and resumes saved sessions. It is optional (see

@@ -9,6 +9,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/tui/dialog"
+	"github.com/steer-tui/steer/tui/inspect"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -42,12 +43,16 @@ func failed(loaded tea.Msg, why string) tea.Msg {
 // requestSession asks the owner for a new transcript (start, /new, a
 // resume); only the latest such request's reply is shown.
 func (m Model) requestSession(run func() tea.Msg) Model {
-	m.sessionCall = m.calls.submit(call{topic: topicSession, run: run})
+	m.latest[topicSession] = m.calls.submit(call{topic: topicSession, run: run})
 	return m
 }
 
 func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
+	if msg.SessionID != m.sessionID {
+		m.traces = inspect.TraceLog{} // the trace is of this session's runs
+	}
 	m.sessionID, m.thinking, m.running = msg.SessionID, string(msg.Thinking), msg.Running
+	m = m.measure()
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)
 	var cmd tea.Cmd
@@ -100,7 +105,7 @@ func (m Model) handleOpenSessions() (Model, tea.Cmd) {
 		return m.hint("saved sessions are not available")
 	}
 	sessions := m.sessions
-	m.pickerCall = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
+	m.latest[topicPicker] = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
 		list, err := sessions.ListSessions(ctx)

@@ -79,6 +79,28 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleOpenHelp()
 	case msgs.CloseDialogMsg:
 		return m.closeDialog(), nil
+	case msgs.OpenInspectorMsg:
+		return m.handleOpenInspector(msg.Which)
+	case msgs.CloseInspectorMsg:
+		return m.handleCloseInspector()
+	case inspectorLoadedMsg:
+		return m.handleInspectorLoaded(msg)
+	case inspectTickMsg:
+		return m.handleInspectTick(msg)
+	case msgs.AskClearMsg:
+		return m.handleAskClear(msg)
+	case msgs.ClearCooldownMsg:
+		return m.handleClearCooldown(msg.Profile)
+	case msgs.ClearQuarantineMsg:
+		return m.handleClearQuarantine(msg.Engine)
+	case clearedMsg:
+		return m.handleCleared(msg)
+	case msgs.HealthChangedMsg:
+		return m.handleHealth(msg)
+	case healthTickMsg:
+		return m.handleHealthTick(msg)
+	case msgs.NoticeArrivedMsg:
+		return m.handleNotice(msg)
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
 	case compactMsg:
@@ -93,7 +115,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleToggleMouse()
 	case msgs.FocusEditorMsg:
 		return m.handleFocusEditor(msg.Runes)
-	case msgs.HintMsg, msgs.ErrorMsg, msgs.NoticeArrivedMsg, status.HintExpiredMsg:
+	case msgs.HintMsg, msgs.ErrorMsg, msgs.ContextMeasuredMsg, status.HintExpiredMsg:
 		return m.updateStatus(msg)
 	case msgs.NoteMsg, msgs.ScrollMsg, msgs.ToggleToolsMsg, msgs.ToggleThinkingMsg:
 		return m.updateChat(msg)
@@ -120,15 +142,27 @@ func isShiftEnter(msg fmt.Stringer) bool {
 // handleCallDone handles the reply to a runtime call, unless the user has
 // since made a newer request of the same topic: then the reply is stale.
 func (m Model) handleCallDone(r callDoneMsg) (Model, tea.Cmd) {
+	m.answered[r.topic] = max(m.answered[r.topic], r.id)
 	switch {
 	case r.msg == nil:
 		return m, nil
-	case r.topic == topicSession && r.id != m.sessionCall:
+	case r.topic == topicSession && r.id != m.latest[topicSession]:
 		return m.handleStaleSession(r.msg)
-	case r.topic == topicPicker && r.id != m.pickerCall:
+	case r.topic != topicNone && r.id != m.latest[r.topic]:
 		return m, nil
 	}
 	return m.route(r.msg)
+}
+
+// settled reports whether the latest request of every topic has been
+// answered: what the screen shows is what the runtime said last.
+func (m Model) settled() bool {
+	for t := range m.latest {
+		if topic(t) != topicNone && m.answered[t] < m.latest[t] {
+			return false
+		}
+	}
+	return true
 }
 
 func (m Model) updateStatus(msg tea.Msg) (Model, tea.Cmd) {
@@ -143,14 +177,16 @@ func (m Model) updateChat(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
-// updateFocused hands anything else (cursor blinks, pastes) to the dialog or
-// the focused component.
+// updateFocused hands anything else (cursor blinks, pastes) to the dialog,
+// the inspector or the focused component.
 func (m Model) updateFocused(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch {
 	case len(m.dialogs) > 0:
 		top := len(m.dialogs) - 1
 		m.dialogs[top], cmd = m.dialogs[top].Update(msg)
+	case m.inspecting:
+		m.inspector, cmd = m.inspector.Update(msg)
 	case m.focus == focusInput:
 		m.input, cmd = m.input.Update(msg)
 	}

@@ -18,6 +18,9 @@ func (m *Model) refresh() {
 	for i := range m.dialogs {
 		m.dialogs[i].SetSize(w, chatHeight)
 	}
+	if m.inspecting {
+		m.inspector.SetSize(w, chatHeight)
+	}
 	m.refreshHelp(w)
 }
 
@@ -39,12 +42,16 @@ func (m *Model) refreshHelp(width int) {
 	m.helpLine = m.help.ShortHelpView(bindings)
 }
 
-// View joins the panes' cached strings: transcript (or the open dialog),
+// View joins the panes' cached strings: transcript (or the open dialog or
+// inspector),
 // queue strip, editor, status bar and help line.
 func (m Model) View() string {
 	top := m.chat.View()
-	if n := len(m.dialogs); n > 0 {
+	switch n := len(m.dialogs); {
+	case n > 0:
 		top = m.dialogs[n-1].View()
+	case m.inspecting:
+		top = m.inspector.View()
 	}
 	parts := make([]string, 0, 5)
 	parts = append(parts, top)

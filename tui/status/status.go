@@ -1,11 +1,15 @@
-// Package status is the one-line bar under the editor: the model in use, the
-// thinking level, the run state with a spinner and elapsed time, the tokens
-// and money spent and how full the model's context window is. It also shows
-// one-line hints and errors until the next key (or for a set time), and a
-// warning line above the bar while the session cannot be saved.
+// Package status is the one-line bar under the editor: the model and the
+// auth profile in use, the thinking level, the run state with a spinner and
+// elapsed time, a badge while auth profiles cannot be used or context
+// engines are quarantined, the tokens and money spent, and how full the
+// next request would be (a meter coloured by the context guard's route). It
+// also shows one-line hints and errors until the next key (or for a set
+// time), and a warning line above the bar while the session cannot be
+// saved.
 package status
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -15,6 +19,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -46,7 +51,15 @@ type Model struct {
 	hintID   uint64 // counts hints, so that an old hint's expiry is ignored
 	isError  bool
 	warning  string // why saving fails, while it does
-	view     string
+	// profile is the auth profile of the latest attempt.
+	profile string
+	// meter is the latest measure of the next request, once measured.
+	meter    runner.ContextMeter
+	measured bool
+	// The badge: the profiles in cooldown and disabled and the context
+	// engines in quarantine, as last read.
+	cooling, disabled, quarantined int
+	view                           string
 }
 
 // HintExpiredMsg reports that the hint numbered ID has been shown for its
@@ -107,7 +120,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			cmd = m.start()
 		}
 	case msgs.ModelChangedMsg:
-		m.model = msg.Model
+		m.model, m.measured = msg.Model, false
+	case msgs.ContextMeasuredMsg:
+		m.meter, m.measured = msg.Meter, true
+	case msgs.HealthChangedMsg:
+		m.health(msg)
 	case msgs.ThinkingChangedMsg:
 		m.thinking = msg.Level
 	case msgs.NoticeArrivedMsg:
@@ -166,9 +183,42 @@ func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
 		case agent.MessageEnd:
 			m.count(e.Message)
 			m.streamed, changed = 0, true
+		case agent.Annotation:
+			if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationAttemptStart && info.Profile != m.profile {
+				m.profile, changed = info.Profile, true
+			}
 		}
 	}
 	return cmd, changed
+}
+
+// health counts what the badge shows.
+func (m *Model) health(h msgs.HealthChangedMsg) {
+	m.cooling, m.disabled, m.quarantined = 0, 0, len(h.Engines.Quarantines)
+	for _, p := range h.Profiles {
+		switch p.State {
+		case failover.StateCooldown:
+			m.cooling++
+		case failover.StateDisabled:
+			m.disabled++
+		}
+	}
+}
+
+// Badge words what cannot be used now ("1 cooldown, 1 quarantined"); ""
+// when everything can.
+func (m Model) Badge() string {
+	var parts []string
+	if m.cooling > 0 {
+		parts = append(parts, fmt.Sprintf("%d cooldown", m.cooling))
+	}
+	if m.disabled > 0 {
+		parts = append(parts, fmt.Sprintf("%d disabled", m.disabled))
+	}
+	if m.quarantined > 0 {
+		parts = append(parts, fmt.Sprintf("%d quarantined", m.quarantined))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // estimate guesses the tokens of a message still streaming: about four

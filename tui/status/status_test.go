@@ -32,7 +32,7 @@ func TestBar(t *testing.T) {
 	m.now = now
 	m.render()
 	v := m.View()
-	for _, want := range []string{"working 1m15s", "↑8.0k ↓1.5k", "ctx ▰▰▰▰▰ 95%"} {
+	for _, want := range []string{"working 1m15s", "↑8.0k ↓1.5k", "ctx ▰▰▰▰▰ 9.5k/10k"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("bar %q lacks %q", v, want)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/sanitize"
 )
 
@@ -63,6 +64,9 @@ func (m *Model) left() string {
 	if m.model.Provider == "scripted" {
 		s += st.Dim.Render(" (offline)")
 	}
+	if m.profile != "" {
+		s += st.Dim.Render(" · ") + st.Bar.Render(sanitize.String(m.profile, sanitize.Options{}))
+	}
 	level := string(m.thinking)
 	if level == "" {
 		level = string(agent.ThinkingOff)
@@ -70,10 +74,10 @@ func (m *Model) left() string {
 	return s + st.Dim.Render(" · thinking "+level)
 }
 
-// right returns the run state, tokens, cost and context meter, most
-// important first. While an answer streams, its tokens are an estimate
-// ("~") until the provider's count arrives. The cost is left out while it is
-// nothing and the model is free.
+// right returns the run state, the badge, the context meter, tokens and
+// cost, most important first. While an answer streams, its tokens are an
+// estimate ("~") until the provider's count arrives. The cost is left out
+// while it is nothing and the model is free.
 func (m *Model) right() []string {
 	st := m.d.Styles
 	state := st.Idle.Render("idle")
@@ -81,31 +85,52 @@ func (m *Model) right() []string {
 		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
 	}
 	parts := []string{state}
+	if b := m.Badge(); b != "" {
+		parts = append(parts, st.Warning.Render("⚠ "+b))
+	}
 	out := tokens(m.out)
 	if m.streamed > 0 {
 		out = "~" + tokens(m.out+m.streamed)
+	}
+	if c := m.contextMeter(); c != "" {
+		parts = append(parts, c)
 	}
 	parts = append(parts, st.Dim.Render(fmt.Sprintf("↑%s ↓%s", tokens(m.in), out)))
 	if m.cost > 0 || m.model.Cost != (agent.ModelCost{}) {
 		parts = append(parts, st.Dim.Render(dollars(m.cost)))
 	}
-	if w := m.model.ContextWindow; w > 0 {
-		parts = append(parts, m.meter(float64(m.context)/float64(w)))
-	}
 	return parts
 }
 
-// meter draws context use as five cells and a percentage.
-func (m *Model) meter(frac float64) string {
+// meterWarnAt is how full an unmeasured context is drawn as a warning.
+const meterWarnAt = 0.8
+
+// contextMeter draws how full the next request would be: five cells, the
+// tokens against the window, and what the guard would do unless it fits,
+// coloured by that route. Until the runtime has measured the session, the
+// last response's usage stands in.
+func (m *Model) contextMeter() string {
 	st := m.d.Styles
-	frac = min(max(frac, 0), 1)
+	used, window, route := m.context, m.model.ContextWindow, runner.MeterRoute("")
+	if m.measured && m.meter.Window > 0 {
+		used, window, route = m.meter.Tokens, m.meter.Window, m.meter.Route
+	}
+	if window <= 0 {
+		return ""
+	}
+	frac := min(max(float64(used)/float64(window), 0), 1)
 	full := int(frac*5 + 0.5)
-	style := st.Meter
-	if frac >= 0.8 {
+	style, note := st.Meter, ""
+	switch {
+	case route == runner.MeterCompact:
+		style, note = st.Error, " will compact"
+	case route == runner.MeterTruncate:
+		style, note = st.Warning, " will truncate"
+	case route == "" && frac >= meterWarnAt:
 		style = st.Warning
 	}
 	return st.Dim.Render("ctx ") + style.Render(strings.Repeat("▰", full)) +
-		st.MeterEmpty.Render(strings.Repeat("▱", 5-full)) + st.Dim.Render(fmt.Sprintf(" %d%%", int(frac*100+0.5)))
+		st.MeterEmpty.Render(strings.Repeat("▱", 5-full)) + st.Dim.Render(" "+size(used)+"/"+size(window)) + style.Render(note)
 }
 
 func elapsed(d time.Duration) string {
@@ -125,6 +150,9 @@ func tokens(n int) string {
 	}
 	return fmt.Sprint(n)
 }
+
+// size is tokens without a needless decimal: "200k", "8.2k".
+func size(n int) string { return strings.Replace(tokens(n), ".0", "", 1) }
 
 // Model returns the model the bar shows.
 func (m Model) Model() agent.Model { return m.model }

@@ -10,12 +10,13 @@ import (
 // Styles holds one style set per component; each component receives its own
 // sub-struct in New.
 type Styles struct {
-	Chat   ChatStyles
-	Queue  QueueStyles
-	Status StatusStyles
-	Input  InputStyles
-	Dialog DialogStyles
-	Help   help.Styles
+	Chat    ChatStyles
+	Queue   QueueStyles
+	Status  StatusStyles
+	Input   InputStyles
+	Dialog  DialogStyles
+	Inspect InspectStyles
+	Help    help.Styles
 }
 
 // ChatStyles style the transcript.
@@ -64,6 +65,14 @@ type DialogStyles struct {
 	Box, Title, Item, Selected, Detail, Hint lipgloss.Style
 }
 
+// InspectStyles style the inspectors: a box like a dialog's holding a
+// table, with the selected row's details under it. OK, Warn and Bad colour
+// a state cell (available, cooling down, disabled or quarantined).
+type InspectStyles struct {
+	Box, Title, Summary, Header, Cell, Selected, Detail, Hint lipgloss.Style
+	OK, Warn, Bad                                             lipgloss.Style
+}
+
 // NewStyles builds every component's styles from t. It is pure: the same
 // theme always gives the same styles.
 func NewStyles(t Theme) Styles {
@@ -109,6 +118,12 @@ func NewStyles(t Theme) Styles {
 			Box:   s().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1),
 			Title: fg(t.Accent).Bold(true), Item: fg(t.Text),
 			Selected: fg(t.Accent).Bold(true), Detail: fg(t.Muted), Hint: fg(t.Muted),
+		},
+		Inspect: InspectStyles{
+			Box:   s().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1),
+			Title: fg(t.Accent).Bold(true), Summary: fg(t.Muted), Header: fg(t.Muted).Bold(true),
+			Cell: fg(t.Text), Selected: fg(t.Accent).Bold(true), Detail: fg(t.Text), Hint: fg(t.Muted),
+			OK: fg(t.Success), Warn: fg(t.Warning), Bad: fg(t.Error).Bold(true),
 		},
 		Help: help.Styles{
 			Ellipsis: fg(t.Muted), ShortKey: fg(t.Text), ShortDesc: fg(t.Muted),

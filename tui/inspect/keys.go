@@ -1,0 +1,38 @@
+package inspect
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is an inspector's bindings. Which apply depends on the inspector
+// and the selected row (see syncKeys): Clear only on a row that has
+// something to clear, Older and Newer only in the trace.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	Older, Newer                            key.Binding
+	Clear, Close                            key.Binding
+}
+
+// DefaultKeyMap returns the default inspector bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k", "ctrl+p"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j", "ctrl+n"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last")),
+		Older:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "older run")),
+		Newer:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "newer run")),
+		Clear:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
+		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+	}
+}
+
+// ShortHelp returns the bindings for the help line.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Clear, k.Older, k.Newer, k.Close}
+}
+
+// FullHelp returns every binding, grouped.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Older, k.Newer, k.Clear, k.Close}}
+}

@@ -1,0 +1,71 @@
+package inspect
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestProfilesTable: each profile's state, the time left (which moves with
+// the clock), the reason and scope of its window, and which rows can be
+// cleared.
+func TestProfilesTable(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		after time.Duration
+		rows  [][]string // the cells of the primary, backup and spare rows
+	}{
+		{"just after the failure", 0, [][]string{
+			{"scripted:primary", "scripted", "cooldown until " + clock(epoch.Add(30*time.Second), epoch), "30s", "auth", "all models", "1", "just now", "never"},
+			{"scripted:backup", "scripted", "available", "", "", "", "0", "just now", "just now"},
+			{"scripted:spare", "scripted", "disabled until " + clock(epoch.Add(4*time.Hour), epoch), "4h00m", "billing", "all models", "1", "1h ago", "never"},
+		}},
+		{"the cooldown counts down", 12 * time.Second, [][]string{
+			{"scripted:primary", "scripted", "cooldown until " + clock(epoch.Add(30*time.Second), epoch), "18s", "auth", "all models", "1", "12s ago", "never"},
+			{"scripted:backup", "scripted", "available", "", "", "", "0", "11s ago", "11s ago"},
+			{"scripted:spare", "scripted", "disabled until " + clock(epoch.Add(4*time.Hour), epoch), "3h59m", "billing", "all models", "1", "1h ago", "never"},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := epoch.Add(c.after)
+			table := profilesTable(profiles(epoch), now)
+			if len(table.Rows) != len(c.rows) {
+				t.Fatalf("%d rows, want %d", len(table.Rows), len(c.rows))
+			}
+			for i, want := range c.rows {
+				if got := cells(table.Rows[i]); strings.Join(got, "|") != strings.Join(want, "|") {
+					t.Errorf("row %d:\n got %q\nwant %q", i, got, want)
+				}
+			}
+			if got := []string{table.Rows[0].Target, table.Rows[1].Target, table.Rows[2].Target}; strings.Join(got, ",") != "scripted:primary,,scripted:spare" {
+				t.Errorf("clearable rows %q: only the profiles in a window", got)
+			}
+			if table.Summary != "3 profiles, 2 unusable now" {
+				t.Errorf("summary %q", table.Summary)
+			}
+		})
+	}
+}
+
+func TestWindowNotice(t *testing.T) {
+	views := profiles(epoch)
+	for _, c := range []struct {
+		i    int
+		want string
+	}{
+		{0, "⏸ profile scripted:primary cools down for 30s (until " + clock(epoch.Add(30*time.Second), epoch) + "): auth"},
+		{2, "⛔ profile scripted:spare is disabled for 4h00m (until " + clock(epoch.Add(4*time.Hour), epoch) + "): billing"},
+	} {
+		if got := WindowNotice(views[c.i], epoch); got != c.want {
+			t.Errorf("notice %q, want %q", got, c.want)
+		}
+	}
+}
+
+func cells(r Row) []string {
+	out := make([]string, len(r.Cells))
+	for i, c := range r.Cells {
+		out[i] = c.Text
+	}
+	return out
+}

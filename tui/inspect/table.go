@@ -1,0 +1,119 @@
+package inspect
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/steer-tui/steer/tui/sanitize"
+)
+
+// Table is what an inspector shows: a title, a one-line summary, columns and
+// rows. The builders (profilesTable, enginesTable, traceTable, lanesTable)
+// make one from a runtime view; they are pure.
+type Table struct {
+	Title   string
+	Summary string
+	Columns []Column
+	Rows    []Row
+	// Empty is shown instead of the rows when there are none.
+	Empty string
+}
+
+// Column is one column: its title, and the widest it may grow (0: as wide
+// as its widest cell).
+type Column struct {
+	Title string
+	Max   int
+}
+
+// Tone colours a cell by what it says.
+type Tone int
+
+// The tones: plain, fine (available), a warning (cooling down) and bad
+// (disabled, quarantined, failed).
+const (
+	ToneNone Tone = iota
+	ToneOK
+	ToneWarn
+	ToneBad
+)
+
+// Cell is one cell of a row.
+type Cell struct {
+	Text string
+	Tone Tone
+}
+
+// Row is one row: its cells (one per column), the lines shown under the
+// table while it is selected, its identity (Key: the selection stays on it
+// when the table is rebuilt) and what the clear key acts on ("" for
+// nothing).
+type Row struct {
+	Cells  []Cell
+	Detail []string
+	Key    string
+	Target string
+}
+
+// text is a cell without tone.
+func text(s string) Cell { return Cell{Text: s} }
+
+// columnGap separates two columns; markWidth is the selection mark's.
+const (
+	columnGap = 2
+	markWidth = 2
+	// minColumn is the narrowest a column is squeezed to.
+	minColumn = 4
+)
+
+// widths lays the columns out in width cells: each as wide as its title and
+// widest cell (at most its Max); when they do not fit, the widest one gives
+// way, one cell at a time, down to minColumn.
+func widths(t Table, width int) []int {
+	w := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		w[i] = ansi.StringWidth(c.Title)
+		for _, r := range t.Rows {
+			if i < len(r.Cells) {
+				w[i] = max(w[i], ansi.StringWidth(clean(r.Cells[i].Text)))
+			}
+		}
+		if c.Max > 0 {
+			w[i] = min(w[i], c.Max)
+		}
+	}
+	room := width - markWidth - columnGap*max(len(w)-1, 0)
+	for sum(w) > room {
+		widest := 0
+		for i := range w {
+			if w[i] > w[widest] {
+				widest = i
+			}
+		}
+		if w[widest] <= minColumn {
+			break
+		}
+		w[widest]--
+	}
+	return w
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// clean makes text from the runtime (ids, engine errors) safe and one line.
+func clean(s string) string {
+	return sanitize.String(strings.Join(strings.Fields(s), " "), sanitize.Options{})
+}
+
+// fit cuts or pads s to exactly w cells.
+func fit(s string, w int) string {
+	s = ansi.Truncate(s, w, "…")
+	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+}

@@ -1,0 +1,46 @@
+package msgs
+
+import "github.com/steer-tui/steer/agent/runner"
+
+// Inspector names one of the runtime's inspectors (an overlay).
+type Inspector string
+
+// The inspectors, by the slash command that opens them.
+const (
+	InspectProfiles Inspector = "profiles"
+	InspectEngines  Inspector = "engines"
+	InspectLanes    Inspector = "lanes"
+	InspectTrace    Inspector = "trace"
+)
+
+// OpenInspectorMsg asks to open inspector Which over the transcript.
+type OpenInspectorMsg struct{ Which Inspector }
+
+// CloseInspectorMsg asks to close the open inspector.
+type CloseInspectorMsg struct{}
+
+// AskClearMsg asks to clear Target (an auth profile's cooldown, a context
+// engine's quarantine) in the inspector Which shows, once the user has
+// confirmed it.
+type AskClearMsg struct {
+	Which  Inspector
+	Target string
+}
+
+// ClearCooldownMsg asks to end auth profile Profile's cooldown (confirmed).
+type ClearCooldownMsg struct{ Profile string }
+
+// ClearQuarantineMsg asks to lift context engine Engine's quarantine
+// (confirmed).
+type ClearQuarantineMsg struct{ Engine string }
+
+// HealthChangedMsg reports the auth profiles and context engines as they
+// stand: the status bar's badge counts what is unusable.
+type HealthChangedMsg struct {
+	Profiles []runner.ProfileView
+	Engines  runner.EnginesView
+}
+
+// ContextMeasuredMsg reports how full the next request would be; the
+// status bar's meter shows it.
+type ContextMeasuredMsg struct{ Meter runner.ContextMeter }
