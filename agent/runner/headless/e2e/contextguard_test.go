@@ -371,3 +371,79 @@ func TestTheStatedLimitBecomesTheWindow(t *testing.T) {
 		t.Fatalf("the answer %q", answer)
 	}
 }
+
+// overflowAt30k fails every request of 30,000 estimated tokens or more as
+// a context overflow, and answers the others by default.
+const overflowAt30k = `{"then": "default", "steps": [{"when": {"minContextTokens": 30000}, "always": true, "fault": "http",
+	"error": {"status": 400, "type": "invalid_request_error", "code": "context_length_exceeded",
+	"message": "This model's maximum context length is 30000 tokens."}}]}`
+
+// TestOverflowCompactsOnceAndKeepsTheTail: a session of three reads of a
+// big file, continued on a provider that overflows over 30k tokens,
+// compacts once (reason overflow, with a summary) and completes; the saved
+// transcript starts with the summary and keeps the recent tail verbatim.
+func TestOverflowCompactsOnceAndKeepsTheTail(t *testing.T) {
+	s := newSandbox(t)
+	writeBigFile(t, s, plainLine)
+	for i := 0; i < 3; i++ {
+		args := []string{"--pace", "0", "run", "read " + bigFileName}
+		if i > 0 {
+			args = append([]string{"--continue"}, args...)
+		}
+		if code, _, stderr := s.run(nil, args...); code != headless.ExitOK {
+			t.Fatalf("read %d: exit %d: %s", i+1, code, stderr)
+		}
+	}
+	scenario := writeFile(t, "overflow.json", overflowAt30k)
+	code, stdout, stderr := s.run(nil, "--continue", "--scenario", scenario, "--pace", "0", "run", "--json", "and now?")
+	if code != headless.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := jsonLines(t, stdout)
+	starts, ends := ofType(lines, "compaction_start"), ofType(lines, "compaction_end")
+	if len(starts) != 1 || starts[0]["reason"] != "overflow" || len(ends) != 1 || ends[0]["reason"] != "overflow" {
+		t.Fatalf("compactions: %v / %v, want one for the overflow", starts, ends)
+	}
+	if result, _ := ends[0]["result"].(map[string]any); result == nil || result["summary"] == "" || ends[0]["aborted"] != false {
+		t.Fatalf("compaction_end %v: want a summary", ends[0])
+	}
+	if before, after := ends[0]["tokensBefore"].(float64), ends[0]["tokensAfter"].(float64); after >= before {
+		t.Errorf("tokens %v before, %v after", before, after)
+	}
+	if last := finalAnswer(t, lines); last["stopReason"] != "stop" || !strings.HasPrefix(messageText(last), "You said: and now?") {
+		t.Fatalf("the run's answer %v", last)
+	}
+
+	msgs := savedTranscript(t, s)
+	if first := msgs[0]; first["role"] != "user" || !strings.Contains(messageText(first), "<summary>") {
+		t.Fatalf("the saved transcript starts with %v, want the summary", first)
+	}
+	n := len(msgs)
+	if n < 4 || messageText(msgs[n-2]) != "and now?" || msgs[n-3]["role"] != "assistant" || msgs[n-4]["role"] != "toolResult" ||
+		!strings.Contains(messageText(msgs[n-4]), "line 000001 of the big file") {
+		t.Fatalf("the recent tail is not kept verbatim: %d messages, ending %v", n, msgs[max(0, n-4):])
+	}
+}
+
+// savedTranscript reads the only session's messages through `steer
+// sessions show ID --json`.
+func savedTranscript(t *testing.T, s *sandbox) []map[string]any {
+	t.Helper()
+	out, err := s.command("sessions", "--json").Output()
+	if err != nil {
+		t.Fatalf("steer sessions: %v", err)
+	}
+	var list []struct{ ID string }
+	if err := json.Unmarshal(out, &list); err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %s (%v)", out, err)
+	}
+	out, err = s.command("sessions", "show", list[0].ID, "--json").Output()
+	if err != nil {
+		t.Fatalf("steer sessions show: %v", err)
+	}
+	var msgs []map[string]any
+	if err := json.Unmarshal(out, &msgs); err != nil || len(msgs) == 0 {
+		t.Fatalf("transcript: %.300s (%v)", out, err)
+	}
+	return msgs
+}

@@ -439,3 +439,28 @@ func TestAProviderEchoingTheKeyLeavesNoTrace(t *testing.T) {
 	}
 	assertNowhere(t, s, fakeKey, stdout, stderr)
 }
+
+// TestHelpListsApprove: `steer help` lists the global --approve flag with
+// its three modes, and a wrong mode is a usage error naming them.
+func TestHelpListsApprove(t *testing.T) {
+	s := newSandbox(t)
+	code, stdout, stderr := s.run(nil, "help")
+	if code != headless.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	at := strings.Index(stdout, "--approve")
+	if at < 0 {
+		t.Fatalf("steer help does not list --approve:\n%s", stdout)
+	}
+	// The flag's entry: its line and the lines continuing it.
+	entry := stdout[at:min(len(stdout), at+300)]
+	for _, w := range []string{"ask", "auto", "never"} {
+		if !strings.Contains(entry, w) {
+			t.Errorf("steer help's --approve entry lacks %q:\n%s", w, entry)
+		}
+	}
+	code, _, stderr = s.run(nil, "--approve", "sometimes", "run", "hi")
+	if code != headless.ExitUsage || !strings.Contains(stderr, "sometimes") || !strings.Contains(stderr, "never") {
+		t.Errorf("--approve sometimes: exit %d, stderr %q", code, stderr)
+	}
+}
