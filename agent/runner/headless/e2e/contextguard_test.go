@@ -68,7 +68,7 @@ func overflowed(lines []map[string]any) []map[string]any {
 	return out
 }
 
-// finalAnswer is the text of the last message of agent_end.
+// finalAnswer is the last message of the run's agent_end.
 func finalAnswer(t *testing.T, lines []map[string]any) map[string]any {
 	t.Helper()
 	ends := ofType(lines, "agent_end")
