@@ -41,14 +41,17 @@ func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr 
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROFILE\tPROVIDER\tSTATE\tFOR\tREASON\tMODEL\tERRORS\tLAST USED\tLAST SUCCESS")
+	fmt.Fprintln(tw, "PROFILE\tPROVIDER\tSTATE\tFOR\tREASON\tSET BY\tMODEL\tERRORS\tLAST USED\tLAST SUCCESS")
 	for _, r := range rows {
 		v := runner.ViewProfile(r.ID, r.Provider, r.State, now)
-		left, reason := "-", "-"
+		left, reason, source := "-", "-", "-"
 		if v.Until != nil && v.Reason != nil {
 			left, reason = v.Until.Sub(now).Round(time.Second).String(), *v.Reason
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Provider, v.State, left, reason,
+		if v.UntilSource != nil {
+			source = *v.UntilSource
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Provider, v.State, left, reason, source,
 			orDash(v.Model), v.ErrorCount, ago(now, v.LastUsed), ago(now, v.LastSuccess))
 	}
 	tw.Flush()
