@@ -91,5 +91,6 @@ func checkAnswer(b *testing.B, got sample, chunks int) {
 
 func report(b *testing.B, name string, s summary) {
 	b.ReportMetric(ms(s.median), name+"-ms")
+	b.ReportMetric(ms(s.cpu), name+"-cpu-ms")
 	b.ReportMetric(s.rssMB, name+"-peak-MB")
 }

@@ -15,8 +15,9 @@ const minRuns = 5
 // sample is one run of a whole process.
 type sample struct {
 	wall   time.Duration
-	rssKB  int64 // peak resident set size, from the child's rusage
-	output int64 // bytes written to stdout
+	cpu    time.Duration // user and system time, from the child's rusage: steadier than wall time on a busy machine
+	rssKB  int64         // peak resident set size, from the child's rusage
+	output int64         // bytes written to stdout
 }
 
 // counter counts what a process writes.
@@ -35,27 +36,34 @@ func run(cmd *exec.Cmd) (sample, error) {
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %v\n%s", cmd, err, errb.String())
 	}
-	var rss int64
+	got := sample{wall: wall, output: out.n}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
+		got.rssKB = ru.Maxrss // KiB on Linux
+		got.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	return sample{wall: wall, rssKB: rss, output: out.n}, nil
+	return got, nil
 }
 
-// summary is the median time and the highest peak RSS of some runs.
+// summary is the median wall and CPU times and the highest peak RSS of some
+// runs.
 type summary struct {
-	median time.Duration
-	rssMB  float64
+	median, cpu time.Duration
+	rssMB       float64
 }
 
 func summarize(samples []sample) summary {
 	walls := make([]time.Duration, len(samples))
+	cpus := make([]time.Duration, len(samples))
 	var rss int64
 	for i, s := range samples {
-		walls[i], rss = s.wall, max(rss, s.rssKB)
+		walls[i], cpus[i], rss = s.wall, s.cpu, max(rss, s.rssKB)
 	}
-	slices.Sort(walls)
-	return summary{median: walls[len(walls)/2], rssMB: float64(rss) / 1024}
+	return summary{median: median(walls), cpu: median(cpus), rssMB: float64(rss) / 1024}
+}
+
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
