@@ -7,7 +7,9 @@
 //
 //	go test -run X -bench . ./agent/runner/bench/
 //
-// BenchmarkStartup is one chunk (start-up and one request), BenchmarkInit is
-// `steer --version` (package initialisation alone), and BenchmarkSideBySide
-// reports steer's time over curl's for 1 and 20,000 unpaced chunks.
+// BenchmarkStartup is one chunk (start-up and one request), BenchmarkInit
+// is `steer --version` (package initialisation alone), and
+// BenchmarkSideBySide reports steer's time over curl's for 1 and 20,000
+// unpaced chunks. STEER_BENCH_BIN=path measures that binary instead of
+// building one (an older build, to compare).
 package bench

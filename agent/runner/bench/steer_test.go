@@ -9,11 +9,19 @@ import (
 	"testing"
 )
 
+// EnvBinary names a binary to measure instead of building one (an older
+// build, to compare).
+const EnvBinary = "STEER_BENCH_BIN"
+
 // buildDir holds the binary once a benchmark has built it.
 var buildDir string
 
-// steerBinary builds steer once for the package's benchmarks.
+// steerBinary builds steer once for the package's benchmarks, or takes the
+// binary EnvBinary names.
 var steerBinary = sync.OnceValues(func() (string, error) {
+	if bin := os.Getenv(EnvBinary); bin != "" {
+		return bin, nil
+	}
 	dir, err := os.MkdirTemp("", "steer-bench-")
 	if err != nil {
 		return "", err
