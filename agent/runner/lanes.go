@@ -50,6 +50,7 @@ func (r *Runtime) enterLanes(ctx context.Context) error {
 	if req.ID == "" {
 		req.ID = newID("r_")
 	}
+	r.startLanePublisher()
 	task, err := r.sched.Enter(ctx, req)
 	if err != nil {
 		return err
@@ -134,9 +135,12 @@ func (r *Runtime) Lanes(ctx context.Context) (LanesView, error) {
 	if r.store == nil {
 		return LanesView{Processes: []persistence.ProcessLanes{{Snapshot: r.sched.Snapshot()}}}, nil
 	}
-	if r.lanePub != nil {
+	r.pubMu.Lock()
+	pub := r.lanePub
+	r.pubMu.Unlock()
+	if pub != nil {
 		// What this process runs now, not as last published.
-		if err := r.lanePub.Publish(ctx, r.sched.Snapshot()); err != nil {
+		if err := pub.Publish(ctx, r.sched.Snapshot()); err != nil {
 			return LanesView{}, err
 		}
 	}
@@ -147,9 +151,33 @@ func (r *Runtime) Lanes(ctx context.Context) (LanesView, error) {
 	return LanesView{Processes: procs}, nil
 }
 
+// startLanePublisher starts publishing this process's lanes, once, with
+// its first run: a steer that never runs leaves no trace in the database.
+// Only the runtime that owns the scheduler publishes it.
+func (r *Runtime) startLanePublisher() {
+	if !r.ownsLanes || r.store == nil {
+		return
+	}
+	r.pubMu.Lock()
+	defer r.pubMu.Unlock()
+	if r.lanePub != nil || r.stopPublish != nil {
+		return
+	}
+	pub, err := r.store.LanePublisher()
+	if err != nil {
+		r.log.Warn("the lanes will not be visible to other steer processes", "error", err)
+		r.stopPublish = make(chan struct{}) // not again
+		return
+	}
+	r.lanePub, r.stopPublish, r.published = pub, make(chan struct{}), make(chan struct{})
+	go r.publishLanes(pub, r.stopPublish, r.published)
+}
+
 // stopLanePublisher stops publishing and takes this process's rows out of
 // the shared database.
 func (r *Runtime) stopLanePublisher() {
+	r.pubMu.Lock()
+	defer r.pubMu.Unlock()
 	if r.lanePub == nil {
 		return
 	}

@@ -125,7 +125,9 @@ type Runtime struct {
 	baseTools   []agent.Tool
 	subs        *subagents
 	sched       *lanes.Scheduler
+	ownsLanes   bool
 	lane        runLane
+	pubMu       sync.Mutex // guards the publisher, started with the first run
 	lanePub     *persistence.LanePublisher
 	stopPublish chan struct{}
 	published   chan struct{}
@@ -216,11 +218,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.sched = opts.Lanes
 	if r.sched == nil {
 		r.sched = lanes.New(lanes.Options{MaxConcurrent: opts.MaxConcurrent})
-		if r.store != nil {
-			if r.lanePub, err = r.store.LanePublisher(); err != nil {
-				return nil, err
-			}
-		}
+		r.ownsLanes = true
 	}
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
@@ -233,10 +231,6 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.saver.start(r.writeCtx)
-	if r.lanePub != nil {
-		r.stopPublish, r.published = make(chan struct{}), make(chan struct{})
-		go r.publishLanes(r.lanePub, r.stopPublish, r.published)
-	}
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
