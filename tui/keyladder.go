@@ -59,6 +59,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	if m.inspecting {
+		// Closing is the root's, at once: keys typed right after Esc
+		// reach the editor, not an inspector about to close.
+		if key.Matches(msg, m.inspector.Keys().Close) {
+			return m.handleCloseInspector()
+		}
 		var cmd tea.Cmd
 		m.inspector, cmd = m.inspector.Update(msg)
 		return m, cmd

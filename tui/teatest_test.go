@@ -12,6 +12,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
@@ -89,4 +90,29 @@ func TestProgramResizes(t *testing.T) {
 	tm.Send(tea.WindowSizeMsg{Width: 60, Height: 15})
 	final := quit(t, tm)
 	checkSize(t, final.View(), 60, 15)
+}
+
+// TestProgramInspectors: the real program after a run that rotated: each
+// inspector opens over the transcript and Esc closes it.
+func TestProgramInspectors(t *testing.T) {
+	clock := &fakeClock{t: epoch}
+	rt := rotationRuntime(t, clock, &failover.MemLedger{})
+	tm := startProgram(t, rt)
+	tm.Type("hello")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitOutput(t, tm, "answered by test:b", "test:b")
+	for _, c := range []struct{ command, want string }{
+		{"/profiles", "cooldown until"},
+		{"/engines", "active: legacy"},
+		{"/trace", "rotate_profile"},
+	} {
+		tm.Type(c.command)
+		tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		waitOutput(t, tm, c.want)
+		tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	}
+	final := quit(t, tm)
+	if final.inspecting || !strings.Contains(final.View(), "answered by test:b") {
+		t.Fatalf("an inspector stayed open:\n%s", final.View())
+	}
 }

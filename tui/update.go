@@ -81,8 +81,6 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.closeDialog(), nil
 	case msgs.OpenInspectorMsg:
 		return m.handleOpenInspector(msg.Which)
-	case msgs.CloseInspectorMsg:
-		return m.handleCloseInspector()
 	case inspectorLoadedMsg:
 		return m.handleInspectorLoaded(msg)
 	case inspectTickMsg:

@@ -16,6 +16,10 @@ package chat
 //	tool_execution_update   the block's live tail shows the output so far
 //	tool_execution_end      the block collapses to its summary, exit and duration
 //	failover                a notice line: why, and which profile or model next
+//	compaction_end          a notice line: how the compaction went, tokens before
+//	                        and after
+//	quarantine              a notice line: which engine, the method that failed,
+//	                        why
 //	agent_start, turn_*     nothing
 //	agent_end               nothing left streaming: blocks still marked running
 //	                        are closed

@@ -8,9 +8,10 @@
 // The overlay does no IO. Its owner loads the views through the runtime
 // facade and hands them in (SetProfiles, SetEngines, SetLanes, SetRuns),
 // again whenever the runtime reports a change, and calls Tick once a
-// second so that countdowns and ages move with the clock. Keys turn into
-// requests (msgs.CloseInspectorMsg, msgs.AskClearMsg): clearing a cooldown
-// or a quarantine is the owner's to confirm and do.
+// second so that countdowns and ages move with the clock. The clear key
+// turns into a request (msgs.AskClearMsg): clearing a cooldown or a
+// quarantine is the owner's to confirm and do, as closing (KeyMap.Close)
+// is the owner's.
 //
 // The trace is recorded here too (TraceLog): the runs this screen saw, from
 // their annotations (attempts, failovers, retries, compactions), so that a

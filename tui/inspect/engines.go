@@ -16,8 +16,8 @@ import (
 func enginesTable(v runner.EnginesView, now time.Time) Table {
 	t := Table{
 		Title: "Context engines",
-		Columns: []Column{{Title: "ENGINE", Max: 24}, {Title: "KIND"}, {Title: "STATE", Max: 24}, {Title: "METHOD"},
-			{Title: "REASON", Max: 16}, {Title: "SINCE"}, {Title: "COUNT"}},
+		Columns: []Column{{Title: "ENGINE", Max: 24}, {Title: "KIND", Drop: 1}, {Title: "STATE", Max: 24}, {Title: "METHOD"},
+			{Title: "REASON", Max: 16}, {Title: "SINCE", Drop: 3}, {Title: "COUNT", Drop: 2}},
 		Empty: "no context engines",
 	}
 	records := map[string]engines.Quarantine{}

@@ -66,6 +66,10 @@ func TestWidths(t *testing.T) {
 		{"bounded by Max", table([]Column{{Title: "ID", Max: 8}, {Title: "STATE"}}, "scripted:primary", "ok"), 80, []int{8, 5}},
 		// 2 for the mark, 2 between: 26 leaves 22 for the cells.
 		{"the widest gives way", table([]Column{{Title: "ID"}, {Title: "STATE"}}, "scripted:primary", "available"), 26, []int{13, 9}},
+		{"a column with a Drop is left out before any is cut", table([]Column{{Title: "ID"}, {Title: "STATE"}, {Title: "LAST", Drop: 1}},
+			"scripted:primary", "available", "just now"), 29, []int{16, 9, 0}},
+		{"the highest Drop first", table([]Column{{Title: "ID"}, {Title: "A", Drop: 1}, {Title: "B", Drop: 2}},
+			"scripted:primary", "aaaaaa", "bbbbbb"), 28, []int{16, 6, 0}},
 		{"never below the minimum", table([]Column{{Title: "ID"}, {Title: "STATE"}}, "scripted:primary", "available"), 5, []int{4, 4}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

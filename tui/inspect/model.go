@@ -115,7 +115,8 @@ func (m *Model) SetProblem(why string) {
 func (m *Model) Tick() { m.rebuild() }
 
 // Update handles keys: moving, paging through the trace's runs, asking to
-// clear the selected row, closing.
+// clear the selected row. Close is the owner's to match (at once, so that
+// no key typed after it is lost to a closing inspector).
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -123,8 +124,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	page := max(m.rowsRoom()-1, 1)
 	switch {
-	case key.Matches(k, m.keys.Close):
-		return m, func() tea.Msg { return msgs.CloseInspectorMsg{} }
 	case key.Matches(k, m.keys.Clear):
 		row, _ := m.Selected()
 		ask := msgs.AskClearMsg{Which: m.which, Target: row.Target}

@@ -39,12 +39,10 @@ var (
 	leftK  = tea.KeyMsg{Type: tea.KeyLeft}
 	rightK = tea.KeyMsg{Type: tea.KeyRight}
 	clearK = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'c'}}
-	esc    = tea.KeyMsg{Type: tea.KeyEsc}
 )
 
 // TestProfilesInspector: loading, then the table; the countdown moves with
-// the clock on Tick; c asks to clear only a profile in a window; Esc asks
-// to close.
+// the clock on Tick; c asks to clear only a profile in a window.
 func TestProfilesInspector(t *testing.T) {
 	now := epoch
 	m := newInspector(msgs.InspectProfiles, &now, 120, 14)
@@ -68,9 +66,6 @@ func TestProfilesInspector(t *testing.T) {
 	m, out = press(m, down, clearK)
 	if len(out) != 0 || m.Keys().Clear.Enabled() {
 		t.Fatalf("c on an available profile sent %v", out)
-	}
-	if _, out = press(m, esc); len(out) != 1 || out[0] != (msgs.CloseInspectorMsg{}) {
-		t.Fatalf("esc sent %v", out)
 	}
 	// A refresh keeps the selection on the same profile.
 	m.SetProfiles(profiles(epoch))

@@ -16,9 +16,9 @@ import (
 func profilesTable(views []runner.ProfileView, now time.Time) Table {
 	t := Table{
 		Title: "Auth profiles",
-		Columns: []Column{{Title: "PROFILE", Max: 32}, {Title: "PROVIDER", Max: 16}, {Title: "STATE", Max: 28},
-			{Title: "LEFT"}, {Title: "REASON", Max: 16}, {Title: "MODEL", Max: 24}, {Title: "ERRORS"},
-			{Title: "LAST USED"}, {Title: "LAST OK"}},
+		Columns: []Column{{Title: "PROFILE", Max: 32}, {Title: "PROVIDER", Max: 16, Drop: 2}, {Title: "STATE", Max: 28},
+			{Title: "LEFT"}, {Title: "REASON", Max: 16}, {Title: "MODEL", Max: 24, Drop: 1}, {Title: "ERRORS", Drop: 3},
+			{Title: "LAST USED", Drop: 4}, {Title: "LAST OK", Drop: 5}},
 		Empty: "no auth profiles are configured",
 	}
 	unusable := 0

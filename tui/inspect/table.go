@@ -20,11 +20,13 @@ type Table struct {
 	Empty string
 }
 
-// Column is one column: its title, and the widest it may grow (0: as wide
-// as its widest cell).
+// Column is one column: its title, the widest it may grow (0: as wide as
+// its widest cell), and when it gives way to a narrow screen: columns with
+// a Drop are left out, highest first, before any column is cut.
 type Column struct {
 	Title string
 	Max   int
+	Drop  int
 }
 
 // Tone colours a cell by what it says.
@@ -68,7 +70,8 @@ const (
 )
 
 // widths lays the columns out in width cells: each as wide as its title and
-// widest cell (at most its Max); when they do not fit, the widest one gives
+// widest cell (at most its Max). When they do not fit, the columns with a
+// Drop are left out (width 0), highest first, then the widest one gives
 // way, one cell at a time, down to minColumn.
 func widths(t Table, width int) []int {
 	w := make([]int, len(t.Columns))
@@ -83,8 +86,20 @@ func widths(t Table, width int) []int {
 			w[i] = min(w[i], c.Max)
 		}
 	}
-	room := width - markWidth - columnGap*max(len(w)-1, 0)
-	for sum(w) > room {
+	room := func() int { return width - markWidth - columnGap*max(shown(w)-1, 0) }
+	for sum(w) > room() {
+		drop := -1
+		for i, c := range t.Columns {
+			if w[i] > 0 && c.Drop > 0 && (drop < 0 || c.Drop > t.Columns[drop].Drop) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			break
+		}
+		w[drop] = 0
+	}
+	for sum(w) > room() {
 		widest := 0
 		for i := range w {
 			if w[i] > w[widest] {
@@ -97,6 +112,17 @@ func widths(t Table, width int) []int {
 		w[widest]--
 	}
 	return w
+}
+
+// shown counts the columns not left out.
+func shown(w []int) int {
+	n := 0
+	for _, x := range w {
+		if x > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func sum(xs []int) int {

@@ -13,8 +13,8 @@ import (
 func traceTable(runs []Run, i int, now time.Time) Table {
 	t := Table{
 		Title: "Failover trace",
-		Columns: []Column{{Title: "#"}, {Title: "STEP"}, {Title: "PROFILE", Max: 40}, {Title: "MODEL", Max: 40},
-			{Title: "RESULT", Max: 24}, {Title: "DECISION", Max: 24}, {Title: "TOOK"}},
+		Columns: []Column{{Title: "#"}, {Title: "STEP", Drop: 1}, {Title: "PROFILE", Max: 40}, {Title: "MODEL", Max: 40},
+			{Title: "RESULT", Max: 24}, {Title: "DECISION", Max: 24}, {Title: "TOOK", Drop: 2}},
 		Empty: "no run yet in this session",
 	}
 	if i < 0 || i >= len(runs) {

@@ -47,7 +47,9 @@ func (m Model) wrapDetail(r Row) []string {
 
 func (m *Model) render() {
 	st := m.d.Styles
-	inner, rows := m.inner(), m.rowsRoom()
+	// The box is as tall as its rows need, at most the area; the area
+	// below it stays blank.
+	inner, rows := m.inner(), min(m.rowsRoom(), max(len(m.table.Rows), 1))
 	if m.sel < m.offset {
 		m.offset = m.sel
 	}
@@ -68,7 +70,9 @@ func (m *Model) render() {
 	w := widths(m.table, inner)
 	var head []string
 	for i, c := range m.table.Columns {
-		head = append(head, fit(c.Title, w[i]))
+		if w[i] > 0 {
+			head = append(head, fit(c.Title, w[i]))
+		}
 	}
 	lines = append(lines, ansi.Truncate(st.Header.Render(strings.Repeat(" ", markWidth)+strings.Join(head, strings.Repeat(" ", columnGap))), inner, ""))
 
@@ -113,8 +117,11 @@ func (m *Model) rowLine(i int, w []int, inner int) string {
 	if selected {
 		mark = "› "
 	}
-	cells := make([]string, len(w))
+	cells := make([]string, 0, len(w))
 	for c := range w {
+		if w[c] == 0 {
+			continue // left out: the screen is too narrow
+		}
 		var cell Cell
 		if c < len(r.Cells) {
 			cell = r.Cells[c]
@@ -131,7 +138,7 @@ func (m *Model) rowLine(i int, w []int, inner int) string {
 		case cell.Tone == ToneBad:
 			style = st.Bad
 		}
-		cells[c] = style.Render(s)
+		cells = append(cells, style.Render(s))
 	}
 	markStyle := st.Cell
 	if selected {

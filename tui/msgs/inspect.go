@@ -16,9 +16,6 @@ const (
 // OpenInspectorMsg asks to open inspector Which over the transcript.
 type OpenInspectorMsg struct{ Which Inspector }
 
-// CloseInspectorMsg asks to close the open inspector.
-type CloseInspectorMsg struct{}
-
 // AskClearMsg asks to clear Target (an auth profile's cooldown, a context
 // engine's quarantine) in the inspector Which shows, once the user has
 // confirmed it.

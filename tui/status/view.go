@@ -27,34 +27,39 @@ func (m *Model) render() {
 	}
 }
 
-// bar renders the status line itself.
+// bar renders the status line itself. The left side gives way first (the
+// thinking level goes), then parts from the right end, then the left side is
+// cut.
 func (m *Model) bar() string {
 	st := m.d.Styles
-	left := m.left()
+	lefts := m.lefts()
 	if m.hint != "" {
 		style := st.Info
 		if m.isError {
 			style = st.Error
 		}
-		left = style.Render(sanitize.String(strings.ReplaceAll(m.hint, "\n", " "), sanitize.Options{}))
+		lefts = []string{style.Render(sanitize.String(strings.ReplaceAll(m.hint, "\n", " "), sanitize.Options{}))}
 	}
 	parts := m.right()
-	// Drop parts from the right until the bar fits, then cut the left side.
 	for {
 		right := strings.Join(parts, st.Dim.Render(" · "))
-		gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right)
-		if gap >= 1 || len(parts) <= 1 {
-			if gap < 1 {
-				left = ansi.Truncate(left, max(m.width-ansi.StringWidth(right)-1, 0), "…")
-				gap = max(m.width-ansi.StringWidth(left)-ansi.StringWidth(right), 0)
+		for _, left := range lefts {
+			if gap := m.width - ansi.StringWidth(left) - ansi.StringWidth(right); gap >= 1 {
+				return left + strings.Repeat(" ", gap) + right
 			}
+		}
+		if len(parts) <= 1 {
+			left := ansi.Truncate(lefts[len(lefts)-1], max(m.width-ansi.StringWidth(right)-1, 0), "…")
+			gap := max(m.width-ansi.StringWidth(left)-ansi.StringWidth(right), 0)
 			return ansi.Truncate(left+strings.Repeat(" ", gap)+right, m.width, "")
 		}
 		parts = parts[:len(parts)-1]
 	}
 }
 
-func (m *Model) left() string {
+// lefts returns the left side, whole and then without the thinking level:
+// the model (and whether it is offline), the auth profile in use.
+func (m *Model) lefts() []string {
 	st := m.d.Styles
 	name := m.model.Ref()
 	if m.model.ID == "" {
@@ -71,7 +76,7 @@ func (m *Model) left() string {
 	if level == "" {
 		level = string(agent.ThinkingOff)
 	}
-	return s + st.Dim.Render(" · thinking "+level)
+	return []string{s + st.Dim.Render(" · thinking "+level), s}
 }
 
 // right returns the run state, the badge, the context meter, tokens and
