@@ -94,11 +94,11 @@ func (r *Runtime) announceQuarantines(ctx context.Context, out *agent.AssistantS
 }
 
 // noticeQuarantines reports, as notices, quarantines recorded outside a
-// request (an engine told of a finished turn).
+// request and not reported by one: an engine told of the last turn of a
+// run, or of a session between runs.
 func (r *Runtime) noticeQuarantines() {
 	for _, q := range r.takeQuarantines() {
-		r.notify(NoticeQuarantine, fmt.Sprintf("context engine %s quarantined (%s failed: %s); the built-in engine answers instead",
-			q.Engine, q.Method, q.Reason))
+		r.notifyData(NoticeQuarantine, q.Summary(), q)
 	}
 }
 
@@ -126,7 +126,9 @@ func (r *Runtime) feedEngine(ev agent.Event) {
 		if err := call(r.writeCtx); err != nil {
 			r.log.Warn("telling the context engine failed", "error", err)
 		}
-		r.noticeQuarantines()
+		if !r.agent.State().Running {
+			r.noticeQuarantines() // else the run's next request reports it, in order
+		}
 	})
 }
 

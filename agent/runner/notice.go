@@ -29,6 +29,9 @@ type Notice struct {
 	Kind NoticeKind
 	Text string
 	At   time.Time
+	// Data is the notice's structured form, when it has one: a
+	// QuarantineInfo for NoticeQuarantine.
+	Data any
 }
 
 // notices fans notices out to their subscribers, in order, one at a time.
@@ -59,8 +62,10 @@ func (r *Runtime) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
 	}
 }
 
-func (r *Runtime) notify(kind NoticeKind, text string) {
-	note := Notice{Kind: kind, Text: text}
+func (r *Runtime) notify(kind NoticeKind, text string) { r.notifyData(kind, text, nil) }
+
+func (r *Runtime) notifyData(kind NoticeKind, text string, data any) {
+	note := Notice{Kind: kind, Text: text, Data: data}
 	n := &r.notices
 	n.emit.Lock()
 	defer n.emit.Unlock()

@@ -316,6 +316,7 @@ func (r *Runtime) timeRun(ev agent.Event) {
 		r.runGuard.reset()
 	case agent.AgentEnd:
 		r.clock.stop()
+		r.noticeQuarantines() // what no later request of the run reported
 	}
 }
 

@@ -74,6 +74,16 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		flush.after(ev)
 	})
 	defer unsubscribe()
+	if o.JSON { // a quarantine reported outside a request is an event too
+		defer rt.SubscribeNotices(func(n runner.Notice) {
+			if n.Kind != runner.NoticeQuarantine {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			writeJSONEvent(out, agent.Annotation{Kind: runner.AnnotationQuarantine, Data: n.Data}, rt.SessionID())
+		})()
+	}
 	if o.JSON { // sub-agents' events too, each with its own sessionId
 		rt.SubscribeChildren(func(sessionID string, ev agent.Event) {
 			mu.Lock()
@@ -174,6 +184,8 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
 		case runner.NoticePersistRecovered:
 			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
+		case runner.NoticeQuarantine:
+			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 		}
 	})
 	return w
