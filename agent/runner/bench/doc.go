@@ -3,7 +3,8 @@
 // OpenAI-compatible stream of N chunks from loopback, and time `steer run`
 // — and curl, which only copies the bytes, reading the same stream — taking
 // the median of at least five runs of each and the peak RSS of each child
-// from its rusage. They run only with -bench:
+// (through GNU time when it is installed: a child's own rusage is charged
+// the benchmark process's size). They run only with -bench:
 //
 //	go test -run X -bench . ./agent/runner/bench/
 //
