@@ -44,8 +44,9 @@ Flags (before or after the command):
   --continue         resume the latest session of this directory
   --theme T          terminal UI: dark, light or auto (default: the config's ui.theme, else auto)
   --approve MODE     tool approval: ask (writes, commands and paths outside the workspace ask
-                     first), auto (everything runs) or never (those are refused); default: the
-                     config's tools.approval, else ask in the terminal UI and auto in run and rpc
+                     first), auto (all runs inside the workspace; outside is refused) or never
+                     (writes, commands and outside paths refused); default: the config's
+                     tools.approval, else ask in the terminal UI and auto in run and rpc
   --json             run: print the event stream as JSON lines; sessions: print JSON
   --timeout D        run: give up after D (e.g. 90s, 10m; default agent.timeoutSeconds, 48h); exit 3
   --version          print the version
