@@ -10,6 +10,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/tui/command"
 	"github.com/steer-tui/steer/tui/dialog"
+	"github.com/steer-tui/steer/tui/inspect"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -47,6 +48,8 @@ func (m Model) registerCommands() *command.Registry {
 		Run: inspector(msgs.InspectProfiles)})
 	r.Register(command.Command{Name: "engines", Summary: "context engines and their quarantines",
 		Run: inspector(msgs.InspectEngines)})
+	r.Register(command.Command{Name: "lanes", Summary: "runs running and waiting, in every steer process",
+		Run: inspector(msgs.InspectLanes)})
 	r.Register(command.Command{Name: "trace", Summary: "the failover trace of the last run",
 		Run: inspector(msgs.InspectTrace)})
 	r.Register(command.Command{Name: "help", Summary: "keys and commands",
@@ -87,6 +90,7 @@ func (m Model) helpText() string {
 	section("Anywhere", m.keys.all())
 	section("Transcript (tab to focus)", bindings(m.chat.Keys().FullHelp()))
 	section("Queue (tab to focus)", m.queue.Keys().ShortHelp())
+	section("Inspectors (/profiles, /engines, /lanes, /trace)", bindings(inspect.DefaultKeyMap().FullHelp()))
 	b.WriteString("Commands\n")
 	for _, c := range m.commands.All() {
 		name := "/" + c.Name

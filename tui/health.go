@@ -145,9 +145,11 @@ func (m Model) watchEvents(events []agent.Event) Model {
 	if m.inspecting && m.inspector.Which() == msgs.InspectTrace && m.traces.Version() != before {
 		m.inspector.SetRuns(m.traces.Runs())
 	}
-	health, measure := false, false
+	health, measure, lanes := false, false, false
 	for _, ev := range events {
 		switch e := ev.(type) {
+		case agent.AgentStart:
+			lanes = true
 		case agent.Annotation:
 			switch data := e.Data.(type) {
 			case runner.AttemptInfo:
@@ -163,8 +165,11 @@ func (m Model) watchEvents(events []agent.Event) Model {
 		case agent.MessageEnd, agent.ContextReplaced:
 			measure = true
 		case agent.AgentEnd:
-			health, measure = true, true
+			health, measure, lanes = true, true, true
 		}
+	}
+	if lanes {
+		m = m.reloadInspector(msgs.InspectLanes)
 	}
 	if health {
 		m = m.checkHealth().reloadInspector(msgs.InspectProfiles, msgs.InspectEngines)

@@ -18,7 +18,7 @@ import (
 // view is read through the runtime facade when it opens, again every
 // inspectEvery (what other steer processes change shows up, and
 // countdowns move) and at once when the runtime reports a change (an
-// attempt failed, an engine was quarantined). The trace needs no reads
+// attempt failed, an engine was quarantined, a run started or ended). The trace needs no reads
 // while this screen has seen runs: their events keep it.
 
 // inspectEvery is how often an open inspector redraws and reads its view
@@ -40,6 +40,7 @@ type inspectorLoadedMsg struct {
 	which    msgs.Inspector
 	profiles []runner.ProfileView
 	engines  runner.EnginesView
+	lanes    runner.LanesView
 	runs     []runner.RunView
 	err      error
 }
@@ -107,6 +108,8 @@ func (m Model) loadInspector() Model {
 			msg.profiles, msg.err = rt.Profiles(ctx)
 		case msgs.InspectEngines:
 			msg.engines, msg.err = rt.Engines(ctx)
+		case msgs.InspectLanes:
+			msg.lanes, msg.err = rt.Lanes(ctx)
 		case msgs.InspectTrace:
 			msg.runs, msg.err = rt.Runs(ctx, sessionID, traceRuns)
 			if errors.Is(msg.err, runner.ErrNoRecords) {
@@ -144,6 +147,8 @@ func (m Model) handleInspectorLoaded(msg inspectorLoadedMsg) (Model, tea.Cmd) {
 		m.inspector.SetProfiles(msg.profiles)
 	case msg.which == msgs.InspectEngines:
 		m.inspector.SetEngines(msg.engines)
+	case msg.which == msgs.InspectLanes:
+		m.inspector.SetLanes(msg.lanes)
 	case msg.which == msgs.InspectTrace && m.traces.Len() == 0:
 		m.inspector.SetRuns(inspect.RunsFromRecords(msg.runs))
 	}

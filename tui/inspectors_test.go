@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/tui/msgs"
 )
 
 // fakeClock is a clock the test moves, shared by the runtime and the TUI.
@@ -197,4 +198,24 @@ func TestEnginesLive(t *testing.T) {
 	}
 	h.key(tea.KeyEsc, false)
 	h.waitView("⚠ context engine crashy quarantined")
+}
+
+// TestLanesLive: /lanes shows the run that holds the global and session
+// lanes while it runs, and the lanes idle once it has ended.
+func TestLanesLive(t *testing.T) {
+	h, probe := runWithGate(t, agenttest.Reply().Text("done").Stop(agent.StopReasonStop))
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	h.command("/lanes")
+	h.waitView("Lanes", "1 process: 1 running, 0 waiting", "global", "running", "foreground")
+	close(probe.release)
+	h.waitView("1 process: 0 running, 0 waiting", "idle (cap")
+}
+
+// TestQuarantineNotice: a quarantine reported outside a request (an
+// engine told of a finished turn) gets a line in the transcript.
+func TestQuarantineNotice(t *testing.T) {
+	h := newHarness(t, newRuntime(t, nil), 100, 20)
+	h.send(msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticeQuarantine,
+		Text: "context engine notes quarantined (afterTurn failed: timeout); the built-in engine answers instead"}})
+	h.waitView("⚠ context engine notes quarantined (afterTurn failed: timeout)")
 }

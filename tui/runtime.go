@@ -86,6 +86,8 @@ type Inspectors interface {
 	// Runs lists session sessionID's latest runs with their attempts,
 	// newest first; runner.ErrNoRecords without a state directory.
 	Runs(ctx context.Context, sessionID string, limit int) ([]runner.RunView, error)
+	// Lanes views the lanes of every live steer process.
+	Lanes(ctx context.Context) (runner.LanesView, error)
 	// ContextMeter measures the next request against the model's window.
 	// It does no IO.
 	ContextMeter() runner.ContextMeter

@@ -28,7 +28,8 @@ func bottom(screen string, n int) string {
 // engine that crashes, as a user sees it: the answer, one line each for
 // the rotation and the quarantine, the status line with the profile in
 // use, the meter and the badge; /profiles, /engines (clearing the
-// quarantine, which steer inspect engines then agrees with) and /trace.
+// quarantine, which steer inspect engines then agrees with), /trace and
+// /lanes.
 func TestInspectorsInTmux(t *testing.T) {
 	state, dir := t.TempDir(), t.TempDir()
 	cfg := filepath.Join(dir, "config.json")
@@ -83,6 +84,13 @@ func TestInspectorsInTmux(t *testing.T) {
 	if !rowWith(screen, "#1", "scripted:primary", "auth", "rotate_profile") || !rowWith(screen, "scripted:primary → scripted:backup") ||
 		!rowWith(screen, "#2", "scripted:backup", "answered") {
 		t.Fatalf("/trace does not show the attempt that rotated and why:\n%s", screen)
+	}
+	p.typeText("", "Escape")
+
+	p.typeText("/lanes", "Enter")
+	p.waitFor("the lanes", "1 process: 0 running, 0 waiting", 5*time.Second)
+	if screen = p.screen(); !rowWith(screen, "global", "idle (cap") {
+		t.Fatalf("/lanes does not show the global lane:\n%s", screen)
 	}
 }
 

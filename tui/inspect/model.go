@@ -29,6 +29,7 @@ type Model struct {
 	// which.
 	profiles []runner.ProfileView
 	engines  runner.EnginesView
+	lanes    runner.LanesView
 	runs     []Run
 	run      int // the trace's run on screen: an index into runs, 0 the newest
 	loaded   bool
@@ -85,6 +86,12 @@ func (m *Model) SetProfiles(v []runner.ProfileView) {
 // SetEngines hands in the context engines.
 func (m *Model) SetEngines(v runner.EnginesView) {
 	m.engines, m.loaded, m.problem = v, true, ""
+	m.rebuild()
+}
+
+// SetLanes hands in the lanes.
+func (m *Model) SetLanes(v runner.LanesView) {
+	m.lanes, m.loaded, m.problem = v, true, ""
 	m.rebuild()
 }
 
@@ -176,6 +183,8 @@ func (m *Model) rebuild() {
 		m.table = profilesTable(m.profiles, now)
 	case msgs.InspectEngines:
 		m.table = enginesTable(m.engines, now)
+	case msgs.InspectLanes:
+		m.table = lanesTable(m.lanes, now)
 	case msgs.InspectTrace:
 		m.table = traceTable(m.runs, m.run, now)
 	}

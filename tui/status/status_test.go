@@ -9,6 +9,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -133,5 +134,48 @@ func TestPersistWarningLine(t *testing.T) {
 				t.Errorf("at width %d a line is wider: %q", w, l)
 			}
 		}
+	}
+}
+
+// TestProfileBadgeAndMeter: the bar names the profile of the latest
+// attempt, counts what cannot be used, and colours the meter by the
+// guard's route, saying what the guard would do.
+func TestProfileBadgeAndMeter(t *testing.T) {
+	m := newBar()
+	m.SetSize(140)
+	m, _ = m.Update(msgs.SessionLoadedMsg{Model: agent.Model{Provider: "p", ID: "m", ContextWindow: 200_000}})
+	attempt := func(profile string) agent.Event {
+		return agent.Annotation{Kind: runner.AnnotationAttemptStart, Data: runner.AttemptInfo{Profile: profile, Model: "p/m", Attempt: 1}}
+	}
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{attempt("p:a"), attempt("p:b")}})
+	if v := m.View(); !strings.HasPrefix(v, "p/m · p:b · thinking off") {
+		t.Fatalf("the bar does not name the profile in use: %q", v)
+	}
+	until := time.Now().Add(time.Minute)
+	reason := "rate_limit"
+	m, _ = m.Update(msgs.HealthChangedMsg{
+		Profiles: []runner.ProfileView{{ID: "p:a", State: "cooldown", Until: &until, Reason: &reason}, {ID: "p:b", State: "available"},
+			{ID: "p:c", State: "disabled", Until: &until, Reason: &reason}},
+		Engines: runner.EnginesView{Quarantines: make([]engines.Quarantine, 1)},
+	})
+	if b := m.Badge(); b != "1 cooldown, 1 disabled, 1 quarantined" || !strings.Contains(m.View(), "⚠ "+b) {
+		t.Fatalf("badge %q in %q", b, m.View())
+	}
+	for _, c := range []struct {
+		meter runner.ContextMeter
+		want  string
+	}{
+		{runner.ContextMeter{Tokens: 3800, Window: 200_000, Route: runner.MeterFits}, "ctx ▱▱▱▱▱ 3.8k/200k ·"},
+		{runner.ContextMeter{Tokens: 150_000, Window: 200_000, Route: runner.MeterTruncate}, "ctx ▰▰▰▰▱ 150k/200k will truncate"},
+		{runner.ContextMeter{Tokens: 260_000, Window: 200_000, Route: runner.MeterCompact}, "ctx ▰▰▰▰▰ 260k/200k will compact"},
+	} {
+		m, _ = m.Update(msgs.ContextMeasuredMsg{Meter: c.meter})
+		if !strings.Contains(m.View(), c.want) {
+			t.Errorf("meter %+v: bar %q lacks %q", c.meter, m.View(), c.want)
+		}
+	}
+	m, _ = m.Update(msgs.HealthChangedMsg{})
+	if strings.Contains(m.View(), "⚠") {
+		t.Fatalf("the badge stayed when all is well: %q", m.View())
 	}
 }

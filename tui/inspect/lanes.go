@@ -1,0 +1,71 @@
+package inspect
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/lanes"
+)
+
+// lanesTable is the lanes of every live steer process at now: each run
+// running or waiting in the global lane, the sub-agent lane and the session
+// lanes, with its trigger, its priority, how long it waited and how long it
+// has run. An idle global or sub-agent lane gets a row of its own, so that
+// its capacity shows.
+func lanesTable(v runner.LanesView, now time.Time) Table {
+	t := Table{
+		Title: "Lanes",
+		Columns: []Column{{Title: "LANE", Max: 24}, {Title: "PROCESS", Max: 20, Drop: 2}, {Title: "RUN", Max: 20},
+			{Title: "TRIGGER", Drop: 3}, {Title: "PRIORITY", Drop: 1}, {Title: "STATE", Max: 16}, {Title: "WAITED"}, {Title: "RUNNING"}},
+		Empty: "no steer process is running",
+	}
+	// A run holds (or waits for) two lanes: it counts once, as waiting
+	// while it waits for either.
+	running, waiting := map[string]bool{}, map[string]bool{}
+	for _, p := range v.Processes {
+		proc := "this process"
+		if p.PID != 0 {
+			proc = fmt.Sprintf("pid %d", p.PID)
+		}
+		for _, l := range p.Lanes {
+			for _, e := range l.Running {
+				t.Rows = append(t.Rows, laneRow(proc, l, e, now))
+				running[p.ProcessID+e.ID] = true
+			}
+			for _, e := range l.Waiting {
+				t.Rows = append(t.Rows, laneRow(proc, l, e, now))
+				waiting[p.ProcessID+e.ID] = true
+			}
+			if len(l.Running)+len(l.Waiting) == 0 && l.Kind != lanes.KindSession {
+				t.Rows = append(t.Rows, Row{Key: proc + "/" + l.Name, Cells: []Cell{text(l.Name), text(proc), text(""), text(""), text(""),
+					{Text: fmt.Sprintf("idle (cap %d)", l.Cap), Tone: ToneOK}},
+					Detail: []string{fmt.Sprintf("lane %s of %s: nothing runs or waits; %s at once", l.Name, proc, plural(l.Cap, "run"))}})
+			}
+		}
+	}
+	for id := range waiting {
+		delete(running, id)
+	}
+	if n := len(v.Processes); n == 1 {
+		t.Summary = fmt.Sprintf("1 process: %d running, %d waiting", len(running), len(waiting))
+	} else if n > 1 {
+		t.Summary = fmt.Sprintf("%d processes: %d running, %d waiting", n, len(running), len(waiting))
+	}
+	return t
+}
+
+// laneRow is run e in lane l of process proc.
+func laneRow(proc string, l lanes.Lane, e lanes.Entry, now time.Time) Row {
+	state, waited, ran := Cell{Text: "waiting", Tone: ToneWarn}, now.Sub(e.Enqueued), ""
+	if !e.Started.IsZero() {
+		state, waited, ran = Cell{Text: "running", Tone: ToneOK}, e.Started.Sub(e.Enqueued), left(now.Sub(e.Started))
+	}
+	detail := fmt.Sprintf("run %s of session %s (trigger %s, priority %s) in lane %s of %s (cap %d): waited %s",
+		e.ID, e.Session, e.Trigger, e.Priority, l.Name, proc, l.Cap, left(waited))
+	if ran != "" {
+		detail += ", running for " + ran
+	}
+	return Row{Key: proc + "/" + l.Name + "/" + e.ID, Detail: []string{detail},
+		Cells: []Cell{text(l.Name), text(proc), text(e.ID), text(e.Trigger), text(e.Priority.String()), state, text(left(waited)), text(ran)}}
+}
