@@ -66,7 +66,14 @@ func (m *Model) apply(ev agent.Event) {
 		m.touch(t)
 	case agent.Annotation:
 		switch info := e.Data.(type) {
+		case runner.RetryStartInfo:
+			m.startRetry(info)
+		case runner.RetryEndInfo:
+			m.endRetry()
 		case runner.AttemptInfo:
+			if e.Kind == runner.AnnotationAttemptStart {
+				m.endRetry()
+			}
 			if e.Kind == runner.AnnotationFailover {
 				m.add(&noticeItem{text: "↻ " + info.Summary()})
 			}
@@ -77,6 +84,7 @@ func (m *Model) apply(ev agent.Event) {
 		}
 	case agent.AgentEnd:
 		m.t.streaming = nil
+		m.endRetry()
 		for t := range m.t.active {
 			t.skipped = t.state == toolPending
 			t.state = toolDone

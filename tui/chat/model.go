@@ -53,6 +53,7 @@ type transcript struct {
 	tools     map[string]*toolItem       // by tool call id
 	active    map[*toolItem]bool         // tools not done yet
 	streaming *assistantItem             // the assistant message in flight
+	retry     *retryItem                 // the retry counting down, if any
 	kinds     map[string]agent.QueueKind // queue item ids seen, for labels
 	md        *markdown
 }
@@ -127,6 +128,9 @@ func (m *Model) SetSpinner(frame string, now time.Time) {
 		if t.state == toolRunning {
 			m.t.byItem[t].dirty, changed = true, true
 		}
+	}
+	if r := m.t.retry; r != nil {
+		m.t.byItem[r].dirty, changed = true, true
 	}
 	if changed {
 		m.compose()
