@@ -200,8 +200,14 @@ func surface(a attempt, out *agent.AssistantStream) {
 // used now: each is cooling down or disabled.
 func (r *Runtime) noProfileLeft(m agent.Model, prov Provider, usable []failover.Candidate) attempt {
 	text := fmt.Sprintf("every auth profile of %s is unavailable", prov.Name)
-	if len(usable) > 0 {
-		st := usable[0].State.Status(r.opts.Now())
+	if c := usable[0:1]; len(c) > 0 {
+		// The window the ordering saw, read inside it: it may have ended
+		// since, and reading it now would find no reason.
+		at := r.opts.Now()
+		if !c[0].Until.IsZero() {
+			at = c[0].Until.Add(-time.Millisecond)
+		}
+		st := c[0].State.Status(at)
 		text = fmt.Sprintf("every auth profile of %s is in %s (%s) until %s", prov.Name, st.State, st.Reason,
 			st.Until.Local().Format(time.TimeOnly))
 	}

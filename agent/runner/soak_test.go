@@ -69,11 +69,6 @@ var (
 	soakProfiles = map[string][]string{"p": {"p:a", "p:b", "p:c"}, "q": {"q:a", "q:b"}}
 	// soakNoProfile is the error of a model whose every profile is cooling down.
 	soakNoProfile = regexp.MustCompile(`^every auth profile of \w+ is in \w+ \((\w+)\) until `)
-	// soakStaleNoProfile is that error worded after the cooldown it reports
-	// had ended, naming no reason: a known bug, tolerated until it is fixed —
-	// noProfileLeft reads the first profile's status at a later time than
-	// the ordering that found none available did.
-	soakStaleNoProfile = regexp.MustCompile(`^every auth profile of \w+ is in available \(unknown\) until `)
 )
 
 // fault is what the provider does with one request.
@@ -536,7 +531,7 @@ func checkOutcomes(t *testing.T, plans [][]fault, log []soakRequest, results []s
 		noProfile := false
 		if m := soakNoProfile.FindStringSubmatch(last.ErrorMessage); m != nil {
 			reason, ok := failover.ParseReason(m[1])
-			noProfile = ok && reason != failover.ReasonUnknown || soakStaleNoProfile.MatchString(last.ErrorMessage)
+			noProfile = ok && reason != failover.ReasonUnknown
 		}
 		var ok bool
 		switch {
@@ -761,20 +756,17 @@ func soakCoverage(log []soakRequest, up []bool, results []soakResult) string {
 		}
 	}
 	ends := map[agent.StopReason]int{}
-	noProfile, stale := 0, 0
+	noProfile := 0
 	for _, res := range results {
 		ends[res.last.StopReason]++
 		if soakNoProfile.MatchString(res.last.ErrorMessage) {
 			noProfile++
-		}
-		if soakStaleNoProfile.MatchString(res.last.ErrorMessage) {
-			stale++
 		}
 	}
 	var kinds []string
 	for f, n := range served {
 		kinds = append(kinds, fmt.Sprintf("%s %d", faults[f].name, n))
 	}
-	return fmt.Sprintf("served: %v; %d failures retried on their profile, %d ledgered; runs ended %v, %d with every profile cooling down (%d worded stale)",
-		kinds, absorbed, ledgered, ends, noProfile, stale)
+	return fmt.Sprintf("served: %v; %d failures retried on their profile, %d ledgered; runs ended %v, %d with every profile cooling down",
+		kinds, absorbed, ledgered, ends, noProfile)
 }
