@@ -103,12 +103,12 @@ func TestRotationShows(t *testing.T) {
 	h := newHarness(t, rt, 120, 30, func(o *Options) { o.Now = clock.Now })
 	h.command("hello")
 	h.waitView("answered by test:b", "↻ auth on profile test:a: trying profile test:b",
-		"⏸ profile test:a cools down for 30s (until "+agenttest.Epoch.Add(30*time.Second).Local().Format(time.TimeOnly)+"): auth")
+		"❄ profile test:a cools down for 30s (until "+agenttest.Epoch.Add(30*time.Second).Local().Format(time.TimeOnly)+"): auth")
 	h.waitFor("the badge", func(m Model) bool { return strings.Contains(statusLine(m), "⚠ 1 cooldown") })
 	if s := statusLine(h.m); !strings.Contains(s, "test/scripted-test · test:b") || !strings.Contains(s, "ctx ▱▱▱▱▱") {
 		t.Fatalf("the status line does not name test:b or lacks the meter: %q", s)
 	}
-	if n := strings.Count(h.m.View(), "⏸ profile test:a"); n != 1 {
+	if n := strings.Count(h.m.View(), "❄ profile test:a"); n != 1 {
 		t.Fatalf("the cooldown is announced %d times", n)
 	}
 

@@ -51,7 +51,7 @@ func (m Model) View() string {
 	case n > 0:
 		top = m.dialogs[n-1].View()
 	case m.inspecting:
-		top = m.inspector.View()
+		top = overlay(m.inspector.View(), top)
 	}
 	parts := make([]string, 0, 5)
 	parts = append(parts, top)
@@ -60,4 +60,13 @@ func (m Model) View() string {
 	}
 	parts = append(parts, m.input.View(), m.status.View(), m.helpLine)
 	return strings.Join(parts, "\n")
+}
+
+// overlay draws box over the top lines of under, which show below it.
+func overlay(box, under string) string {
+	b, u := strings.Split(box, "\n"), strings.Split(under, "\n")
+	if len(b) >= len(u) {
+		return strings.Join(b[:len(u)], "\n")
+	}
+	return strings.Join(append(b, u[len(b):]...), "\n")
 }

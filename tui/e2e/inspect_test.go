@@ -43,7 +43,7 @@ func TestInspectorsInTmux(t *testing.T) {
 	p.waitFor("the run to end", " idle ", 10*time.Second)
 	p.waitFor("the rotation's line", "↻ auth on profile scripted:primary: trying profile scripted:backup", 5*time.Second)
 	p.waitFor("the quarantine's line", "⚠ context engine crashy quarantined", 5*time.Second)
-	p.waitFor("the cooldown's line", "⏸ profile scripted:primary cools down for", 5*time.Second)
+	p.waitFor("the cooldown's line", "❄ profile scripted:primary cools down for", 5*time.Second)
 	p.waitFor("the badge", "quarantined", 5*time.Second)
 	status := bottom(p.screen(), 2)
 	for _, want := range []string{"scripted/echo (offline) · scripted:backup", "ctx ▱▱▱▱▱", "/200k", "⚠ 1 cooldown, 1 quarantined"} {

@@ -191,7 +191,10 @@ func renderPNG(ansi string, width, height int, out string) error {
 		}
 		return "DejaVu-Sans-Mono"
 	}
-	fmt.Fprintf(&mvg, "font-size 16\n")
+	// An MVG file read as an image (mvg:FILE), not as -draw @FILE: the
+	// security policy of many distributions forbids reading "@" paths.
+	w, h := 2*pad+width*cellW, 2*pad+height*cellH
+	fmt.Fprintf(&mvg, "viewbox 0 0 %d %d\nfill '%s' rectangle 0,0 %d,%d\nfont-size 16\n", w, h, defaultBG, w, h)
 	for r, row := range rows {
 		for col, c := range row {
 			fg, bg := c.fg, c.bg
@@ -218,8 +221,7 @@ func renderPNG(ansi string, width, height int, out string) error {
 	if err := os.WriteFile(script, []byte(mvg.String()), 0o600); err != nil {
 		return err
 	}
-	size := fmt.Sprintf("%dx%d", 2*pad+width*cellW, 2*pad+height*cellH)
-	cmd := exec.Command("convert", "-size", size, "xc:"+defaultBG, "-draw", "@"+script, out)
+	cmd := exec.Command("convert", "mvg:"+script, out)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("convert: %v\n%s", err, msg)
 	}

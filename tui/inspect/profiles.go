@@ -80,15 +80,15 @@ func profileDetail(v runner.ProfileView, now time.Time) string {
 }
 
 // WindowNotice is the transcript's line for a profile that went into a
-// window: "⏸ profile openai:a cools down for 30s (until 15:04:05): rate_limit
+// window: "❄ profile openai:a cools down for 30s (until 15:04:05): rate_limit
 // on gpt-4.1".
 func WindowNotice(v runner.ProfileView, now time.Time) string {
 	if v.Until == nil {
-		return fmt.Sprintf("⏸ profile %s is in %s: %s", v.ID, v.State, deref(v.Reason))
+		return fmt.Sprintf("❄ profile %s is in %s: %s", v.ID, v.State, deref(v.Reason))
 	}
-	mark, verb := "⏸", "cools down"
+	mark, verb := "❄", "cools down"
 	if v.State == failover.StateDisabled {
-		mark, verb = "⛔", "is disabled"
+		mark, verb = "⊘", "is disabled"
 	}
 	s := fmt.Sprintf("%s profile %s %s for %s (until %s): %s", mark, v.ID, verb, left(v.Until.Sub(now)), clock(*v.Until, now), deref(v.Reason))
 	if v.Model != "" {

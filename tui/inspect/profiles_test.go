@@ -53,8 +53,8 @@ func TestWindowNotice(t *testing.T) {
 		i    int
 		want string
 	}{
-		{0, "⏸ profile scripted:primary cools down for 30s (until " + clock(epoch.Add(30*time.Second), epoch) + "): auth"},
-		{2, "⛔ profile scripted:spare is disabled for 4h00m (until " + clock(epoch.Add(4*time.Hour), epoch) + "): billing"},
+		{0, "❄ profile scripted:primary cools down for 30s (until " + clock(epoch.Add(30*time.Second), epoch) + "): auth"},
+		{2, "⊘ profile scripted:spare is disabled for 4h00m (until " + clock(epoch.Add(4*time.Hour), epoch) + "): billing"},
 	} {
 		if got := WindowNotice(views[c.i], epoch); got != c.want {
 			t.Errorf("notice %q, want %q", got, c.want)

@@ -10,7 +10,9 @@ import (
 // maxDetail bounds the lines of the selected row's details.
 const maxDetail = 4
 
-// View returns the inspector, drawn to fill its area.
+// View returns the inspector's box: as wide as its area, as tall as its
+// rows need and at most its area. The owner draws it over the top of what
+// it covers.
 func (m Model) View() string { return m.view }
 
 // inner is the width inside the box.
@@ -47,8 +49,7 @@ func (m Model) wrapDetail(r Row) []string {
 
 func (m *Model) render() {
 	st := m.d.Styles
-	// The box is as tall as its rows need, at most the area; the area
-	// below it stays blank.
+	// The box is as tall as its rows need, at most the area.
 	inner, rows := m.inner(), min(m.rowsRoom(), max(len(m.table.Rows), 1))
 	if m.sel < m.offset {
 		m.offset = m.sel
@@ -100,12 +101,7 @@ func (m *Model) render() {
 			lines = append(lines, l)
 		}
 	}
-	box := st.Box.Width(inner + 2).Render(strings.Join(lines, "\n"))
-	out := strings.Split(box, "\n")
-	for len(out) < m.height {
-		out = append(out, "")
-	}
-	m.view = strings.Join(out, "\n")
+	m.view = st.Box.Width(inner + 2).Render(strings.Join(lines, "\n"))
 }
 
 // rowLine draws row i: the selection mark, then its cells in their tones
