@@ -11,6 +11,8 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/contextguard/engines"
+	"github.com/steer-tui/steer/tui/msgs"
 )
 
 // TestKeyScopes checks, in every state the UI can be in, that each binding
@@ -34,6 +36,11 @@ func TestKeyScopes(t *testing.T) {
 		{"transcript idle", func(m Model) Model { m.running = false; return m.setFocus(focusChat) }},
 		{"queue", func(m Model) Model { return m.setFocus(focusQueue) }},
 		{"dialog", func(m Model) Model { m, _ = m.handleOpenThinking(); return m }},
+		{"inspector", func(m Model) Model { m, _ = m.handleOpenInspector(msgs.InspectTrace); return m }},
+		{"badge", func(m Model) Model {
+			m, _ = m.handleHealth(msgs.HealthChangedMsg{Engines: runner.EnginesView{Quarantines: make([]engines.Quarantine, 1)}})
+			return m
+		}},
 	}
 	for _, st := range states {
 		t.Run(st.name, func(t *testing.T) {
@@ -67,6 +74,9 @@ func TestKeyScopes(t *testing.T) {
 func (m Model) scope() []key.Binding {
 	if n := len(m.dialogs); n > 0 {
 		return append(bindings(m.dialogs[n-1].Keys().FullHelp()), m.keys.Quit)
+	}
+	if m.inspecting {
+		return append(bindings(m.inspector.Keys().FullHelp()), m.keys.Quit)
 	}
 	all := m.keys.all()
 	switch m.focus {
