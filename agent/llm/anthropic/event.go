@@ -9,8 +9,10 @@ import (
 // messageEvent is what the handler reads of one streamed Messages event.
 // eventDecoder fills it in place from the event's bytes: the SDK's generic
 // decoder of its event union cost ~10× as much per event (issue 16). A field
-// of the wrong JSON type counts as absent; the type names the API documents
-// are shared constants, so that reading them allocates nothing.
+// of the wrong JSON type counts as absent; strings are decoded as
+// encoding/json decodes them (invalid UTF-8 becomes U+FFFD, which the SDK
+// passed through); the type names the API documents are shared constants,
+// so that reading them allocates nothing.
 type messageEvent struct {
 	Type         string
 	MessageUsage usageCounts // message_start: message.usage

@@ -44,21 +44,23 @@ func count(n int64, f respjson.Field) (int64, bool) {
 
 func fromSDK(ev sdk.MessageStreamEventUnion) messageEvent {
 	var out messageEvent
-	out.Type = ev.Type
+	out.Type = utf8Like(ev.Type)
 	mu := ev.Message.Usage
 	out.MessageUsage.Input, out.MessageUsage.HasInput = count(mu.InputTokens, mu.JSON.InputTokens)
 	out.MessageUsage.Output, out.MessageUsage.HasOutput = count(mu.OutputTokens, mu.JSON.OutputTokens)
 	out.MessageUsage.CacheRead, out.MessageUsage.HasCacheRead = count(mu.CacheReadInputTokens, mu.JSON.CacheReadInputTokens)
 	out.MessageUsage.CacheWrite, out.MessageUsage.HasCacheWrite = count(mu.CacheCreationInputTokens, mu.JSON.CacheCreationInputTokens)
 	cb := ev.ContentBlock
-	out.ContentBlock = contentBlock{Type: cb.Type, Text: cb.Text, Thinking: cb.Thinking, Signature: cb.Signature, Data: cb.Data, ID: cb.ID, Name: cb.Name}
+	out.ContentBlock = contentBlock{Type: utf8Like(cb.Type), Text: utf8Like(cb.Text), Thinking: utf8Like(cb.Thinking),
+		Signature: utf8Like(cb.Signature), Data: utf8Like(cb.Data), ID: utf8Like(cb.ID), Name: utf8Like(cb.Name)}
 	if m, ok := cb.Input.(map[string]any); ok && len(m) > 0 {
 		if raw, err := json.Marshal(m); err == nil {
 			out.ContentBlock.Input = string(raw)
 		}
 	}
 	d := ev.Delta
-	out.Delta = eventDelta{Type: d.Type, Text: d.Text, Thinking: d.Thinking, Signature: d.Signature, PartialJSON: d.PartialJSON, StopReason: string(d.StopReason)}
+	out.Delta = eventDelta{Type: utf8Like(d.Type), Text: utf8Like(d.Text), Thinking: utf8Like(d.Thinking), Signature: utf8Like(d.Signature),
+		PartialJSON: utf8Like(d.PartialJSON), StopReason: utf8Like(string(d.StopReason))}
 	u := ev.Usage
 	out.Usage.Input, out.Usage.HasInput = count(u.InputTokens, u.JSON.InputTokens)
 	out.Usage.Output, out.Usage.HasOutput = count(u.OutputTokens, u.JSON.OutputTokens)
@@ -66,6 +68,10 @@ func fromSDK(ev sdk.MessageStreamEventUnion) messageEvent {
 	out.Usage.CacheWrite, out.Usage.HasCacheWrite = count(u.CacheCreationInputTokens, u.JSON.CacheCreationInputTokens)
 	return out
 }
+
+// utf8Like is s as encoding/json, and so the lean decoder, reads it: each
+// byte of invalid UTF-8 is U+FFFD, where the SDK passes the bytes through.
+func utf8Like(s string) string { return string([]rune(s)) }
 
 // leanEvents reads body with eventStream.
 func leanEvents(body []byte) ([]messageEvent, error) {
@@ -115,6 +121,7 @@ var eventCases = []string{
 	sse("content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"cut"`),
 	sse("content_block_delta", `{"type":"content_block_delta","type":"message_stop"}`),
 	sse("unknown_event", `{"type":"unknown_event","whatever":[1,2,3]}`),
+	sse("message_start", `"0"`), sse("message_start", `null`), sse("message_start", `5`), sse("message_start", `[]`),
 	"",
 }
 

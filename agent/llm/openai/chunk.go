@@ -5,7 +5,9 @@ import "github.com/steer-tui/steer/agent/llm/jsonscan"
 // completionChunk is what the handler reads of one streamed chat.completion.chunk.
 // chunkDecoder fills it in place from the event's bytes: the SDK's generic
 // decoder keeps the raw JSON of every field and cost ~10× as much per chunk
-// (issue 16). A field of the wrong JSON type counts as absent.
+// (issue 16). A field of the wrong JSON type counts as absent, and strings
+// are decoded as encoding/json decodes them (invalid UTF-8 becomes U+FFFD,
+// which the SDK passed through).
 type completionChunk struct {
 	HasUsage bool // the chunk carries a usage object
 	Usage    usage

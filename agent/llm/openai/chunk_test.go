@@ -42,25 +42,29 @@ func fromSDK(c sdk.ChatCompletionChunk) completionChunk {
 		out.Usage = usage{u.PromptTokens, u.CompletionTokens, u.PromptTokensDetails.CachedTokens, u.PromptTokensDetails.CacheWriteTokens}
 	}
 	for _, ch := range c.Choices {
-		d := delta{Role: string(ch.Delta.Role), Content: ch.Delta.Content, Refusal: ch.Delta.Refusal}
+		d := delta{Role: utf8Like(string(ch.Delta.Role)), Content: utf8Like(ch.Delta.Content), Refusal: utf8Like(ch.Delta.Refusal)}
 		for _, name := range reasoningKeys {
 			var s string
 			if f := ch.Delta.JSON.ExtraFields[name]; strings.HasPrefix(f.Raw(), `"`) && json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
-				d.Reasoning = s
+				d.Reasoning = utf8Like(s)
 				break
 			}
 		}
 		for _, tc := range ch.Delta.ToolCalls {
-			t := toolCallDelta{HasIndex: tc.JSON.Index.Valid(), ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments}
+			t := toolCallDelta{HasIndex: tc.JSON.Index.Valid(), ID: utf8Like(tc.ID), Name: utf8Like(tc.Function.Name), Arguments: utf8Like(tc.Function.Arguments)}
 			if t.HasIndex {
 				t.Index = tc.Index
 			}
 			d.ToolCalls = append(d.ToolCalls, t)
 		}
-		out.Choices = append(out.Choices, choice{Index: ch.Index, Delta: d, FinishReason: ch.FinishReason})
+		out.Choices = append(out.Choices, choice{Index: ch.Index, Delta: d, FinishReason: utf8Like(ch.FinishReason)})
 	}
 	return out
 }
+
+// utf8Like is s as encoding/json, and so the lean decoder, reads it: each
+// byte of invalid UTF-8 is U+FFFD, where the SDK passes the bytes through.
+func utf8Like(s string) string { return string([]rune(s)) }
 
 // leanChunks reads body with chunkStream, copying each chunk before the
 // next one reuses it.
@@ -120,6 +124,7 @@ var decoderCases = []string{
 	"data: [DONE]\n\n" + chunk(`{"content":"after the end"}`),
 	"event: custom\ndata: {\"choices\":[{\"delta\":{\"content\":\"typed\"}}]}\n\n",
 	"data: {\"choices\":\n\n",
+	"data: \"0\"\n\n", "data: null\n\n", "data: 5\n\n", "data: []\n\n", "data: true\n\n",
 	"",
 }
 

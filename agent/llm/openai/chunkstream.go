@@ -21,7 +21,8 @@ var doneMarker = []byte("[DONE]")
 // status, transport) through Err; the body's events are decoded here, in
 // place, with the SDK stream's rules: [DONE] ends the stream, an event with
 // a top-level "error" member ends it with an *ssestream.StreamError, and an
-// event that is not JSON ends it with a syntax error.
+// event that is not JSON, or JSON but neither an object nor null, ends it
+// with an error.
 type chunkStream struct {
 	opened *ssestream.Stream[sdk.ChatCompletionChunk] // for Err and Close only: it owns the body
 	events *sse.Reader                                // nil when the request failed
@@ -61,6 +62,9 @@ func (s *chunkStream) Next() bool {
 			return s.finish(streamError(ev, e.String()))
 		}
 		return s.finish(err)
+	}
+	if k := v.Kind(); k != jsonscan.Object && k != jsonscan.Null { // as the SDK's decoder fails
+		return s.finish(fmt.Errorf("a chunk that is not a JSON object: %.40s", bytes.TrimSpace(ev.Data)))
 	}
 	if e, ok := v.Member("error"); ok {
 		msg, isStr := e.Str()
