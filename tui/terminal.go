@@ -76,7 +76,8 @@ func welcome(provider string, nothingToContinue bool, workspace string) string {
 		"/help lists the keys and commands."
 	if provider == "scripted" {
 		text = "Offline on the scripted provider: no key needed. Try hello, list files, " +
-			"read README.md or run sleep 5 (and type while it runs). /help lists the keys and commands."
+			"read README.md, run sleep 5 (y lets it run; then type while it runs) or delegate count to three. " +
+			"/help lists the keys and commands."
 	}
 	if nothingToContinue {
 		text = "No saved session in this directory: this is a new one. " + text
