@@ -137,7 +137,9 @@ func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 	details.Truncated = p.capped && details.EndLine < p.total
 	text := numbered(p.lines, offset)
 	if details.EndLine < p.total {
-		text += fmt.Sprintf("\n\n[showing lines %d-%d of %d; use offset=%d to continue]",
+		// The note is the page's important tail: a guard that cuts the page
+		// keeps it ("total" is one of its important-tail words).
+		text += fmt.Sprintf("\n\n[showing lines %d-%d of %d in total; use offset=%d to continue]",
 			details.StartLine, details.EndLine, p.total, details.EndLine+1)
 	}
 	return agent.ToolResult{Content: []agent.Content{agent.Text(text)}, Details: details}, nil

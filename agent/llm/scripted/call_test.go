@@ -116,7 +116,7 @@ func TestReadAnswerWithoutLineNumbers(t *testing.T) {
 		want         []string
 	}{
 		{"numbered", "1\tpackage main\n2\t\n3\tfunc main() {}", []string{"`main.go` has 3 lines of Go:", "```go\npackage main\n\nfunc main() {}\n```"}},
-		{"numbered with a note", " 9\tx\n10\ty\n\n[showing lines 9-10 of 40; use offset=11 to continue]",
+		{"numbered with a note", " 9\tx\n10\ty\n\n[showing lines 9-10 of 40 in total; use offset=11 to continue]",
 			[]string{"has 2 lines", "```go\nx\ny\n```"}},
 		{"not numbered", "plain\ntext", []string{"has 2 lines", "```go\nplain\ntext\n```"}},
 	}
