@@ -130,6 +130,27 @@
 // Store.ClearProfile ends a profile's windows. A read-only store loads and
 // lists; its updates return ErrReadOnly.
 //
+// # Context-engine quarantines, lanes, runs and steering leases
+//
+// Store.EngineQuarantines keeps contextguard/engines' quarantines (migration
+// 0005): Record merges a failure in one write transaction (the first
+// failure's method, reason and error stay; counts add up across processes),
+// so a restart or another process does not re-trust a crashing engine.
+//
+// Store.LanePublisher keeps this process's lane snapshot (migration 0007)
+// behind a lock file lanes/<id>.lock, so that Store.LaneSnapshots in any
+// process lists the running and waiting runs of every live one; the rows of
+// a dead process are skipped and removed. ListRuns and RunAttempts are the
+// run records and their attempts, for the trace and `steer inspect runs`.
+//
+// Sub-agents' answers reach their parent through the steering queue:
+// EnqueueSteering stores an item for the parent's session; the parent's run
+// leases the pending items (LeaseSteering), injects them, then acknowledges
+// them (AckSteering) or releases them (ReleaseSteering); a lease older than
+// StaleLease is taken again by the next run, so a crash loses no answer.
+// Sessions record the session that started them (Session.ParentID,
+// migration 0008).
+//
 // # Repair
 //
 // A transcript cut in the middle of a tool batch is repaired on load by
