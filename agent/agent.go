@@ -369,6 +369,13 @@ func (a *Agent) Subscribe(fn Subscriber) (unsubscribe func()) {
 	}
 }
 
+// Running reports whether a run is active; unlike State it copies nothing.
+func (a *Agent) Running() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.running
+}
+
 // State returns a snapshot of the agent.
 func (a *Agent) State() State {
 	a.mu.Lock()

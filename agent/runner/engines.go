@@ -126,7 +126,7 @@ func (r *Runtime) feedEngine(ev agent.Event) {
 		if err := call(r.writeCtx); err != nil {
 			r.log.Warn("telling the context engine failed", "error", err)
 		}
-		if !r.agent.State().Running {
+		if !r.agent.Running() {
 			r.noticeQuarantines() // else the run's next request reports it, in order
 		}
 	})
@@ -178,6 +178,14 @@ func (f *engineFeed) run() {
 			f.mu.Unlock()
 			job()
 		}
+	}
+}
+
+// wait waits (until ctx ends) for the goroutine to end after stop.
+func (f *engineFeed) wait(ctx context.Context) {
+	select {
+	case <-f.done:
+	case <-ctx.Done():
 	}
 }
 

@@ -135,6 +135,7 @@ func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.
 		send.Messages = contextguard.StripStaleThinkingSignatures(send.Messages)
 		send, _ = r.guard.Apply(send, b)
 		r.announceQuarantines(ctx, out)
+		r.runGuard.moveFence(len(q.llm.Messages)) // as sent: a compaction may have shrunk it
 		final, delivered := r.tapAttempts(ctx, m, send, opts, out)
 		if delivered || final.Type == agent.EventDone || ctx.Err() != nil || !r.recover(ctx, q, final, p) {
 			out.Push(context.Background(), final)

@@ -55,6 +55,10 @@ func (r *Runtime) enterLanes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil { // aborted as it got in: agent_end may have passed
+		task.Leave()
+		return err
+	}
 	r.lane.mu.Lock()
 	r.lane.task = task
 	r.lane.mu.Unlock()

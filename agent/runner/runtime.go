@@ -214,7 +214,6 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err := r.setUpEngines(); err != nil {
 		return nil, err
 	}
-	r.engineFeed = newEngineFeed()
 	r.sched = opts.Lanes
 	if r.sched == nil {
 		r.sched = lanes.New(lanes.Options{MaxConcurrent: opts.MaxConcurrent})
@@ -231,6 +230,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.saver.start(r.writeCtx)
+	r.engineFeed = newEngineFeed()
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
@@ -541,10 +541,12 @@ func (r *Runtime) regate() error {
 // after the last run is idle and before closing the store.
 func (r *Runtime) Close(ctx context.Context) error {
 	r.subs.abortChildren(AbortQuit)
+	r.subs.wait(ctx) // their answers are saved before saving stops
 	err := r.saver.flush(ctx)
 	r.waitBackground(ctx)
 	r.stopLanePublisher()
 	r.engineFeed.stop()
+	r.engineFeed.wait(ctx) // no engine call goes on while the engines close
 	if cerr := r.engineReg.Close(); cerr != nil {
 		r.log.Warn("stopping the context engines failed", "error", cerr)
 	}

@@ -41,6 +41,8 @@ type subagents struct {
 	mu       sync.Mutex
 	children map[*Runtime]bool
 	wake     chan struct{} // a child ended
+	// awaiting counts the goroutines that hand children's answers over.
+	awaiting sync.WaitGroup
 	// mem holds the answers when there is no database to lease them from.
 	mem []string
 	// leases are the items of each lease handed to the agent, until the
@@ -101,7 +103,8 @@ func (s *subagents) start(ctx context.Context, task string) (string, error) {
 	opts.Tools, opts.ToolsFor = parent.baseTools, nil
 	opts.Session, opts.Continue = "", false
 	opts.Lanes, opts.SubAgent, opts.ParentSession = parent.sched, true, parentID
-	opts.Interactive = false // nobody answers a child's approval: "ask" refuses what would ask
+	opts.Interactive = false  // nobody answers a child's approval: "ask" refuses what would ask
+	opts.ProjectContext = nil // the parent's system prompt has it already
 	child, err := New(ctx, opts)
 	if err != nil {
 		return "", err
@@ -122,12 +125,14 @@ func (s *subagents) start(ctx context.Context, task string) (string, error) {
 		return "", err
 	}
 	id := child.SessionID()
+	s.awaiting.Add(1)
 	go s.await(child, parentID)
 	return id, nil
 }
 
 // await waits for a child's run to end and hands its answer to the parent.
 func (s *subagents) await(child *Runtime, parentID string) {
+	defer s.awaiting.Done()
 	_ = child.WaitForIdle(context.Background())
 	answer := childAnswer(child)
 	text := fmt.Sprintf("[sub-agent %s] %s", child.SessionID(), answer)
@@ -263,6 +268,20 @@ func (s *subagents) Wait(ctx context.Context) []agent.Message {
 			s.abortChildren(agent.AbortReason(ctx))
 			return nil
 		}
+	}
+}
+
+// wait waits (until ctx ends) for the answers of children under way to be
+// handed over and the children closed.
+func (s *subagents) wait(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		s.awaiting.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
 }
 
