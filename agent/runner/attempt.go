@@ -22,18 +22,30 @@ import (
 // goes through the context guard (guard.go), then the attempts, and the one
 // that answers streams out.
 func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	return r.goStream(m, func(out *agent.AssistantStream) { r.guardedAttempts(ctx, m, llm, opts, out) })
+}
+
+// attemptsStream is the attempt loop alone as a StreamFn: no guard, no
+// lanes (the summary of a compaction, a request already guarded).
+func (r *Runtime) attemptsStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	return r.goStream(m, func(out *agent.AssistantStream) { r.runAttempts(ctx, m, llm, opts, out) })
+}
+
+// goStream runs fill into a new stream on a goroutine of its own and ends
+// the stream when fill returns. The loop's recovery cannot reach that
+// goroutine: a provider or ledger that panics fails the request instead of
+// the process.
+func (r *Runtime) goStream(m agent.Model, fill func(out *agent.AssistantStream)) *agent.AssistantStream {
 	out := agent.NewAssistantStream()
 	go func() {
 		defer out.End(agent.Message{})
-		// The loop's own recovery cannot reach this goroutine: a provider or
-		// ledger that panics fails the request instead of the process.
 		defer func() {
 			if p := recover(); p != nil {
 				r.log.Error("the attempt loop panicked", "panic", p)
 				out.Push(context.Background(), failedEvent(m, fmt.Sprintf("internal error: %v", p), r.opts.Now()))
 			}
 		}()
-		r.guardedAttempts(ctx, m, llm, opts, out)
+		fill(out)
 	}()
 	return out
 }

@@ -65,21 +65,7 @@ func (r *Runtime) compactBuiltin(ctx context.Context, req engines.CompactRequest
 // summarizer asks m for the summary through the attempt loop: its profiles,
 // then the fallback chain, as a run would (SPEC §6.3).
 func (r *Runtime) summarizer(m agent.Model) contextguard.Summarizer {
-	stream := func(ctx context.Context, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-		out := agent.NewAssistantStream()
-		go func() {
-			defer out.End(agent.Message{})
-			defer func() {
-				if p := recover(); p != nil {
-					r.log.Error("the summary's attempt loop panicked", "panic", p)
-					out.Push(context.Background(), failedEvent(model, fmt.Sprintf("internal error: %v", p), r.opts.Now()))
-				}
-			}()
-			r.runAttempts(ctx, model, llm, opts, out)
-		}()
-		return out
-	}
-	return contextguard.StreamSummarizer(stream, m, agent.StreamOptions{Thinking: agent.ThinkingOff})
+	return contextguard.StreamSummarizer(r.attemptsStream, m, agent.StreamOptions{Thinking: agent.ThinkingOff})
 }
 
 // summaryWindow is the smallest known window of the models that may write

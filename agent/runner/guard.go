@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/steer-tui/steer/agent"
@@ -252,18 +251,7 @@ func (r *Runtime) truncateSession(ctx context.Context, q *guarded, limit int) bo
 // the caller pushes it, or retries the request when nothing but
 // annotations went out (delivered is false).
 func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) (final agent.AssistantEvent, delivered bool) {
-	tap := agent.NewAssistantStream()
-	go func() {
-		defer tap.End(agent.Message{})
-		// A provider or ledger that panics fails the request, not the process.
-		defer func() {
-			if p := recover(); p != nil {
-				r.log.Error("the attempt loop panicked", "panic", p)
-				tap.Push(context.Background(), failedEvent(m, fmt.Sprintf("internal error: %v", p), r.opts.Now()))
-			}
-		}()
-		r.runAttempts(ctx, m, llm, opts, tap)
-	}()
+	tap := r.attemptsStream(ctx, m, llm, opts)
 	var held []agent.AssistantEvent // a start: nothing yet, as long as nothing follows it
 	for ev := range tap.Events() {
 		switch ev.Type {
