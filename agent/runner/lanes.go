@@ -139,9 +139,12 @@ func (r *Runtime) Lanes(ctx context.Context) (LanesView, error) {
 	if r.store == nil {
 		return LanesView{Processes: []persistence.ProcessLanes{{Snapshot: r.sched.Snapshot()}}}, nil
 	}
-	r.pubMu.Lock()
-	pub := r.lanePub
-	r.pubMu.Unlock()
+	var pub *persistence.LanePublisher
+	if owner := r.lanesOwner; owner != nil {
+		owner.pubMu.Lock()
+		pub = owner.lanePub
+		owner.pubMu.Unlock()
+	}
 	if pub != nil {
 		// What this process runs now, not as last published.
 		if err := pub.Publish(ctx, r.sched.Snapshot()); err != nil {
@@ -156,12 +159,16 @@ func (r *Runtime) Lanes(ctx context.Context) (LanesView, error) {
 }
 
 // startLanePublisher starts publishing this process's lanes, once, with
-// its first run: a steer that never runs leaves no trace in the database.
-// Only the runtime that owns the scheduler publishes it.
+// the first run of any runtime sharing them: a steer that never runs leaves
+// no trace in the database. The runtime that owns the scheduler publishes
+// it.
 func (r *Runtime) startLanePublisher() {
-	if !r.ownsLanes || r.store == nil {
-		return
+	if owner := r.lanesOwner; owner != nil && owner.store != nil {
+		owner.startPublishing()
 	}
+}
+
+func (r *Runtime) startPublishing() {
 	r.pubMu.Lock()
 	defer r.pubMu.Unlock()
 	if r.lanePub != nil || r.stopPublish != nil {

@@ -46,7 +46,10 @@ type notices struct {
 // goroutine; fn must return quickly and must not call the Runtime's input
 // methods. The returned func removes it.
 func (r *Runtime) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
-	n := &r.notices
+	return r.notices.subscribe(fn)
+}
+
+func (n *notices) subscribe(fn func(Notice)) (unsubscribe func()) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.subs == nil {
@@ -65,8 +68,11 @@ func (r *Runtime) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
 func (r *Runtime) notify(kind NoticeKind, text string) { r.notifyData(kind, text, nil) }
 
 func (r *Runtime) notifyData(kind NoticeKind, text string, data any) {
-	note := Notice{Kind: kind, Text: text, Data: data}
-	n := &r.notices
+	r.notices.deliver(Notice{Kind: kind, Text: text, Data: data, At: r.opts.Now()})
+}
+
+// deliver hands note to every subscriber, in the order they subscribed.
+func (n *notices) deliver(note Notice) {
 	n.emit.Lock()
 	defer n.emit.Unlock()
 	n.mu.Lock()
@@ -80,7 +86,6 @@ func (r *Runtime) notifyData(kind NoticeKind, text string, data any) {
 		fns = append(fns, n.subs[id])
 	}
 	n.mu.Unlock()
-	note.At = r.opts.Now()
 	for _, fn := range fns {
 		fn(note)
 	}

@@ -108,7 +108,10 @@ type State struct {
 
 // Runtime is one session's runtime: the facade over its Agent.
 type Runtime struct {
-	opts  Options
+	opts Options
+	// given are the options as New was given them, for a host's runtimes
+	// of other sessions (opts has this session's workspace and tools).
+	given Options
 	tools *agent.ToolSet
 	agent *agent.Agent
 	log   *slog.Logger
@@ -122,10 +125,12 @@ type Runtime struct {
 	// is a parent's or there is no database).
 	// baseTools are the tools without task, which sub-agents get; subs are
 	// this runtime's sub-agents.
-	baseTools   []agent.Tool
-	subs        *subagents
-	sched       *lanes.Scheduler
-	ownsLanes   bool
+	baseTools []agent.Tool
+	subs      *subagents
+	sched     *lanes.Scheduler
+	// lanesOwner is the runtime that publishes sched: this one when it
+	// owns it, else the parent's or the host's first (nil: nobody does).
+	lanesOwner  *Runtime
 	lane        runLane
 	pubMu       sync.Mutex // guards the publisher, started with the first run
 	lanePub     *persistence.LanePublisher
@@ -177,6 +182,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.MaxInputBytes == 0 {
 		opts.MaxInputBytes = DefaultMaxInputBytes
 	}
+	given := opts
 	model, err := opts.Resolve(opts.Model)
 	if err != nil {
 		return nil, err
@@ -199,7 +205,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger, baseTools: opts.Tools}
+	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger, baseTools: opts.Tools}
 	r.subs = newSubagents(r)
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
@@ -217,7 +223,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.sched = opts.Lanes
 	if r.sched == nil {
 		r.sched = lanes.New(lanes.Options{MaxConcurrent: opts.MaxConcurrent})
-		r.ownsLanes = true
+		r.lanesOwner = r
 	}
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
@@ -403,6 +409,11 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 		return agent.QueueItem{}, err
 	}
 	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: r.opts.Now()}
+	r.mu.Lock()
+	if r.session.title == "" {
+		r.session.title = text
+	}
+	r.mu.Unlock()
 	if r.store == nil {
 		return it, nil
 	}
@@ -459,10 +470,14 @@ func (r *Runtime) WaitForIdle(ctx context.Context) error {
 
 // State returns a snapshot.
 func (r *Runtime) State() State {
+	return r.stateOf(r.agent.State())
+}
+
+// stateOf completes the agent's snapshot st.
+func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
-	persistErr := r.persistErr
-	r.mu.Unlock()
-	return State{State: r.agent.State(), SessionID: r.SessionID(), Workspace: r.opts.Workspace, PersistError: persistErr}
+	defer r.mu.Unlock()
+	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.persistErr}
 }
 
 // Models lists every configured model.

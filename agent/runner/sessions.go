@@ -38,6 +38,9 @@ type SessionInfo struct {
 	// session ("pid 4242 on box"), which cannot be opened here; "" when
 	// none does.
 	OpenElsewhere string
+	// Running says that a run of the session goes on in this process (in
+	// a host's background, or a sub-agent's); set by Host.ListSessions.
+	Running bool
 }
 
 func newID(prefix string) string {
@@ -54,6 +57,7 @@ type sessionState struct {
 	id      string
 	created bool   // the session has a row in the store
 	runID   string // the run that is the session's writer now
+	title   string // its saved title, or its first input
 	// claim makes this process the session's one writer (SPEC §8); other
 	// steer processes cannot open it until it is released or we die.
 	claim *persistence.Claim
@@ -172,7 +176,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	}
 	r.adoptSavedModel(sess.ID, sess.Model)
 	r.mu.Lock()
-	r.session = sessionState{id: id, created: true, claim: claim}
+	r.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
 	r.mu.Unlock()
 	r.release(previous, claim)
 	r.subs.mu.Lock()

@@ -36,7 +36,7 @@ type Signals struct {
 	done   chan struct{}
 
 	mu  sync.Mutex
-	rt  *Runtime
+	rt  Aborter
 	sig os.Signal
 }
 
@@ -71,9 +71,13 @@ func (s *Signals) wait() {
 // as its cause, or by Stop, with context.Canceled.
 func (s *Signals) Context() context.Context { return s.ctx }
 
-// Attach makes a signal abort rt's active run; a signal that arrived
-// already aborts it now.
-func (s *Signals) Attach(rt *Runtime) {
+// Aborter is what a signal aborts: a Runtime's active run, or every run of
+// a Host.
+type Aborter interface{ AbortWith(reason string) }
+
+// Attach makes a signal abort rt's runs; a signal that arrived already
+// aborts them now.
+func (s *Signals) Attach(rt Aborter) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rt = rt

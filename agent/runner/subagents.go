@@ -109,6 +109,7 @@ func (s *subagents) start(ctx context.Context, task string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	child.lanesOwner = parent.lanesOwner // the child's runs show in the published lanes
 	s.mu.Lock()
 	s.children[child] = true
 	subs := make([]func(string, agent.Event), len(s.subs))
@@ -193,6 +194,29 @@ func (s *subagents) forget(child *Runtime) {
 	case s.wake <- struct{}{}:
 	default:
 	}
+}
+
+// child is the running child of session id, or nil.
+func (s *subagents) child(id string) *Runtime {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.children {
+		if c.SessionID() == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// childIDs names the sessions of the running children.
+func (s *subagents) childIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]string, 0, len(s.children))
+	for c := range s.children {
+		ids = append(ids, c.SessionID())
+	}
+	return ids
 }
 
 func (s *subagents) running() int {

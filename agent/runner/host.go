@@ -1,0 +1,434 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// The host's own annotations, delivered to its subscribers among the
+// current session's events (never saved, never sent to a provider).
+const (
+	// AnnotationSessionLoaded: the host's current session changed (a
+	// switch, a new session); Data is a SessionLoaded. Every event after it
+	// is of that session and follows from its snapshot.
+	AnnotationSessionLoaded = "session_loaded"
+	// AnnotationBackgroundRuns: the sessions running in the background
+	// changed; Data is a []BackgroundRun (empty when none is left).
+	AnnotationBackgroundRuns = "background_runs"
+)
+
+// SessionLoaded is the snapshot a front end shows after a switch: the
+// session's state and the approval requests its run waits on.
+type SessionLoaded struct {
+	State     State
+	Approvals []ApprovalRequest
+}
+
+// BackgroundRun is a session whose run goes on while another is current.
+type BackgroundRun struct {
+	SessionID string
+	// Title is the start of the session's first prompt.
+	Title string
+	// Since is when the user switched away from it.
+	Since time.Time
+	// Approvals counts its tool calls waiting for the user's answer.
+	Approvals int
+}
+
+// backgroundTitleMax bounds a BackgroundRun's title, in runes.
+const backgroundTitleMax = 40
+
+// Host is a front end's runtime over the sessions of one process: the
+// current session, which takes the user's input and whose events reach the
+// host's subscribers, and the sessions whose runs go on in the background
+// after the user switched away (SPEC §7: several sessions run at once).
+// Each session has a Runtime of its own; they share the lanes (so
+// agent.maxConcurrent holds across them), the auth ledger and the store.
+// A background session's events are saved as they happen; when its run
+// ends, its Runtime lets the session go (another steer may open it) and
+// waits, idle, to serve a later switch.
+type Host struct {
+	first *Runtime // made by New with the process's options; owns the lanes
+	now   func() time.Time
+
+	mu         sync.Mutex // serialises switches; guards the fields below
+	current    *Runtime
+	background map[*Runtime]time.Time // running, not current → since when
+	spares     []*Runtime             // idle, holding no session
+	all        []*Runtime
+	detach     func()
+
+	emitMu   sync.Mutex // serialises deliveries to subscribers; guards below
+	attached *Runtime   // whose events are delivered
+	subs     []hostSub
+	nextSub  int
+	notices  notices
+
+	watchers sync.WaitGroup // goroutines started by the runtimes' events
+}
+
+type hostSub struct {
+	id int
+	fn agent.Subscriber
+}
+
+// NewHost makes rt the host's current session. The host takes rt over:
+// close the host, not rt.
+func NewHost(rt *Runtime) *Host {
+	h := &Host{first: rt, now: rt.opts.Now, background: map[*Runtime]time.Time{}}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.adopt(rt)
+	h.current = rt
+	h.attach(rt)
+	return h
+}
+
+// adopt watches rt's runs and passes its notices on; h.mu is held.
+func (h *Host) adopt(rt *Runtime) {
+	h.all = append(h.all, rt)
+	rt.Subscribe(func(ev agent.Event) { h.watch(rt, ev) })
+	rt.SubscribeNotices(func(n Notice) {
+		h.emitMu.Lock()
+		current := h.attached == rt
+		h.emitMu.Unlock()
+		// A background session's failed save must not go unseen.
+		if current || n.Kind == NoticePersistError || n.Kind == NoticePersistRecovered {
+			h.notices.deliver(n)
+		}
+	})
+}
+
+// watch follows the events that change what the background badge says. It
+// runs on rt's event path, where h.mu may not be taken (a switch holds it
+// while it attaches), so the work is done off it.
+func (h *Host) watch(rt *Runtime, ev agent.Event) {
+	switch e := ev.(type) {
+	case agent.AgentEnd:
+		h.watchers.Add(1)
+		go func() {
+			defer h.watchers.Done()
+			h.retire(rt)
+		}()
+	case agent.Annotation:
+		if e.Kind == AnnotationApprovalRequest || e.Kind == AnnotationApprovalResolved {
+			h.watchers.Add(1)
+			go func() {
+				defer h.watchers.Done()
+				h.mu.Lock()
+				defer h.mu.Unlock()
+				if _, ok := h.background[rt]; ok {
+					h.announceBackground()
+				}
+			}()
+		}
+	}
+}
+
+// retire lets the session of a background run that ended go: its saves
+// are flushed, its claim released, and its runtime kept as a spare.
+func (h *Host) retire(rt *Runtime) {
+	if err := rt.WaitForIdle(rt.writeCtx); err != nil {
+		return // closing
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.background[rt]; !ok || rt.agent.Running() {
+		return
+	}
+	delete(h.background, rt)
+	h.setAside(rt)
+	h.announceBackground()
+}
+
+// setAside takes a runtime the user switched away from out of view: a
+// running one goes on in the background, an idle one lets its session go
+// and becomes a spare. h.mu is held.
+func (h *Host) setAside(rt *Runtime) {
+	if rt.agent.Running() {
+		h.background[rt] = h.now()
+		return
+	}
+	if err := rt.NewSession(); err != nil {
+		if errors.Is(err, agent.ErrBusy) { // an input started a run meanwhile
+			h.background[rt] = h.now()
+			return
+		}
+		rt.log.Warn("letting a session go failed", "session", rt.SessionID(), "error", err)
+	}
+	h.spares = append(h.spares, rt)
+}
+
+// attach makes rt the runtime whose events the subscribers get, opening
+// with the session_loaded snapshot. h.mu is held.
+func (h *Host) attach(rt *Runtime) {
+	if h.detach != nil {
+		h.detach()
+	}
+	h.detach = rt.agent.Attach(func(st agent.State) {
+		loaded := SessionLoaded{State: rt.stateOf(st), Approvals: rt.PendingApprovals()}
+		h.emitMu.Lock()
+		defer h.emitMu.Unlock()
+		h.attached = rt
+		h.deliverLocked(agent.Annotation{Kind: AnnotationSessionLoaded, Data: loaded})
+	}, func(ev agent.Event) {
+		h.emitMu.Lock()
+		defer h.emitMu.Unlock()
+		if h.attached == rt { // an old forwarder may still be called once
+			h.deliverLocked(ev)
+		}
+	})
+}
+
+// announceBackground tells the subscribers which sessions run in the
+// background now. h.mu is held.
+func (h *Host) announceBackground() {
+	runs := make([]BackgroundRun, 0, len(h.background))
+	for rt, since := range h.background {
+		runs = append(runs, BackgroundRun{SessionID: rt.SessionID(), Title: rt.title(),
+			Since: since, Approvals: len(rt.PendingApprovals())})
+	}
+	sortBackground(runs)
+	h.emitMu.Lock()
+	defer h.emitMu.Unlock()
+	h.deliverLocked(agent.Annotation{Kind: AnnotationBackgroundRuns, Data: runs})
+}
+
+func (h *Host) deliverLocked(ev agent.Event) {
+	for _, s := range h.subs {
+		s.fn(ev)
+	}
+}
+
+// Subscribe calls fn with every event of the current session, in order,
+// and with the host's annotations (AnnotationSessionLoaded when the current
+// session changes, AnnotationBackgroundRuns); fn must return quickly and
+// must not call the host.
+func (h *Host) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
+	h.emitMu.Lock()
+	defer h.emitMu.Unlock()
+	h.nextSub++
+	id := h.nextSub
+	h.subs = append(h.subs[:len(h.subs):len(h.subs)], hostSub{id: id, fn: fn})
+	return func() {
+		h.emitMu.Lock()
+		defer h.emitMu.Unlock()
+		for i, s := range h.subs {
+			if s.id == id {
+				h.subs = append(h.subs[:i:i], h.subs[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// SubscribeNotices calls fn with the current session's notices and every
+// session's save failures (see Runtime.SubscribeNotices).
+func (h *Host) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
+	return h.notices.subscribe(fn)
+}
+
+// Current is the runtime of the current session.
+func (h *Host) Current() *Runtime {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.current
+}
+
+// Background lists the sessions running in the background, oldest first.
+func (h *Host) Background() []BackgroundRun {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	runs := make([]BackgroundRun, 0, len(h.background))
+	for rt, since := range h.background {
+		runs = append(runs, BackgroundRun{SessionID: rt.SessionID(), Title: rt.title(),
+			Since: since, Approvals: len(rt.PendingApprovals())})
+	}
+	sortBackground(runs)
+	return runs
+}
+
+// SwitchSession makes the saved session id current. A run of the session
+// left behind goes on in the background; an idle one is let go. A session
+// running in the background becomes current again, as it stands.
+func (h *Host) SwitchSession(ctx context.Context, id string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	cur := h.current
+	if cur.SessionID() == id {
+		return nil
+	}
+	if cur.store == nil {
+		return errors.New("saved sessions are not available without a state directory")
+	}
+	for rt := range h.background {
+		if rt.SessionID() == id {
+			delete(h.background, rt)
+			h.setAside(cur)
+			h.makeCurrent(rt)
+			return nil
+		}
+	}
+	if h.subAgentRunning(id) {
+		return fmt.Errorf("session %s is a sub-agent's that is still running; open it once it has answered", id)
+	}
+	if !cur.agent.Running() {
+		if err := cur.SwitchSession(ctx, id); err != nil {
+			return err
+		}
+		h.attach(cur)
+		return nil
+	}
+	rt, err := h.spare(ctx, func(rt *Runtime) error { return rt.SwitchSession(ctx, id) },
+		func(o *Options) { o.Session = id })
+	if err != nil {
+		return err
+	}
+	h.setAside(cur)
+	h.makeCurrent(rt)
+	return nil
+}
+
+// NewSession makes an empty session current; a run of the one left behind
+// goes on in the background.
+func (h *Host) NewSession() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	cur := h.current
+	if !cur.agent.Running() {
+		if err := cur.NewSession(); err != nil {
+			return err
+		}
+		h.attach(cur)
+		return nil
+	}
+	settings := cur.agent.State()
+	rt, err := h.spare(context.Background(), func(rt *Runtime) error {
+		rt.agent.SetModel(settings.Model, rt.streamFor(settings.Model))
+		rt.SetThinking(settings.Thinking)
+		return nil
+	}, func(*Options) {})
+	if err != nil {
+		return err
+	}
+	h.setAside(cur)
+	h.makeCurrent(rt)
+	return nil
+}
+
+// makeCurrent attaches rt, which has the current model settings, and
+// updates the badge. h.mu is held.
+func (h *Host) makeCurrent(rt *Runtime) {
+	h.current = rt
+	h.attach(rt)
+	h.announceBackground()
+}
+
+// spare is a runtime for another session while the current one runs: a
+// spare made ready by open, or a new one from the first's options (edited
+// by edit) with the current model and thinking level. h.mu is held.
+func (h *Host) spare(ctx context.Context, open func(*Runtime) error, edit func(*Options)) (*Runtime, error) {
+	settings := h.current.agent.State()
+	if n := len(h.spares); n > 0 {
+		rt := h.spares[n-1]
+		if err := open(rt); err != nil {
+			return nil, err
+		}
+		h.spares = h.spares[:n-1]
+		return rt, nil
+	}
+	opts := h.first.given
+	opts.Session, opts.Continue = "", false
+	opts.Lanes, opts.Ledger = h.first.sched, h.first.ledger
+	opts.Model, opts.Thinking = settings.Model.Ref(), settings.Thinking
+	edit(&opts)
+	rt, err := New(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	rt.lanesOwner = h.first.lanesOwner
+	h.adopt(rt)
+	return rt, nil
+}
+
+// subAgentRunning reports whether session id is a running sub-agent's of
+// one of the host's sessions: it has a writer in this process already.
+func (h *Host) subAgentRunning(id string) bool {
+	for _, rt := range h.all {
+		if rt.subs.child(id) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Approve answers the approval request of tool call id, in whichever
+// session it waits.
+func (h *Host) Approve(id string, d ApprovalDecision) error {
+	h.mu.Lock()
+	all := append([]*Runtime(nil), h.all...)
+	h.mu.Unlock()
+	for _, rt := range all {
+		if err := rt.Approve(id, d); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("no tool call %q is waiting for approval", id)
+}
+
+// AbortSession aborts the run of session id, current or in the background,
+// on the user's behalf; false when no run of it is active here.
+func (h *Host) AbortSession(id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, rt := range h.all {
+		if rt.SessionID() == id && rt.agent.Running() {
+			rt.Abort()
+			return true
+		}
+	}
+	return false
+}
+
+// AbortWith aborts every run of the host for reason (a quit, a signal).
+func (h *Host) AbortWith(reason string) {
+	h.mu.Lock()
+	all := append([]*Runtime(nil), h.all...)
+	h.mu.Unlock()
+	for _, rt := range all {
+		rt.AbortWith(reason)
+	}
+}
+
+// WaitForIdle waits until no session of the host runs and everything they
+// produced has been saved.
+func (h *Host) WaitForIdle(ctx context.Context) error {
+	h.mu.Lock()
+	all := append([]*Runtime(nil), h.all...)
+	h.mu.Unlock()
+	for _, rt := range all {
+		if err := rt.WaitForIdle(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes every runtime of the host, the first last (it owns the
+// lanes the others share). Call it once every run has ended.
+func (h *Host) Close(ctx context.Context) error {
+	h.mu.Lock()
+	all := append([]*Runtime(nil), h.all...)
+	h.mu.Unlock()
+	var errs []error
+	for i := len(all) - 1; i >= 0; i-- {
+		errs = append(errs, all[i].Close(ctx))
+	}
+	h.watchers.Wait()
+	return errors.Join(errs...)
+}

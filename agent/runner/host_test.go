@@ -1,0 +1,305 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/lanes"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// gatedAnswers answers each prompt with "answer to <prompt>", once the gate
+// of that prompt (if any) is closed; a prompt's stream is told apart by the
+// last user message, so that runs of several sessions can interleave.
+type gatedAnswers struct {
+	mu    sync.Mutex
+	gates map[string]chan struct{}
+	asked map[string]chan struct{} // closed when the prompt's request arrives
+}
+
+// waitAsked waits until prompt's request reached the provider: its run has
+// stored the prompt and holds its lanes.
+func (g *gatedAnswers) waitAsked(t *testing.T, prompt string) {
+	t.Helper()
+	within(t, g.askedCh(prompt), "the request of "+prompt)
+}
+
+func (g *gatedAnswers) askedCh(prompt string) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.asked == nil {
+		g.asked = map[string]chan struct{}{}
+	}
+	if g.asked[prompt] == nil {
+		g.asked[prompt] = make(chan struct{})
+	}
+	return g.asked[prompt]
+}
+
+func (g *gatedAnswers) gate(prompt string) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gates == nil {
+		g.gates = map[string]chan struct{}{}
+	}
+	if g.gates[prompt] == nil {
+		g.gates[prompt] = make(chan struct{})
+	}
+	return g.gates[prompt]
+}
+
+func (g *gatedAnswers) stream(ctx context.Context, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	prompt := ""
+	for _, m := range llm.Messages {
+		if m.Role == agent.RoleUser {
+			prompt = m.TextContent()
+		}
+	}
+	close(g.askedCh(prompt))
+	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to " + prompt).Stop(agent.StopReasonStop)).
+		Stream(ctx, model, llm, opts)
+}
+
+// hostEvents records what a host's subscriber gets.
+type hostEvents struct {
+	mu     sync.Mutex
+	events []agent.Event
+	idle   chan struct{} // closed when the background list turns empty
+	once   sync.Once
+}
+
+func (e *hostEvents) record(ev agent.Event) {
+	e.mu.Lock()
+	e.events = append(e.events, ev)
+	e.mu.Unlock()
+	if a, ok := ev.(agent.Annotation); ok && a.Kind == AnnotationBackgroundRuns && len(a.Data.([]BackgroundRun)) == 0 {
+		e.once.Do(func() { close(e.idle) })
+	}
+}
+
+// since returns the events after the last session_loaded of session id.
+func (e *hostEvents) since(id string) []agent.Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := len(e.events) - 1; i >= 0; i-- {
+		if a, ok := e.events[i].(agent.Annotation); ok && a.Kind == AnnotationSessionLoaded && a.Data.(SessionLoaded).State.SessionID == id {
+			return append([]agent.Event(nil), e.events[i:]...)
+		}
+	}
+	return nil
+}
+
+func newHost(t *testing.T, store *persistence.Store, answers *gatedAnswers, maxConcurrent int) (*Host, *hostEvents) {
+	t.Helper()
+	rt, err := New(context.Background(), Options{
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.stream}},
+		Store:     store, Workspace: "/ws", Now: agenttest.Clock, MaxConcurrent: maxConcurrent,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(rt)
+	rec := &hostEvents{idle: make(chan struct{})}
+	h.Subscribe(rec.record)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.AbortWith(AbortQuit)
+		_ = h.WaitForIdle(ctx)
+		_ = h.Close(ctx)
+	})
+	return h, rec
+}
+
+func within(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+func texts(events []agent.Event) string {
+	var b strings.Builder
+	for _, ev := range events {
+		if e, ok := ev.(agent.MessageEnd); ok {
+			b.WriteString(e.Message.TextContent() + "|")
+		}
+	}
+	return b.String()
+}
+
+// TestHostRunsTwoSessionsAtOnce: a run goes on in the background while the
+// user starts another session and runs there; Esc aborts only the current
+// run; the background run's events are saved, not shown, and its session
+// is let go when it ends.
+func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	store := openStore(t, dir)
+	defer store.Close()
+	answers := &gatedAnswers{}
+	h, rec := newHost(t, store, answers, 0)
+	if err := h.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	first := h.Current()
+	firstID := h.SessionID()
+
+	if err := h.NewSession(); err != nil {
+		t.Fatalf("NewSession while a run is active: %v", err)
+	}
+	if h.SessionID() == firstID || h.State().Running {
+		t.Fatalf("after NewSession: session %s running %v; want a new idle one", h.SessionID(), h.State().Running)
+	}
+	bg := h.Background()
+	if len(bg) != 1 || bg[0].SessionID != firstID || bg[0].Title != "first" {
+		t.Fatalf("Background() = %+v, want the first session", bg)
+	}
+	if err := h.Prompt("second"); err != nil {
+		t.Fatal(err)
+	}
+	secondID := h.SessionID()
+	if !first.agent.Running() || !h.State().Running {
+		t.Fatal("both sessions should be running")
+	}
+
+	h.Abort() // Esc in the second session
+	waitIdle(t, h.Current())
+	if !first.agent.Running() {
+		t.Fatal("aborting the current session stopped the one in the background")
+	}
+	close(answers.gate("first"))
+	within(t, rec.idle, "the background run to end")
+
+	ctx := context.Background()
+	saved, err := store.LoadTranscript(ctx, firstID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := transcriptText(saved); got != "first|answer to first|" {
+		t.Errorf("background session saved %q", got)
+	}
+	if got := texts(rec.since(secondID)); strings.Contains(got, "answer to first") {
+		t.Errorf("the background session's events reached the current session's subscribers: %q", got)
+	}
+	runs, err := store.ListRuns(ctx, persistence.RunsOptions{SessionID: firstID})
+	if err != nil || len(runs) == 0 || runs[0].Outcome != OutcomeCompleted {
+		t.Errorf("first session's runs = %+v, %v; want a completed run", runs, err)
+	}
+	runs, err = store.ListRuns(ctx, persistence.RunsOptions{SessionID: secondID})
+	if err != nil || len(runs) == 0 || runs[0].Outcome != OutcomeAborted {
+		t.Errorf("second session's runs = %+v, %v; want an aborted run", runs, err)
+	}
+	// Let go when its run ended: another process may open it now.
+	other := openStore(t, dir)
+	defer other.Close()
+	claim, err := other.ClaimSession(ctx, firstID)
+	if err != nil {
+		t.Fatalf("the finished background session is still held: %v", err)
+	}
+	if err := claim.Release(); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := h.SwitchSession(ctx, firstID); err != nil {
+		t.Fatal(err)
+	}
+	if got := transcriptText(h.State().Messages); got != "first|answer to first|" {
+		t.Errorf("switched back to %q", got)
+	}
+}
+
+// TestHostSwitchesBackToARunningSession: switching back to a session that
+// still runs shows it as it stands, then its events, none twice.
+func TestHostSwitchesBackToARunningSession(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	answers := &gatedAnswers{}
+	h, rec := newHost(t, store, answers, 0)
+	if err := h.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	firstID := h.SessionID()
+	answers.waitAsked(t, "first")
+	if err := h.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.SwitchSession(context.Background(), firstID); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Background()) != 0 {
+		t.Errorf("the idle session left behind is in the background: %+v", h.Background())
+	}
+	after := rec.since(firstID)
+	loaded := after[0].(agent.Annotation).Data.(SessionLoaded)
+	if !loaded.State.Running || transcriptText(loaded.State.Messages) != "first|" {
+		t.Fatalf("snapshot running %v with %q; want the running first session", loaded.State.Running, transcriptText(loaded.State.Messages))
+	}
+	close(answers.gate("first"))
+	waitIdle(t, h.Current())
+	if got := texts(rec.since(firstID)); got != "answer to first|" {
+		t.Errorf("events after the snapshot: %q, want the answer once", got)
+	}
+}
+
+// TestHostSessionsShareTheGlobalLane: with maxConcurrent 1 the second
+// session's run waits for the first's, across the host's runtimes.
+func TestHostSessionsShareTheGlobalLane(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	answers := &gatedAnswers{}
+	h, _ := newHost(t, store, answers, 1)
+	if err := h.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	sched := h.first.sched
+	waitLanes(t, sched, func(s lanes.Snapshot) bool { return len(globalLane(s).Running) == 1 })
+	if err := h.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Prompt("second"); err != nil {
+		t.Fatal(err)
+	}
+	waitLanes(t, sched, func(s lanes.Snapshot) bool { return len(globalLane(s).Waiting) == 1 })
+	close(answers.gate("first"))
+	close(answers.gate("second"))
+	waitIdle(t, h.Current())
+	if got := transcriptText(h.State().Messages); got != "second|answer to second|" {
+		t.Errorf("second session: %q", got)
+	}
+}
+
+func globalLane(s lanes.Snapshot) lanes.Lane {
+	for _, l := range s.Lanes {
+		if l.Name == lanes.GlobalLane {
+			return l
+		}
+	}
+	return lanes.Lane{}
+}
+
+func waitLanes(t *testing.T, s *lanes.Scheduler, cond func(lanes.Snapshot) bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !cond(s.Snapshot()) {
+		select {
+		case <-s.Changes():
+		case <-deadline:
+			t.Fatalf("lanes never got there: %+v", s.Snapshot())
+		}
+	}
+}
+
+func transcriptText(msgs []agent.Message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.TextContent() + "|")
+	}
+	return b.String()
+}
