@@ -109,7 +109,10 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	sig.Attach(a.rt)
+	if opts.Command == "" { // the TUI switches sessions while runs go on
+		a.host = runner.NewHost(a.rt)
+	}
+	sig.Attach(a.runs())
 	if s := sig.Received(); s != nil { // during start-up: start nothing
 		a.close()
 		return runner.ExitStatus(s)
@@ -189,7 +192,7 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	}
 	switch o.Command {
 	case "":
-		err := tui.RunTerminal(ctx, a.rt, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
+		err := tui.RunTerminal(ctx, a.host, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
 			NothingToContinue: a.continued != "", Workspace: elsewhere})
 		if errors.Is(err, tui.ErrNoTerminal) {
 			fmt.Fprintf(stderr, "steer: %v\n", err)
@@ -222,7 +225,10 @@ func statusOf(ctx context.Context, err error, stderr io.Writer) int {
 
 // app is the wired runtime with what must be closed after it.
 type app struct {
-	rt       *runner.Runtime
+	rt *runner.Runtime
+	// host is the TUI's runtime over several sessions, nil for the
+	// headless commands; it holds rt.
+	host     *runner.Host
 	store    *persistence.Store
 	logger   *slog.Logger
 	closeLog func()
@@ -236,16 +242,29 @@ type app struct {
 func (a *app) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), runner.QuitWait)
 	defer cancel()
-	if err := a.rt.WaitForIdle(ctx); err != nil {
+	runs := a.runs()
+	if err := runs.WaitForIdle(ctx); err != nil {
 		a.logger.Error("the run did not end in time", "error", err)
 	}
-	if err := a.rt.Close(ctx); err != nil {
+	if err := runs.Close(ctx); err != nil {
 		a.logger.Error("saving the last changes failed", "error", err)
 	}
 	if err := a.store.Close(); err != nil {
 		a.logger.Error("closing the database failed", "error", err)
 	}
 	a.closeLog()
+}
+
+// runs is what signals abort and close ends: the host, else the runtime.
+func (a *app) runs() interface {
+	AbortWith(reason string)
+	WaitForIdle(ctx context.Context) error
+	Close(ctx context.Context) error
+} {
+	if a.host != nil {
+		return a.host
+	}
+	return a.rt
 }
 
 // build wires the runtime: the configuration's providers (the scripted one

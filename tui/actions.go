@@ -189,12 +189,12 @@ func (m Model) handleQuit() (Model, tea.Cmd) {
 	m.quitting = true
 	rt := m.rt
 	m.calls.submit(call{last: true, run: func() tea.Msg {
-		if rt.State().Running {
-			rt.AbortWith(runner.AbortQuit)
-			ctx, cancel := context.WithTimeout(context.Background(), quitWait)
-			defer cancel()
-			_ = rt.WaitForIdle(ctx)
-		}
+		// Every run, those in the background too; idle, this only waits
+		// for the last saves.
+		rt.AbortWith(runner.AbortQuit)
+		ctx, cancel := context.WithTimeout(context.Background(), quitWait)
+		defer cancel()
+		_ = rt.WaitForIdle(ctx)
 		return quitReadyMsg{}
 	}})
 	return m, tea.Tick(quitWait+time.Second, func(time.Time) tea.Msg { return quitDeadlineMsg{} })

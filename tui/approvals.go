@@ -97,6 +97,20 @@ func (m Model) dropDialog(tag string) Model {
 	return m
 }
 
+// dropApprovalDialogs closes every approval question (only they carry a
+// tag): after a switch they belong to a session in the background, which
+// keeps waiting for its answer until the user switches back.
+func (m Model) dropApprovalDialogs() Model {
+	kept := m.dialogs[:0:0]
+	for _, d := range m.dialogs {
+		if d.Tag() == "" {
+			kept = append(kept, d)
+		}
+	}
+	m.dialogs = kept
+	return m
+}
+
 // handleAnswerApproval hands the answer to the runtime.
 func (m Model) handleAnswerApproval(msg answerApprovalMsg) (Model, tea.Cmd) {
 	rt := m.rt

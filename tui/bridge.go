@@ -44,6 +44,9 @@ type bridge struct {
 type tagged struct {
 	run uint64
 	ev  agent.Event
+	// loaded is the snapshot of a session the runtime switched to: sent as
+	// a msgs.SessionLoadedMsg between the events before and after it.
+	loaded *msgs.SessionLoadedMsg
 }
 
 // startBridge subscribes to src and starts the pump; send is the program's
@@ -77,6 +80,12 @@ func (b *bridge) receive(ev agent.Event) {
 	}
 	t := tagged{run: b.run, ev: ev}
 	urgent := false
+	if a, ok := ev.(agent.Annotation); ok && a.Kind == runner.AnnotationSessionLoaded {
+		if data, ok := a.Data.(runner.SessionLoaded); ok {
+			t.loaded = loadedMsg(data)
+			b.toolAt = map[string]int{} // no update merges across the switch
+		}
+	}
 	switch e := ev.(type) {
 	case agent.MessageUpdate:
 		if n := len(b.pending); n > 0 && isDelta(e) && isDeltaEvent(b.pending[n-1].ev) {
@@ -165,21 +174,39 @@ func (b *bridge) pump() {
 	}
 }
 
-// take empties the buffer into one envelope per run.
-func (b *bridge) take() []msgs.RunEventMsg {
+// take empties the buffer into one envelope per run, and a session
+// snapshot where the runtime switched sessions.
+func (b *bridge) take() []tea.Msg {
 	b.mu.Lock()
 	pending := b.pending
 	b.pending, b.toolAt = nil, map[string]int{}
 	b.mu.Unlock()
-	var out []msgs.RunEventMsg
+	var out []tea.Msg
 	for _, t := range pending {
-		if n := len(out); n > 0 && out[n-1].RunID == t.run {
-			out[n-1].Events = append(out[n-1].Events, t.ev)
+		if t.loaded != nil {
+			out = append(out, *t.loaded)
 			continue
+		}
+		if n := len(out); n > 0 {
+			if last, ok := out[n-1].(msgs.RunEventMsg); ok && last.RunID == t.run {
+				last.Events = append(last.Events, t.ev)
+				out[n-1] = last
+				continue
+			}
 		}
 		out = append(out, msgs.RunEventMsg{RunID: t.run, Events: []agent.Event{t.ev}})
 	}
 	return out
+}
+
+// loadedMsg is the snapshot a runner.Host announces after a switch.
+func loadedMsg(l runner.SessionLoaded) *msgs.SessionLoadedMsg {
+	st := l.State
+	return &msgs.SessionLoadedMsg{
+		SessionID: st.SessionID, Messages: st.Messages, Queue: st.Queue, Streaming: st.Streaming,
+		Model: st.Model, Thinking: st.Thinking, Running: st.Running,
+		PersistError: st.PersistError, Approvals: l.Approvals, Switched: true,
+	}
 }
 
 func (b *bridge) takeNotices() []runner.Notice {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -70,6 +71,18 @@ func next(t *testing.T, out chan tea.Msg, within time.Duration) msgs.RunEventMsg
 	case <-time.After(within):
 		t.Fatalf("nothing flushed within %v", within)
 		return msgs.RunEventMsg{}
+	}
+}
+
+// next2 is the next message sent, of any kind.
+func next2(t *testing.T, out chan tea.Msg) tea.Msg {
+	t.Helper()
+	select {
+	case m := <-out:
+		return m
+	case <-time.After(time.Second):
+		t.Fatal("nothing flushed within a second")
+		return nil
 	}
 }
 
@@ -154,10 +167,42 @@ func TestBridgeTagsRuns(t *testing.T) {
 
 func TestBridgeSplitsEnvelopesByRun(t *testing.T) {
 	b := &bridge{toolAt: map[string]int{}}
-	b.pending = []tagged{{1, agent.TurnEnd{}}, {1, agent.AgentEnd{}}, {2, agent.AgentStart{}}}
+	b.pending = []tagged{{run: 1, ev: agent.TurnEnd{}}, {run: 1, ev: agent.AgentEnd{}}, {run: 2, ev: agent.AgentStart{}}}
 	got := b.take()
-	if len(got) != 2 || got[0].RunID != 1 || len(got[0].Events) != 2 || got[1].RunID != 2 {
+	first, ok1 := got[0].(msgs.RunEventMsg)
+	second, ok2 := got[len(got)-1].(msgs.RunEventMsg)
+	if len(got) != 2 || !ok1 || !ok2 || first.RunID != 1 || len(first.Events) != 2 || second.RunID != 2 {
 		t.Fatalf("envelopes = %+v", got)
+	}
+}
+
+// TestBridgeSendsASwitchBetweenTheEvents: the snapshot of a session switched
+// to goes out between the events before it and those after it, and no
+// delta merges across it.
+func TestBridgeSendsASwitchBetweenTheEvents(t *testing.T) {
+	src := &fakeEvents{}
+	_, out := collect(t, src, time.Hour)
+	loaded := agent.Annotation{Kind: runner.AnnotationSessionLoaded, Data: runner.SessionLoaded{
+		State: runner.State{SessionID: "s_b", State: agent.State{Running: true}}}}
+	src.emit(delta("old"), loaded, delta("new"), agent.AgentEnd{})
+	var got []string
+	for len(got) < 3 {
+		switch m := next2(t, out).(type) {
+		case msgs.RunEventMsg:
+			for _, ev := range m.Events {
+				if u, ok := ev.(agent.MessageUpdate); ok {
+					got = append(got, "delta "+u.Event.Delta)
+				}
+			}
+		case msgs.SessionLoadedMsg:
+			if !m.Switched || !m.Running {
+				t.Errorf("snapshot %+v, want an announced switch to a running session", m)
+			}
+			got = append(got, "loaded "+m.SessionID)
+		}
+	}
+	if want := "delta old,loaded s_b,delta new"; strings.Join(got, ",") != want {
+		t.Fatalf("sent %v, want %s", got, want)
 	}
 }
 

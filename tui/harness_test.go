@@ -150,7 +150,7 @@ func (h *harness) key(t tea.KeyType, alt bool) { h.send(tea.KeyMsg{Type: t, Alt:
 
 // newRuntime is a real runtime whose provider plays responses, with the
 // given tools.
-func newRuntime(t *testing.T, tools []agent.Tool, responses ...*agenttest.Response) *runner.Runtime {
+func newRuntime(t *testing.T, tools []agent.Tool, responses ...*agenttest.Response) *runner.Host {
 	t.Helper()
 	script := agenttest.NewScript(responses...)
 	rt, err := runner.New(context.Background(), runner.Options{
@@ -161,13 +161,14 @@ func newRuntime(t *testing.T, tools []agent.Tool, responses ...*agenttest.Respon
 	if err != nil {
 		t.Fatal(err)
 	}
+	h := runner.NewHost(rt)
 	t.Cleanup(func() {
-		rt.Abort()
+		h.AbortWith(runner.AbortQuit)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = rt.WaitForIdle(ctx)
+		_ = h.WaitForIdle(ctx)
 	})
-	return rt
+	return h
 }
 
 // gate is a tool that prints lines, one update each, then waits for release

@@ -101,16 +101,19 @@ type Model struct {
 	suspects  []string
 	announced []window
 
-	focus     focusArea
-	width     int
-	height    int
-	runID     uint64
-	running   bool
-	aborting  bool // Esc was pressed; the run's end takes the queue back
-	quitting  bool
-	mouse     bool
-	lastCtrlC time.Time
-	replyOpen bool // a late terminal answer has begun (see lateReply)
+	focus    focusArea
+	width    int
+	height   int
+	runID    uint64
+	running  bool
+	aborting bool // Esc was pressed; the run's end takes the queue back
+	// switchNote is said when the runtime announces the session switched
+	// to ("resumed: …"), "" when no switch is under way.
+	switchNote string
+	quitting   bool
+	mouse      bool
+	lastCtrlC  time.Time
+	replyOpen  bool // a late terminal answer has begun (see lateReply)
 	// compaction is the /compact under way, nil when none is.
 	compaction *compaction
 	sessionID  string
@@ -154,7 +157,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome, nil, "")).checkHealth()
+	m = m.requestSession(loadSession(rt, opts.Welcome)).checkHealth()
 	m.refresh()
 	return m
 }

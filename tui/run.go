@@ -43,9 +43,9 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 	b.stop()
 	unsent := m.calls.stop(callsStopWait)
 
-	if ctx.Err() == nil && rt.State().Running {
-		// The program ended some other way than by the user's quit (which
-		// has already aborted the run): do what quitting does.
+	if ctx.Err() == nil {
+		// Whatever ended the program (a quit has done this already), no
+		// run goes on without a screen: do what quitting does.
 		rt.AbortWith(runner.AbortQuit)
 		wctx, cancel := context.WithTimeout(context.Background(), quitWait)
 		_ = rt.WaitForIdle(wctx)

@@ -9,7 +9,8 @@ import (
 )
 
 // Runtime is everything the TUI asks of the runtime facade, grouped by use;
-// *runner.Runtime satisfies it. All methods are called from tea.Cmd
+// *runner.Host satisfies it (a *runner.Runtime too, but it announces no
+// session switch: the TUI needs the host for /new and /sessions). All methods are called from tea.Cmd
 // goroutines or the bridge, never from Update or View.
 type Runtime interface {
 	Inputs
@@ -28,11 +29,12 @@ type Inputs interface {
 	FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
 	// Dequeue takes the queued item id back, or every item when id is "".
 	Dequeue(id string) ([]agent.QueueItem, error)
-	// Abort aborts the active run on the user's behalf (Esc); queued items
-	// stay queued.
+	// Abort aborts the current session's run on the user's behalf (Esc);
+	// queued items stay queued, runs in the background go on.
 	Abort()
-	// AbortWith aborts the active run for reason (runner.AbortQuit when the
-	// user quits), which its aborted marker records.
+	// AbortWith aborts every active run, those in the background too, for
+	// reason (runner.AbortQuit when the user quits), which their aborted
+	// markers record.
 	AbortWith(reason string)
 	// Compact summarises the session's older history now (/compact); it
 	// fails with agent.ErrBusy while a run is active, and cancelling ctx
@@ -67,7 +69,9 @@ type Settings interface {
 	ModelProblem(m agent.Model) string
 	SetModel(ref string) (agent.Model, error)
 	SetThinking(level agent.ThinkingLevel)
-	// NewSession starts an empty session; it fails while a run is active.
+	// NewSession starts an empty session and announces it among the events
+	// (runner.AnnotationSessionLoaded); a run of the session left behind
+	// goes on in the background.
 	NewSession() error
 }
 
@@ -99,18 +103,19 @@ type Inspectors interface {
 type SessionBrowser interface {
 	// ListSessions returns the saved sessions, newest first.
 	ListSessions(ctx context.Context) ([]SessionSummary, error)
-	// SwitchSession makes session id the runtime's current session; the
-	// TUI then reloads the transcript from State. It is only called while
-	// no run is active.
+	// SwitchSession makes session id the runtime's current session and
+	// announces it among the events (runner.AnnotationSessionLoaded), which
+	// is when the TUI shows it. A run of the session left behind goes on in
+	// the background.
 	SwitchSession(ctx context.Context, id string) error
 }
 
 // SessionSummary is one saved session as the picker lists it.
 type SessionSummary = msgs.SessionSummary
 
-var _ Runtime = (*runner.Runtime)(nil)
+var _ Runtime = (*runner.Host)(nil)
 
-// RunnerSessions is the session side of *runner.Runtime.
+// RunnerSessions is the session side of *runner.Host.
 type RunnerSessions interface {
 	ListSessions(ctx context.Context) ([]runner.SessionInfo, error)
 	SwitchSession(ctx context.Context, id string) error
@@ -131,7 +136,7 @@ func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, err
 	out := make([]SessionSummary, len(infos))
 	for i, in := range infos {
 		out[i] = SessionSummary{ID: in.ID, Title: in.Title, Updated: in.Updated, Messages: in.Messages,
-			OpenElsewhere: in.OpenElsewhere}
+			OpenElsewhere: in.OpenElsewhere, Running: in.Running}
 	}
 	return out, nil
 }
@@ -141,4 +146,4 @@ func (s runnerSessions) SwitchSession(ctx context.Context, id string) error {
 	return s.rt.SwitchSession(ctx, id)
 }
 
-var _ RunnerSessions = (*runner.Runtime)(nil)
+var _ RunnerSessions = (*runner.Host)(nil)

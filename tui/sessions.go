@@ -17,27 +17,32 @@ import (
 const sessionTimeout = 10 * time.Second
 
 // loadSession returns a call body reading the runtime's state into a
-// SessionLoadedMsg; saved are queued items rescued from the previous
-// session, note a line for the transcript.
-func loadSession(rt Runtime, welcome string, saved []agent.QueueItem, note string) func() tea.Msg {
+// SessionLoadedMsg, for the start: with the welcome when the session is
+// empty.
+func loadSession(rt Runtime, welcome string) func() tea.Msg {
 	return func() tea.Msg {
 		st := rt.State()
-		if note == "" && len(st.Messages) == 0 {
+		note := ""
+		if len(st.Messages) == 0 {
 			note = welcome
 		}
 		return msgs.SessionLoadedMsg{
 			SessionID: st.SessionID, Messages: st.Messages, Queue: st.Queue,
 			Model: st.Model, Thinking: st.Thinking, Running: st.Running,
-			PersistError: st.PersistError, Saved: saved, Note: note,
+			PersistError: st.PersistError, Note: note,
 		}
 	}
 }
 
-// failed marks a snapshot as the reply to a request that failed.
-func failed(loaded tea.Msg, why string) tea.Msg {
-	msg := loaded.(msgs.SessionLoadedMsg)
-	msg.Failed = why
-	return msg
+// switchedMsg is the reply to a new session or a resume. The transcript of
+// the session switched to does not come with it: the runtime announces it
+// among its events (runner.AnnotationSessionLoaded), so that the snapshot
+// and the events after it arrive in order, also from a session that runs.
+// saved are the queued items of an idle session left behind, for the
+// editor; failed says why the switch did not happen.
+type switchedMsg struct {
+	saved  []agent.QueueItem
+	failed string
 }
 
 // requestSession asks the owner for a new transcript (start, /new, a
@@ -51,6 +56,14 @@ func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 	if msg.SessionID != m.sessionID {
 		m.traces = inspect.TraceLog{} // the trace is of this session's runs
 	}
+	if msg.Switched {
+		msg.Note, m.switchNote = m.switchNote, ""
+		m = m.dropApprovalDialogs() // they wait in the session left behind
+		for _, req := range msg.Approvals {
+			m = m.openDialog(m.approvalDialog(req))
+		}
+		m.aborting = false
+	}
 	m.sessionID, m.thinking, m.running = msg.SessionID, string(msg.Thinking), msg.Running
 	m = m.measure()
 	m.chat, _ = m.chat.Update(msg)
@@ -58,19 +71,18 @@ func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.status, cmd = m.status.Update(msg)
 	m.input.SetRunning(m.running)
-	m, more := m.handleSaved(msg)
-	return m, tea.Batch(cmd, more)
+	return m, cmd
 }
 
-// handleSaved puts the input rescued from the previous session back into
-// the editor and says why, or why the switch failed.
-func (m Model) handleSaved(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
+// handleSwitched puts the input rescued from the session left behind back
+// into the editor, or says why the switch failed.
+func (m Model) handleSwitched(msg switchedMsg, stale bool) (Model, tea.Cmd) {
 	reason := "new session"
-	if msg.Failed != "" {
-		reason = msg.Failed
+	if msg.failed != "" && !stale {
+		reason, m.switchNote = msg.failed, ""
 	}
-	if len(msg.Saved) > 0 || msg.Failed != "" {
-		return m.handleTakenBack(msgs.ItemsTakenBackMsg{Items: msg.Saved, Reason: reason})
+	if len(msg.saved) > 0 || (msg.failed != "" && !stale) {
+		return m.handleTakenBack(msgs.ItemsTakenBackMsg{Items: msg.saved, Reason: reason})
 	}
 	return m, nil
 }
@@ -79,25 +91,33 @@ func (m Model) handleSaved(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 // since replaced by another: a newer snapshot is on its way, so this one is
 // not shown, but the input it rescued still goes back to the editor.
 func (m Model) handleStaleSession(msg tea.Msg) (Model, tea.Cmd) {
-	if loaded, ok := msg.(msgs.SessionLoadedMsg); ok && len(loaded.Saved) > 0 {
-		loaded.Failed = ""
-		return m.handleSaved(loaded)
+	if sw, ok := msg.(switchedMsg); ok {
+		return m.handleSwitched(sw, true)
 	}
 	return m, nil
 }
 
-func (m Model) handleNewSession() (Model, tea.Cmd) {
-	if m.running {
-		return m.hint("a run is active: interrupt it (esc) before starting a new session")
-	}
-	rt := m.rt
+// switchSession asks the runtime to change sessions with change. The queue
+// of an idle session goes back to the editor (nothing would run it); a
+// running session keeps its queue, since its run goes on in the background.
+// note is shown when the runtime announces the session switched to.
+func (m Model) switchSession(note, what string, change func() error) (Model, tea.Cmd) {
+	rt, running := m.rt, m.running
+	m.switchNote = note
 	return m.requestSession(func() tea.Msg {
-		saved, _ := rt.Dequeue("")
-		if err := rt.NewSession(); err != nil {
-			return failed(loadSession(rt, "", saved, "")(), "cannot start a new session: "+err.Error())
+		var saved []agent.QueueItem
+		if !running {
+			saved, _ = rt.Dequeue("")
 		}
-		return loadSession(rt, "", saved, "new session")()
+		if err := change(); err != nil {
+			return switchedMsg{saved: saved, failed: "cannot " + what + ": " + err.Error()}
+		}
+		return switchedMsg{saved: saved}
 	}), nil
+}
+
+func (m Model) handleNewSession() (Model, tea.Cmd) {
+	return m.switchSession("new session", "start a new session", m.rt.NewSession)
 }
 
 func (m Model) handleOpenSessions() (Model, tea.Cmd) {
@@ -135,8 +155,11 @@ func (m Model) handleSessionsListed(msg msgs.SessionsListedMsg) (Model, tea.Cmd)
 			title, selected = "• "+title, i
 		}
 		detail := fmt.Sprintf("%s · %s · %s", s.ID, age(now.Sub(s.Updated)), plural(s.Messages, "message"))
-		if s.OpenElsewhere != "" {
+		switch {
+		case s.OpenElsewhere != "":
 			detail += " · open in " + s.OpenElsewhere
+		case s.Running && s.ID != m.sessionID:
+			detail += " · running in the background"
 		}
 		items[i] = dialog.Item{Label: title, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title}}
 	}
@@ -153,20 +176,13 @@ func (m Model) handleResume(msg msgs.ResumeSessionMsg) (Model, tea.Cmd) {
 		return m.hint("saved sessions are not available")
 	case id == m.sessionID:
 		return m, nil
-	case m.running:
-		return m.hint("a run is active: interrupt it (esc) before switching sessions")
 	}
-	rt, sessions := m.rt, m.sessions
-	return m.requestSession(func() tea.Msg {
+	sessions := m.sessions
+	return m.switchSession(note, "resume the session", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
-		saved, _ := rt.Dequeue("")
-		if err := sessions.SwitchSession(ctx, id); err != nil {
-			// Nothing may run the saved items now: they go to the editor.
-			return failed(loadSession(rt, "", saved, "")(), "cannot resume the session: "+err.Error())
-		}
-		return loadSession(rt, "", saved, note)()
-	}), nil
+		return sessions.SwitchSession(ctx, id)
+	})
 }
 
 // age says how long ago something happened, in the largest whole unit.

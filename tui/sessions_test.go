@@ -13,12 +13,15 @@ import (
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
-// fakeSessions is a SessionBrowser that records what it was asked.
+// fakeSessions is a SessionBrowser that records what it was asked. A
+// switch that succeeds has announce start a new session, so that the host
+// announces a session as a real switch does.
 type fakeSessions struct {
 	mu       sync.Mutex
 	list     []SessionSummary
 	switched []string
 	fail     error
+	announce func() error
 }
 
 func (f *fakeSessions) ListSessions(context.Context) ([]SessionSummary, error) {
@@ -31,6 +34,9 @@ func (f *fakeSessions) SwitchSession(_ context.Context, id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.switched = append(f.switched, id)
+	if f.fail == nil && f.announce != nil {
+		return f.announce()
+	}
 	return f.fail
 }
 
@@ -46,7 +52,9 @@ func TestSessionPicker(t *testing.T) {
 		{ID: "s_old", Title: "", Updated: epoch.Add(-50 * time.Hour), Messages: 1},
 		{ID: "s_busy", Title: "elsewhere", Updated: epoch.Add(-time.Minute), Messages: 3, OpenElsewhere: "pid 4242 on box"},
 	}}
-	h := newHarness(t, newRuntime(t, nil), 80, 24, func(o *Options) { o.Sessions = fake })
+	rt := newRuntime(t, nil)
+	fake.announce = rt.NewSession
+	h := newHarness(t, rt, 80, 24, func(o *Options) { o.Sessions = fake })
 	h.typeText("/sessions")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })

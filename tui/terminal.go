@@ -35,7 +35,7 @@ type TerminalOptions struct {
 // the user quits or ctx is cancelled, as Run does. The theme is decided
 // here, once, before the program owns the terminal. Without a terminal it
 // returns ErrNoTerminal and touches nothing.
-func RunTerminal(ctx context.Context, rt *runner.Runtime, o TerminalOptions) error {
+func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error {
 	if !xterm.IsTerminal(os.Stdin.Fd()) || !xterm.IsTerminal(os.Stdout.Fd()) {
 		return ErrNoTerminal
 	}

@@ -61,6 +61,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleResume(msg)
 	case msgs.SessionLoadedMsg:
 		return m.handleSessionLoaded(msg)
+	case switchedMsg:
+		return m.handleSwitched(msg, false)
 	case msgs.OpenModelsMsg:
 		return m.handleOpenModels()
 	case modelsListedMsg:

@@ -22,6 +22,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.Note != "" {
 			m.add(&noticeItem{text: msg.Note})
 		}
+		if msg.Streaming != nil { // a running session switched to: its answer so far
+			m.startMessage(*msg.Streaming)
+			m.toolCalls(*msg.Streaming)
+		}
 	case msgs.NoteMsg:
 		kind := noticeInfo
 		if msg.IsError {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // SessionSummary is one saved session as the picker shows it.
@@ -15,6 +16,9 @@ type SessionSummary struct {
 	// OpenElsewhere names the steer process that has the session open
 	// ("pid 4242 on box"); such a session cannot be resumed here.
 	OpenElsewhere string
+	// Running says that a run of it goes on in this steer (in the
+	// background, or a sub-agent's).
+	Running bool
 }
 
 // NewSessionMsg asks to start an empty session.
@@ -46,6 +50,15 @@ type SessionLoadedMsg struct {
 	// Saved holds queued items taken out of the previous session so that
 	// they are not lost; they go back into the editor.
 	Saved []agent.QueueItem
+	// Streaming is the answer streaming now in a running session the user
+	// switched to, nil otherwise.
+	Streaming *agent.Message
+	// Approvals are the tool calls of a running session that wait for the
+	// user's answer.
+	Approvals []runner.ApprovalRequest
+	// Switched says that the runtime announced the switch (in order with
+	// its events); the note of the request that asked for it goes with it.
+	Switched bool
 	// Note is shown in the transcript when not empty ("new session").
 	Note string
 	// Failed says why the new session or the switch asked for did not

@@ -59,7 +59,9 @@ type Model struct {
 	// The badge: the profiles in cooldown and disabled and the context
 	// engines in quarantine, as last read.
 	cooling, disabled, quarantined int
-	view                           string
+	// background are the sessions whose runs go on while this one shows.
+	background []runner.BackgroundRun
+	view       string
 }
 
 // HintExpiredMsg reports that the hint numbered ID has been shown for its
@@ -116,8 +118,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		for _, mm := range msg.Messages {
 			m.count(mm)
 		}
-		if msg.Running && !m.running {
+		switch {
+		case msg.Running && !m.running:
 			cmd = m.start()
+		case !msg.Running:
+			m.running = false
 		}
 	case msgs.ModelChangedMsg:
 		m.model, m.measured = msg.Model, false
@@ -186,6 +191,9 @@ func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
 		case agent.Annotation:
 			if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationAttemptStart && info.Profile != m.profile {
 				m.profile, changed = info.Profile, true
+			}
+			if runs, ok := e.Data.([]runner.BackgroundRun); ok && e.Kind == runner.AnnotationBackgroundRuns {
+				m.background, changed = runs, true
 			}
 		}
 	}

@@ -90,6 +90,9 @@ func (m *Model) right() []string {
 		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
 	}
 	parts := []string{state}
+	if b := m.backgroundBadge(); b != "" {
+		parts = append(parts, st.Running.Render(b))
+	}
 	if b := m.Badge(); b != "" {
 		parts = append(parts, st.Warning.Render("⚠ "+b))
 	}
@@ -169,3 +172,25 @@ func dollars(c float64) string {
 	}
 	return fmt.Sprintf("$%.3f", c)
 }
+
+// backgroundBadge says how many other sessions run in the background and
+// how many of them wait for an approval ("▶ 2 in background, 1 asks").
+func (m *Model) backgroundBadge() string {
+	if len(m.background) == 0 {
+		return ""
+	}
+	asking := 0
+	for _, r := range m.background {
+		if r.Approvals > 0 {
+			asking++
+		}
+	}
+	b := fmt.Sprintf("▶ %d in background", len(m.background))
+	if asking > 0 {
+		b += fmt.Sprintf(", %d asks", asking)
+	}
+	return b
+}
+
+// Background lists the sessions running in the background, as last told.
+func (m Model) Background() []runner.BackgroundRun { return m.background }

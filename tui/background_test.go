@@ -1,0 +1,170 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// promptGates answers each prompt with "answer to <prompt>" once that
+// prompt's gate is closed, so that runs of two sessions interleave as the
+// test says.
+type promptGates struct {
+	mu    sync.Mutex
+	gates map[string]chan struct{}
+}
+
+func (g *promptGates) gate(prompt string) chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.gates[prompt] == nil {
+		g.gates[prompt] = make(chan struct{})
+	}
+	return g.gates[prompt]
+}
+
+func (g *promptGates) stream(ctx context.Context, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	prompt := ""
+	for _, m := range llm.Messages {
+		if m.Role == agent.RoleUser {
+			prompt = m.TextContent()
+		}
+	}
+	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to " + prompt).Stop(agent.StopReasonStop)).
+		Stream(ctx, model, llm, opts)
+}
+
+// TestSwitchWhileARunGoesOn: the user starts a run, opens a new session
+// while it works, runs and interrupts there; the first run goes on in the
+// background (a badge says so), its answer is saved and not shown, and
+// resuming the first session shows it.
+func TestSwitchWhileARunGoesOn(t *testing.T) {
+	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gates := &promptGates{gates: map[string]chan struct{}{}}
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: gates.stream}},
+		Store:     store, Workspace: "/ws", Now: agenttest.Clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := runner.NewHost(rt)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		host.AbortWith(runner.AbortQuit)
+		_ = host.WaitForIdle(ctx)
+		_ = host.Close(ctx)
+		_ = store.Close()
+	})
+	h := newHarness(t, host, 100, 30, func(o *Options) { o.Sessions = SessionsOf(host) })
+
+	h.typeText("first")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the first run", func(m Model) bool { return m.running })
+	firstID := host.SessionID()
+	h.command("/new")
+	h.waitFor("the new session with the badge", func(m Model) bool {
+		return !m.running && m.sessionID != firstID && strings.Contains(statusLine(m), "▶ 1 in background")
+	})
+	h.waitView("new session")
+
+	h.typeText("second")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the second run", func(m Model) bool { return m.running })
+	h.key(tea.KeyEsc, false)
+	h.waitFor("the second run to stop", func(m Model) bool { return !m.running })
+	if bg := host.Background(); len(bg) != 1 || bg[0].SessionID != firstID {
+		t.Fatalf("after Esc in the second session, background = %+v; want the first still running", bg)
+	}
+
+	close(gates.gate("first"))
+	h.waitFor("the badge to go", func(m Model) bool { return !strings.Contains(statusLine(m), "in background") })
+	if v := h.m.View(); strings.Contains(v, "answer to first") {
+		t.Fatalf("the background session's answer shows in the second session:\n%s", v)
+	}
+	saved, err := store.LoadTranscript(context.Background(), firstID)
+	if err != nil || len(saved) != 2 || saved[1].TextContent() != "answer to first" {
+		t.Fatalf("the background run saved %+v, %v", saved, err)
+	}
+
+	h.command("/sessions")
+	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })
+	h.waitView(firstID)
+	h.pick("› first")
+	h.key(tea.KeyEnter, false)
+	h.waitView("resumed: first", "answer to first")
+}
+
+// TestSwitchBackToARunningSession: the picker marks a session that runs in
+// the background; switching to it shows its run as it stands and then its
+// answer, once.
+func TestSwitchBackToARunningSession(t *testing.T) {
+	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gates := &promptGates{gates: map[string]chan struct{}{}}
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: gates.stream}},
+		Store:     store, Workspace: "/ws", Now: agenttest.Clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := runner.NewHost(rt)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		host.AbortWith(runner.AbortQuit)
+		_ = host.WaitForIdle(ctx)
+		_ = host.Close(ctx)
+		_ = store.Close()
+	})
+	h := newHarness(t, host, 100, 30, func(o *Options) { o.Sessions = SessionsOf(host) })
+	h.typeText("first")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the first run", func(m Model) bool { return m.running })
+	h.command("/new")
+	h.waitFor("the badge", func(m Model) bool { return strings.Contains(statusLine(m), "▶ 1 in background") })
+
+	h.command("/sessions")
+	h.waitView("running in the background")
+	h.pick("› first")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the running session", func(m Model) bool {
+		return m.running && strings.Contains(m.View(), "resumed: first") && !strings.Contains(statusLine(m), "in background")
+	})
+	close(gates.gate("first"))
+	h.waitFor("the answer", func(m Model) bool { return !m.running })
+	if n := strings.Count(h.m.View(), "answer to first"); n != 1 {
+		t.Fatalf("the answer shows %d times:\n%s", n, h.m.View())
+	}
+}
+
+// pick moves the picker's selection down to the row that shows row.
+func (h *harness) pick(row string) {
+	h.t.Helper()
+	for range 10 {
+		h.key(tea.KeyUp, false)
+	}
+	for range 10 {
+		if strings.Contains(h.m.View(), row) {
+			return
+		}
+		h.key(tea.KeyDown, false)
+	}
+	h.t.Fatalf("no row %q in the picker:\n%s", row, h.m.View())
+}
