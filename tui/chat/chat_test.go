@@ -181,3 +181,27 @@ func TestFailoverIsANoticeLine(t *testing.T) {
 		t.Fatalf("no failover line:\n%s", v)
 	}
 }
+
+// TestLoadingARunningSession: a session switched to while its tool runs
+// shows the call running, not "not run", and its end completes it.
+func TestLoadingARunningSession(t *testing.T) {
+	for _, running := range []bool{true, false} {
+		m := newChat(80, 20)
+		call := agent.ToolCall("c1", "bash", map[string]any{"command": "sleep 5"})
+		m, _ = m.Update(msgs.SessionLoadedMsg{Running: running, Messages: []agent.Message{
+			user("run sleep 5"),
+			{Role: agent.RoleAssistant, Content: []agent.Content{call}, StopReason: agent.StopReasonToolUse},
+		}})
+		if got := strings.Contains(m.View(), "not run"); got == running {
+			t.Errorf("running %v: the call shows as not run = %v:\n%s", running, got, m.View())
+		}
+		if !running {
+			continue
+		}
+		m, _ = m.Update(events(agent.ToolExecutionEnd{ToolCallID: "c1", ToolName: "bash",
+			Result: agent.ToolResult{Content: []agent.Content{agent.Text("slept")}, Details: agent.CommandDetails{DurationMs: 5000}}}))
+		if v := m.View(); !strings.Contains(v, "✓ bash sleep 5 · exit 0 · 5.0s") || strings.Contains(v, "not run") {
+			t.Errorf("the call's end did not complete it:\n%s", v)
+		}
+	}
+}

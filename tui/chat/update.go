@@ -18,7 +18,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.apply(ev)
 		}
 	case msgs.SessionLoadedMsg:
-		m.load(msg.Messages)
+		m.load(msg.Messages, msg.Running)
 		if msg.Note != "" {
 			m.add(&noticeItem{text: msg.Note})
 		}
@@ -148,8 +148,9 @@ func (m *Model) nextExpander(i int) int {
 	return -1
 }
 
-// load replaces the transcript with items built from saved messages.
-func (m *Model) load(messages []agent.Message) {
+// load replaces the transcript with items built from saved messages; running
+// says that the session's run goes on (calls without results are running).
+func (m *Model) load(messages []agent.Message, running bool) {
 	m.reset()
 	for _, msg := range messages {
 		switch msg.Role {
@@ -167,8 +168,12 @@ func (m *Model) load(messages []agent.Message) {
 			t.finish(agent.ToolResult{Content: msg.Content, Details: msg.Details}, msg.IsError, msg.Timestamp)
 		}
 	}
-	for t := range m.t.active { // calls without results never ran
-		t.skipped = t.state == toolPending
+	for t := range m.t.active {
+		if running { // a session switched to mid-run: its calls run now
+			t.state, t.started = toolRunning, m.d.Now()
+			continue
+		}
+		t.skipped = t.state == toolPending // calls without results never ran
 		t.state = toolDone
 		delete(m.t.active, t)
 	}
