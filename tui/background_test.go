@@ -39,7 +39,7 @@ func (g *promptGates) stream(ctx context.Context, model agent.Model, llm agent.L
 			prompt = m.TextContent()
 		}
 	}
-	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to " + prompt).Stop(agent.StopReasonStop)).
+	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to "+prompt).Stop(agent.StopReasonStop)).
 		Stream(ctx, model, llm, opts)
 }
 

@@ -136,7 +136,7 @@ func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, err
 	out := make([]SessionSummary, len(infos))
 	for i, in := range infos {
 		out[i] = SessionSummary{ID: in.ID, Title: in.Title, Updated: in.Updated, Messages: in.Messages,
-			OpenElsewhere: in.OpenElsewhere, Running: in.Running}
+			OpenElsewhere: in.OpenElsewhere, Running: in.Running, ParentID: in.ParentID}
 	}
 	return out, nil
 }

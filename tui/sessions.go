@@ -155,9 +155,14 @@ func (m Model) handleSessionsListed(msg msgs.SessionsListedMsg) (Model, tea.Cmd)
 			title, selected = "• "+title, i
 		}
 		detail := fmt.Sprintf("%s · %s · %s", s.ID, age(now.Sub(s.Updated)), plural(s.Messages, "message"))
+		if s.ParentID != "" {
+			detail += " · sub-agent of " + s.ParentID
+		}
 		switch {
 		case s.OpenElsewhere != "":
 			detail += " · open in " + s.OpenElsewhere
+		case s.Running && s.ParentID != "":
+			detail += " · running"
 		case s.Running && s.ID != m.sessionID:
 			detail += " · running in the background"
 		}

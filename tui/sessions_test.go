@@ -51,6 +51,7 @@ func TestSessionPicker(t *testing.T) {
 		{ID: "s_new", Title: "fix the flaky test", Updated: epoch.Add(-5 * time.Minute), Messages: 12},
 		{ID: "s_old", Title: "", Updated: epoch.Add(-50 * time.Hour), Messages: 1},
 		{ID: "s_busy", Title: "elsewhere", Updated: epoch.Add(-time.Minute), Messages: 3, OpenElsewhere: "pid 4242 on box"},
+		{ID: "s_kid", Title: "count", Updated: epoch.Add(-time.Minute), Messages: 2, ParentID: "s_new", Running: true},
 	}}
 	rt := newRuntime(t, nil)
 	fake.announce = rt.NewSession
@@ -61,7 +62,7 @@ func TestSessionPicker(t *testing.T) {
 	v := h.m.View()
 	// Titles repeat and may be empty: each row also shows its session's id.
 	for _, want := range []string{"Resume a session", "fix the flaky test", "s_new · 5m ago · 12 messages", "(untitled)", "s_old · 2d ago · 1 message",
-		"s_busy · 1m ago · 3 messages · open in pid 4242 on box"} {
+		"s_busy · 1m ago · 3 messages · open in pid 4242 on box", "s_kid · 1m ago · 2 messages · sub-agent of s_new · running"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the picker lacks %q:\n%s", want, v)
 		}

@@ -93,6 +93,7 @@ func NewHost(rt *Runtime) *Host {
 func (h *Host) adopt(rt *Runtime) {
 	h.all = append(h.all, rt)
 	rt.Subscribe(func(ev agent.Event) { h.watch(rt, ev) })
+	h.watchChildren(rt)
 	rt.SubscribeNotices(func(n Notice) {
 		h.emitMu.Lock()
 		current := h.attached == rt

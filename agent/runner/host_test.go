@@ -61,7 +61,7 @@ func (g *gatedAnswers) stream(ctx context.Context, model agent.Model, llm agent.
 		}
 	}
 	close(g.askedCh(prompt))
-	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to " + prompt).Stop(agent.StopReasonStop)).
+	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to "+prompt).Stop(agent.StopReasonStop)).
 		Stream(ctx, model, llm, opts)
 }
 
@@ -302,4 +302,58 @@ func transcriptText(msgs []agent.Message) string {
 		b.WriteString(m.TextContent() + "|")
 	}
 	return b.String()
+}
+
+// TestHostReportsSubagentProgress: the current session's sub-agent sends
+// its progress to the host's subscribers, ending with its answer, under the
+// session id the task call returned.
+func TestHostReportsSubagentProgress(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	rt, err := New(context.Background(), Options{
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: delegating}},
+		Store:     store, Workspace: t.TempDir(), Now: agenttest.Clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(rt)
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = h.Close(ctx)
+	}()
+	var mu sync.Mutex
+	var progress []SubagentProgress
+	child := ""
+	h.Subscribe(func(ev agent.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case agent.Annotation:
+			if p, ok := e.Data.(SubagentProgress); ok {
+				progress = append(progress, p)
+			}
+		case agent.ToolExecutionEnd:
+			if d, ok := e.Result.Details.(TaskDetails); ok {
+				child = d.SessionID
+			}
+		}
+	})
+	if err := h.Prompt("delegate count"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(progress) < 2 {
+		t.Fatalf("progress %+v, want the start and the answer", progress)
+	}
+	last := progress[len(progress)-1]
+	if child == "" || last.SessionID != child || last.State != SubagentAnswered || last.Doing != "done: count" {
+		t.Errorf("last progress %+v of child %q, want its answer", last, child)
+	}
+	if got := last.Summary(); got != "answered · done: count" {
+		t.Errorf("Summary() = %q", got)
+	}
 }

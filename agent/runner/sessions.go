@@ -38,6 +38,8 @@ type SessionInfo struct {
 	// session ("pid 4242 on box"), which cannot be opened here; "" when
 	// none does.
 	OpenElsewhere string
+	// ParentID is the session whose sub-agent this one is; "" for none.
+	ParentID string
 	// Running says that a run of the session goes on in this process (in
 	// a host's background, or a sub-agent's); set by Host.ListSessions.
 	Running bool
@@ -340,7 +342,7 @@ func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	}
 	out := make([]SessionInfo, len(sessions))
 	for i, s := range sessions {
-		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount,
+		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount, ParentID: s.ParentID,
 			OpenElsewhere: r.elsewhere(s.ID, s.Owner)}
 	}
 	return out, nil

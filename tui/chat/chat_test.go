@@ -205,3 +205,26 @@ func TestLoadingARunningSession(t *testing.T) {
 		}
 	}
 }
+
+// TestSubagentProgressUnderItsCall: a sub-agent's progress shows under the
+// task call that started it, also what it reported before the call ended.
+func TestSubagentProgressUnderItsCall(t *testing.T) {
+	m := newChat(100, 20)
+	progress := func(state, doing string) agent.Event {
+		return agent.Annotation{Kind: runner.AnnotationSubagentProgress,
+			Data: runner.SubagentProgress{SessionID: "s_child", State: state, Doing: doing}}
+	}
+	m, _ = m.Update(events(
+		agent.ToolExecutionStart{ToolCallID: "c1", ToolName: runner.TaskToolName, Args: map[string]any{"task": "count"}},
+		progress(runner.SubagentWorking, "started"),
+		agent.ToolExecutionEnd{ToolCallID: "c1", ToolName: runner.TaskToolName,
+			Result: agent.ToolResult{Content: []agent.Content{agent.Text("started")}, Details: runner.TaskDetails{SessionID: "s_child"}}},
+	))
+	if v := m.View(); !strings.Contains(v, "└ sub-agent s_child: working · started") {
+		t.Fatalf("the progress reported before the call ended is missing:\n%s", v)
+	}
+	m, _ = m.Update(events(progress(runner.SubagentAnswered, "one two three")))
+	if v := m.View(); !strings.Contains(v, "└ sub-agent s_child: answered · one two three") {
+		t.Fatalf("the answer is missing:\n%s", v)
+	}
+}

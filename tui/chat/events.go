@@ -20,6 +20,8 @@ package chat
 //	                        and after
 //	quarantine              a notice line: which engine, the method that failed,
 //	                        why
+//	subagent_progress       the line under the task call that started the
+//	                        sub-agent: its state and what it does
 //	agent_start, turn_*     nothing
 //	agent_end               nothing left streaming: blocks still marked running
 //	                        are closed
@@ -63,6 +65,7 @@ func (m *Model) apply(ev agent.Event) {
 	case agent.ToolExecutionEnd:
 		t := m.tool(e.ToolCallID, e.ToolName)
 		t.finish(e.Result, e.IsError, m.d.Now())
+		t.progress = m.t.children[t.child]
 		m.touch(t)
 	case agent.Annotation:
 		switch info := e.Data.(type) {
@@ -81,6 +84,8 @@ func (m *Model) apply(ev agent.Event) {
 			m.add(&noticeItem{text: "⟲ " + info.Summary()})
 		case runner.QuarantineInfo:
 			m.add(&noticeItem{text: "⚠ " + info.Summary()})
+		case runner.SubagentProgress:
+			m.subagentProgress(info)
 		}
 	case agent.AgentEnd:
 		m.t.streaming = nil
@@ -89,6 +94,19 @@ func (m *Model) apply(ev agent.Event) {
 			t.skipped = t.state == toolPending
 			t.state = toolDone
 			m.touch(t)
+		}
+	}
+}
+
+// subagentProgress puts a sub-agent's progress under the task call that
+// started it, once that call has ended and named the child's session.
+func (m *Model) subagentProgress(p runner.SubagentProgress) {
+	m.t.children[p.SessionID] = p.Summary()
+	for _, t := range m.t.tools {
+		if t.child == p.SessionID {
+			t.progress = m.t.children[p.SessionID]
+			m.touch(t)
+			return
 		}
 	}
 }

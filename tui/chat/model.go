@@ -55,13 +55,16 @@ type transcript struct {
 	streaming *assistantItem             // the assistant message in flight
 	retry     *retryItem                 // the retry counting down, if any
 	kinds     map[string]agent.QueueKind // queue item ids seen, for labels
-	md        *markdown
+	// children are the sub-agents' latest progress lines, by session: a
+	// child reports before its task call ends and names it.
+	children map[string]string
+	md       *markdown
 }
 
 func newTranscript(md *markdown) *transcript {
 	return &transcript{
 		byItem: map[item]*entry{}, tools: map[string]*toolItem{},
-		active: map[*toolItem]bool{}, kinds: map[string]agent.QueueKind{}, md: md,
+		active: map[*toolItem]bool{}, kinds: map[string]agent.QueueKind{}, children: map[string]string{}, md: md,
 	}
 }
 

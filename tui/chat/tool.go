@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/sanitize"
 )
 
@@ -47,8 +48,11 @@ type toolItem struct {
 	started  time.Time
 	duration time.Duration
 	open     bool
-	out      outputLines // output ready to show, remade when it changes
-	head     headerText  // name and argument summary, remade when they change
+	// child is the session of the sub-agent a task call started, and
+	// progress the line it last reported (runner.SubagentProgress).
+	child, progress string
+	out             outputLines // output ready to show, remade when it changes
+	head            headerText  // name and argument summary, remade when they change
 }
 
 func (t *toolItem) expanded() bool     { return t.open }
@@ -61,6 +65,9 @@ func (t *toolItem) finish(res agent.ToolResult, isError bool, at time.Time) {
 	if !t.started.IsZero() && !at.IsZero() {
 		t.duration = at.Sub(t.started)
 	}
+	if task, ok := res.Details.(runner.TaskDetails); ok {
+		t.child = task.SessionID
+	}
 	if info, ok := agent.CommandDetailsOf(res.Details); ok {
 		exit := info.ExitCode
 		t.exit, t.aborted = &exit, info.Aborted
@@ -72,6 +79,13 @@ func (t *toolItem) finish(res agent.ToolResult, isError bool, at time.Time) {
 
 func (t *toolItem) render(rc *renderCtx) []string {
 	out := []string{t.header(rc)}
+	if t.child != "" {
+		line := "└ sub-agent " + t.child
+		if t.progress != "" {
+			line += ": " + sanitize.String(t.progress, sanitize.Options{})
+		}
+		out = append(out, rc.st.ToolMeta.Render(ansi.Truncate(line, rc.width, "…")))
+	}
 	body := t.body(rc)
 	for _, l := range body {
 		out = append(out, rc.st.ToolGutter.Render("│ ")+l)

@@ -19,6 +19,8 @@ type SessionSummary struct {
 	// Running says that a run of it goes on in this steer (in the
 	// background, or a sub-agent's).
 	Running bool
+	// ParentID names the session whose sub-agent it is; "" for none.
+	ParentID string
 }
 
 // NewSessionMsg asks to start an empty session.

@@ -1,0 +1,114 @@
+package runner
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// AnnotationSubagentProgress: a sub-agent of the current session made
+// progress (started, ran a tool, wrote, ended); Data is a SubagentProgress.
+// The host sends it instead of the child's own events, which would be far
+// too many for a line under the task call.
+const AnnotationSubagentProgress = "subagent_progress"
+
+// The states of a SubagentProgress.
+const (
+	SubagentWorking  = "working"
+	SubagentAnswered = "answered"
+	SubagentFailed   = "failed"
+	SubagentAborted  = "aborted"
+)
+
+// SubagentProgress is where a sub-agent stands: SessionID names its session
+// (the task call's TaskDetails.SessionID), Doing what it does or did last.
+type SubagentProgress struct {
+	SessionID string
+	State     string
+	Doing     string
+	// Tools counts the tool calls it has run.
+	Tools int
+}
+
+// childWatcher turns a runtime's children's events into progress for the
+// host's subscribers, while that runtime is the current one.
+type childWatcher struct {
+	h  *Host
+	rt *Runtime
+
+	mu    sync.Mutex     // children run side by side
+	tools map[string]int // child session → tool calls run
+}
+
+func (h *Host) watchChildren(rt *Runtime) {
+	w := &childWatcher{h: h, rt: rt, tools: map[string]int{}}
+	rt.SubscribeChildren(w.event)
+}
+
+func (w *childWatcher) event(id string, ev agent.Event) {
+	p, ok := w.progress(id, ev)
+	if !ok {
+		return
+	}
+	h := w.h
+	h.emitMu.Lock()
+	defer h.emitMu.Unlock()
+	if h.attached == w.rt {
+		h.deliverLocked(agent.Annotation{Kind: AnnotationSubagentProgress, Data: p})
+	}
+}
+
+// progress is what ev changes in child id's progress; false when nothing
+// worth a line.
+func (w *childWatcher) progress(id string, ev agent.Event) (SubagentProgress, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := SubagentProgress{SessionID: id, State: SubagentWorking, Tools: w.tools[id]}
+	switch e := ev.(type) {
+	case agent.AgentStart:
+		p.Doing = "started"
+	case agent.ToolExecutionStart:
+		w.tools[id]++
+		p.Tools = w.tools[id]
+		p.Doing = "running " + e.ToolName
+	case agent.MessageEnd:
+		text := firstLine(e.Message.TextContent())
+		if e.Message.Role != agent.RoleAssistant || text == "" {
+			return p, false
+		}
+		p.Doing = text
+	case agent.AgentEnd:
+		delete(w.tools, id)
+		outcome, errText := runOutcome(e.Messages)
+		switch outcome {
+		case OutcomeFailed:
+			p.State, p.Doing = SubagentFailed, errText
+		case OutcomeAborted:
+			p.State, p.Doing = SubagentAborted, errText
+		default:
+			p.State = SubagentAnswered
+			if n := len(e.Messages); n > 0 {
+				p.Doing = firstLine(e.Messages[n-1].TextContent())
+			}
+		}
+	default:
+		return p, false
+	}
+	return p, true
+}
+
+// Summary words the progress for a line under the task call.
+func (p SubagentProgress) Summary() string {
+	s := p.State
+	if p.Tools > 0 {
+		s += fmt.Sprintf(" · %d tool call", p.Tools)
+		if p.Tools > 1 {
+			s += "s"
+		}
+	}
+	if p.Doing != "" {
+		s += " · " + p.Doing
+	}
+	return s
+}
