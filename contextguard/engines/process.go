@@ -186,6 +186,15 @@ func (p *process) writeLoop() {
 		select {
 		case line := <-p.writes:
 			if _, err := p.stdin.Write(line); err != nil {
+				// A closed pipe mostly means the engine died: its exit
+				// status says more than the broken pipe, so the waiter
+				// gets the chance to say it first.
+				t := time.NewTimer(drainWait)
+				select {
+				case <-p.exited:
+				case <-t.C:
+				}
+				t.Stop()
 				if p.end(&Failure{Reason: ReasonCrash, Err: fmt.Errorf("the engine does not read its input: %w", err)}) {
 					killGroup(p.pgid)
 				}
