@@ -8,6 +8,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/contextguard"
 	"github.com/steer-tui/steer/contextguard/engines"
+	"github.com/steer-tui/steer/lanes"
 	"github.com/steer-tui/steer/persistence"
 )
 
@@ -141,11 +142,26 @@ func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionE
 	if err := r.agent.Announce(agent.Annotation{Kind: AnnotationCompactionStart, Data: CompactionStart{Reason: string(reason)}}); err != nil {
 		return CompactionEnd{}, err
 	}
+	// The summary is a model request: it waits its turn in the session's
+	// and the global lane like a run (trigger manual: foreground), and the
+	// lane's timeout ends it.
+	task, err := r.sched.Enter(ctx, lanes.Request{ID: newID("r_"), Session: r.SessionID(), Trigger: triggerManual,
+		SubAgent: r.opts.SubAgent, RunTimeout: r.opts.RunTimeout})
+	if err != nil {
+		end := CompactionEnd{Reason: string(reason), Aborted: ctx.Err() != nil, ErrorMessage: err.Error()}
+		_ = r.agent.Announce(agent.Annotation{Kind: AnnotationCompactionEnd, Data: end})
+		return end, err
+	}
+	defer task.Leave()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(task.Context(), cancel)
+	defer stop()
+	r.startLanePublisher()
 	before := r.estimator.Messages(st.Messages)
 	end := CompactionEnd{Reason: string(reason), TokensBefore: before, TokensAfter: before}
 	res, ok, errText := r.compact(ctx, st.Model, st.Messages, reason, instructions)
 	end.Aborted = ctx.Err() != nil
-	var err error
 	if ok {
 		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
 		end.TokensAfter = end.Result.TokensAfter

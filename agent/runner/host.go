@@ -69,6 +69,10 @@ type Host struct {
 	nextSub  int
 	notices  notices
 
+	allMu   sync.Mutex // serialises deliveries to SubscribeAll's subscribers
+	allSubs map[int]func(sessionID string, ev agent.Event)
+	nextAll int
+
 	watchers sync.WaitGroup // goroutines started by the runtimes' events
 }
 
@@ -93,6 +97,7 @@ func NewHost(rt *Runtime) *Host {
 func (h *Host) adopt(rt *Runtime) {
 	h.all = append(h.all, rt)
 	rt.Subscribe(func(ev agent.Event) { h.watch(rt, ev) })
+	rt.Subscribe(func(ev agent.Event) { h.deliverAll(rt.SessionID(), ev) })
 	h.watchChildren(rt)
 	rt.SubscribeNotices(func(n Notice) {
 		h.emitMu.Lock()
@@ -225,6 +230,33 @@ func (h *Host) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
 				return
 			}
 		}
+	}
+}
+
+// SubscribeAll calls fn with every event of every session of the host, the
+// ones in the background too, with the id of the session it belongs to; fn
+// must return quickly and must not call the host.
+func (h *Host) SubscribeAll(fn func(sessionID string, ev agent.Event)) (unsubscribe func()) {
+	h.allMu.Lock()
+	defer h.allMu.Unlock()
+	if h.allSubs == nil {
+		h.allSubs = map[int]func(string, agent.Event){}
+	}
+	h.nextAll++
+	id := h.nextAll
+	h.allSubs[id] = fn
+	return func() {
+		h.allMu.Lock()
+		defer h.allMu.Unlock()
+		delete(h.allSubs, id)
+	}
+}
+
+func (h *Host) deliverAll(sessionID string, ev agent.Event) {
+	h.allMu.Lock()
+	defer h.allMu.Unlock()
+	for _, fn := range h.allSubs {
+		fn(sessionID, ev)
 	}
 }
 

@@ -145,6 +145,15 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 	defer store.Close()
 	answers := &gatedAnswers{}
 	h, rec := newHost(t, store, answers, 0)
+	var allMu sync.Mutex
+	ended := map[string][]string{} // session → its messages, from SubscribeAll
+	h.SubscribeAll(func(id string, ev agent.Event) {
+		if e, ok := ev.(agent.MessageEnd); ok {
+			allMu.Lock()
+			ended[id] = append(ended[id], e.Message.TextContent())
+			allMu.Unlock()
+		}
+	})
 	if err := h.Prompt("first"); err != nil {
 		t.Fatal(err)
 	}
@@ -188,6 +197,14 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 	if got := texts(rec.since(secondID)); strings.Contains(got, "answer to first") {
 		t.Errorf("the background session's events reached the current session's subscribers: %q", got)
 	}
+	allMu.Lock()
+	if got := strings.Join(ended[firstID], "|"); got != "first|answer to first" {
+		t.Errorf("SubscribeAll saw %q of the background session", got)
+	}
+	if got := ended[secondID]; len(got) == 0 || got[0] != "second" {
+		t.Errorf("SubscribeAll saw %q of the current session", got)
+	}
+	allMu.Unlock()
 	runs, err := store.ListRuns(ctx, persistence.RunsOptions{SessionID: firstID})
 	if err != nil || len(runs) == 0 || runs[0].Outcome != OutcomeCompleted {
 		t.Errorf("first session's runs = %+v, %v; want a completed run", runs, err)
@@ -355,5 +372,52 @@ func TestHostReportsSubagentProgress(t *testing.T) {
 	}
 	if got := last.Summary(); got != "answered · done: count" {
 		t.Errorf("Summary() = %q", got)
+	}
+}
+
+// TestManualCompactionWaitsInTheLanes: /compact asks the model, so it takes
+// the lanes like a run (trigger manual): with maxConcurrent 1 it waits for
+// another session's run, and Esc while it waits abandons it.
+func TestManualCompactionWaitsInTheLanes(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	answers := &gatedAnswers{}
+	h, _ := newHost(t, store, answers, 1)
+	if err := h.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	answers.waitAsked(t, "first")
+	if err := h.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	sched := h.first.sched
+	for _, cancelIt := range []bool{true, false} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := h.Compact(ctx, "")
+			done <- err
+		}()
+		waitLanes(t, sched, func(s lanes.Snapshot) bool {
+			w := globalLane(s).Waiting
+			return len(w) == 1 && w[0].Trigger == triggerManual && w[0].Priority == lanes.Foreground
+		})
+		if cancelIt {
+			cancel()
+			if err := <-done; err == nil {
+				t.Fatal("a compaction cancelled while it waited reported success")
+			}
+			continue
+		}
+		close(answers.gate("first"))
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "nothing to compact") {
+				t.Errorf("compaction of an empty session: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the compaction never left the lanes")
+		}
+		cancel()
 	}
 }
