@@ -94,6 +94,24 @@ func (s *EventStream[T, R]) Push(ctx context.Context, ev T) bool {
 	}
 }
 
+// TryPush is Push when that needs no wait: it reports false, handing
+// nothing over, when a bounded stream's consumer is eventStreamBuffer events
+// behind.
+func (s *EventStream[T, R]) TryPush(ev T) bool {
+	if s.backlog == nil && !s.isComplete(ev) {
+		select {
+		case s.events <- ev:
+			return true
+		case <-s.closed:
+			return true // dropped, as Push drops it
+		default:
+			return false
+		}
+	}
+	s.Push(context.Background(), ev)
+	return true
+}
+
 // End closes the event channel, after the events already pushed. Call it
 // exactly once, after the last Push; a stream that never saw a completing
 // event resolves to fallback.

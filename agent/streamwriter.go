@@ -12,6 +12,13 @@ import (
 // far. Providers call it from their one producing goroutine; it is not safe for
 // concurrent use. Blocks open implicitly (a text delta after a tool call opens a
 // new text block) and close when another kind starts or the message ends.
+//
+// A writer told to HoldDeltas keeps each delta back until Flush or the next
+// event of another kind, merging the deltas of one block in between: a
+// provider reading the network flushes before every read that may wait, so
+// the chunks that arrived together reach the consumer as one event (a fast
+// stream then costs the kernel one event a read, not one a chunk) and no
+// delta waits on the network unseen.
 type StreamWriter struct {
 	ctx    context.Context
 	stream *AssistantStream
@@ -19,6 +26,17 @@ type StreamWriter struct {
 	blocks []*blockBuilder
 	open   *blockBuilder
 	ended  bool
+
+	hold bool
+	held heldDelta
+}
+
+// heldDelta is the delta a holding writer has not pushed yet: the text of
+// the open block from offset from on.
+type heldDelta struct {
+	typ   AssistantEventType // "" when nothing is held
+	block *blockBuilder
+	from  int
 }
 
 type blockBuilder struct {
@@ -45,18 +63,61 @@ func NewStreamWriter(ctx context.Context, stream *AssistantStream, model Model, 
 // Start pushes the start event.
 func (w *StreamWriter) Start() { w.push(AssistantEvent{Type: EventStart}) }
 
+// HoldDeltas makes the writer hold deltas back until Flush (see
+// StreamWriter).
+func (w *StreamWriter) HoldDeltas() { w.hold = true }
+
+// Flush pushes the held delta, if any: the text its block gained since the
+// last event, with a snapshot of the message as it stands.
+func (w *StreamWriter) Flush() {
+	h := w.held
+	if h.typ == "" {
+		return
+	}
+	w.held = heldDelta{}
+	w.pushNow(AssistantEvent{Type: h.typ, ContentIndex: h.block.index, Delta: h.block.text.String()[h.from:]})
+}
+
+// TryFlush is Flush when that needs no wait for the consumer; it reports
+// false, keeping the delta, when the push would wait.
+func (w *StreamWriter) TryFlush() bool {
+	h := w.held
+	if h.typ == "" || w.ended {
+		return true
+	}
+	ev := AssistantEvent{Type: h.typ, ContentIndex: h.block.index, Delta: h.block.text.String()[h.from:], Partial: w.snapshot()}
+	if !w.stream.TryPush(ev) {
+		return false
+	}
+	w.held = heldDelta{}
+	return true
+}
+
 // TextDelta appends text, opening a text block if needed.
 func (w *StreamWriter) TextDelta(s string) {
 	b := w.ensure(ContentText)
-	b.text.WriteString(s)
-	w.push(AssistantEvent{Type: EventTextDelta, ContentIndex: b.index, Delta: s})
+	w.delta(EventTextDelta, b, s)
 }
 
 // ThinkingDelta appends thinking, opening a thinking block if needed.
 func (w *StreamWriter) ThinkingDelta(s string) {
 	b := w.ensure(ContentThinking)
+	w.delta(EventThinkingDelta, b, s)
+}
+
+// delta appends s to b, the open block, and pushes it, or holds it merged
+// with the delta held for b.
+func (w *StreamWriter) delta(typ AssistantEventType, b *blockBuilder, s string) {
+	if !w.hold {
+		b.text.WriteString(s)
+		w.push(AssistantEvent{Type: typ, ContentIndex: b.index, Delta: s})
+		return
+	}
+	if w.held.typ != typ || w.held.block != b {
+		w.Flush()
+		w.held = heldDelta{typ: typ, block: b, from: b.text.Len()}
+	}
 	b.text.WriteString(s)
-	w.push(AssistantEvent{Type: EventThinkingDelta, ContentIndex: b.index, Delta: s})
 }
 
 // ThinkingSignature sets the signature of the open (or a new) thinking block.
@@ -92,10 +153,9 @@ func (w *StreamWriter) ToolCallDelta(s string) {
 		b = w.openToolCall()
 		w.push(AssistantEvent{Type: EventToolCallStart, ContentIndex: b.index})
 	}
-	b.text.WriteString(s)
 	b.args.write(s)
 	b.content.Arguments = b.args.value()
-	w.push(AssistantEvent{Type: EventToolCallDelta, ContentIndex: b.index, Delta: s})
+	w.delta(EventToolCallDelta, b, s)
 }
 
 // SetToolCallID fills in an id or name that arrived after the call started.
@@ -169,6 +229,7 @@ func (w *StreamWriter) Fail(perr *ProviderError) {
 	}
 	// Deliver the final event even though the caller's ctx may be done: the
 	// consumer is still reading until it sees it or closes the stream.
+	w.Flush()
 	ev := AssistantEvent{Type: EventError, Reason: w.msg.StopReason, Partial: w.snapshot()}
 	w.stream.Push(context.Background(), ev)
 	w.end()
@@ -178,6 +239,7 @@ func (w *StreamWriter) Fail(perr *ProviderError) {
 func (w *StreamWriter) Message() Message { return w.snapshot() }
 
 func (w *StreamWriter) end() {
+	w.Flush()
 	w.ended = true
 	w.stream.End(w.snapshot())
 }
@@ -211,7 +273,13 @@ func (w *StreamWriter) openBlock(kind ContentType) *blockBuilder {
 	return b
 }
 
+// push pushes ev after the held delta, which comes first.
 func (w *StreamWriter) push(ev AssistantEvent) {
+	w.Flush()
+	w.pushNow(ev)
+}
+
+func (w *StreamWriter) pushNow(ev AssistantEvent) {
 	if w.ended {
 		return
 	}

@@ -42,7 +42,16 @@ type Exchange struct {
 	transportErr error
 	readErr      error
 	tail         []byte
+
+	// beforeRead runs before each read of the body, which may wait for the
+	// network (see OnRead).
+	beforeRead func()
 }
+
+// OnRead makes f run before each read of the response's body, on the
+// reading goroutine: Stream flushes the deltas its writer holds there, so
+// that none waits on the network unseen.
+func (x *Exchange) OnRead(f func()) { x.beforeRead = f }
 
 // Start arms the watchdog for a request of provider made under parent, on
 // clock (nil: RealClock); w.Idle must be positive.
@@ -182,6 +191,9 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 		n := copy(p, b.rest)
 		b.rest = b.rest[n:]
 		return n, nil
+	}
+	if f := b.x.beforeRead; f != nil {
+		f()
 	}
 	n, err := b.rc.Read(p)
 	if n > 0 {

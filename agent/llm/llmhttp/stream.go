@@ -78,6 +78,15 @@ func Stream[T any](ctx context.Context, w *agent.StreamWriter, r Request[T]) {
 	}
 
 	w.Start()
+	// What one read brought reaches the consumer as one event a block (see
+	// agent.StreamWriter); what the writer holds is flushed before the next
+	// read, so nothing waits on the network unseen.
+	w.HoldDeltas()
+	x.OnRead(func() {
+		if !w.TryFlush() {
+			x.Hold(w.Flush) // a slow consumer is not a silent server
+		}
+	})
 	for s.Next() {
 		x.Pause()
 		progress, perr := r.Handle(s.Current())

@@ -127,6 +127,15 @@ func (d *Watchdog) Resume(progress bool) {
 	d.arm(d.windows.Idle)
 }
 
+// Hold runs f, which hands the consumer what was read already, with the
+// watchdog paused, then lets the window that was running go on: like Pause
+// and Resume, but f's time is neither progress nor a keep-alive.
+func (d *Watchdog) Hold(f func()) {
+	d.Pause()
+	f()
+	d.arm(d.left)
+}
+
 // KeepAlive counts a keep-alive that never reached the reader as a piece
 // (an SSE comment, a ping the SDK drops): it changes nothing but the count
 // the timeout's message reports.
