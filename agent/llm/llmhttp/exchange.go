@@ -221,22 +221,26 @@ const pingLine = "event: ping"
 // comments (": keep-alive", ": OPENROUTER PROCESSING") and ping events.
 func (b *watchedBody) track(p []byte) {
 	b.any = true
-	for _, c := range p {
-		if c == '\n' {
-			b.lastBlank = b.open == 0 || b.open == 1 && b.openCR
-			if b.keepAliveLine() {
-				b.x.KeepAlive()
+	for len(p) > 0 {
+		line, rest, ended := bytes.Cut(p, []byte("\n"))
+		if len(line) > 0 {
+			if b.open == 0 {
+				b.openCR = line[0] == '\r'
 			}
-			b.open, b.head = 0, b.head[:0]
-			continue
+			if room := len(pingLine) + 1 - len(b.head); room > 0 {
+				b.head = append(b.head, line[:min(room, len(line))]...)
+			}
+			b.open += len(line)
 		}
-		if b.open == 0 {
-			b.openCR = c == '\r'
+		if !ended {
+			return
 		}
-		if len(b.head) < len(pingLine)+1 {
-			b.head = append(b.head, c)
+		b.lastBlank = b.open == 0 || b.open == 1 && b.openCR
+		if b.keepAliveLine() {
+			b.x.KeepAlive()
 		}
-		b.open++
+		b.open, b.head = 0, b.head[:0]
+		p = rest
 	}
 }
 
