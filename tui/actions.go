@@ -98,11 +98,12 @@ func (m Model) handleAbort() (Model, tea.Cmd) {
 	return m, nil
 }
 
-// takeBackAll empties the queue into the editor.
+// takeBackAll empties the queue of the session on screen into the editor
+// (never that of a session switched to since).
 func (m Model) takeBackAll(reason string) {
-	rt := m.rt
+	rt, sessionID := m.rt, m.sessionID
 	m.calls.submit(call{run: func() tea.Msg {
-		items, _ := rt.Dequeue("")
+		items, _ := rt.DequeueIn(sessionID, "")
 		return msgs.ItemsTakenBackMsg{Items: items, Reason: reason}
 	}})
 }

@@ -34,7 +34,7 @@ func (m Model) handleApprovalEvents(events []agent.Event) Model {
 		}
 		switch data := a.Data.(type) {
 		case runner.ApprovalRequest:
-			if a.Kind == runner.AnnotationApprovalRequest {
+			if a.Kind == runner.AnnotationApprovalRequest && !m.hasDialog(data.ID) {
 				m = m.openDialog(m.approvalDialog(data))
 			}
 		case runner.ApprovalResolved:
@@ -95,6 +95,17 @@ func (m Model) dropDialog(tag string) Model {
 		}
 	}
 	return m
+}
+
+// hasDialog reports whether the question tagged tag is open: a session
+// switched to lists its waiting approvals, whose events may follow.
+func (m Model) hasDialog(tag string) bool {
+	for _, d := range m.dialogs {
+		if d.Tag() == tag {
+			return true
+		}
+	}
+	return false
 }
 
 // dropApprovalDialogs closes every approval question (only they carry a

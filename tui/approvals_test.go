@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/tui/msgs"
 )
 
 // writeTool stands for a tool that changes files: without Describe, the
@@ -101,5 +102,22 @@ func TestApprovalTextIsSanitised(t *testing.T) {
 	}
 	if !strings.Contains(text, "outside the workspace") {
 		t.Fatalf("no warning for a path outside: %q", text)
+	}
+}
+
+// TestApprovalAskedOnceAfterASwitch: a request listed in the snapshot of a
+// session switched to, whose event follows, opens one question, not two.
+func TestApprovalAskedOnceAfterASwitch(t *testing.T) {
+	m := New(nil, Options{Now: fixedClock})
+	req := runner.ApprovalRequest{ID: "call_1", ToolName: "bash", Summary: "rm -rf build"}
+	m, _ = m.handleSessionLoaded(msgs.SessionLoadedMsg{SessionID: "s_b", Running: true, Switched: true,
+		Approvals: []runner.ApprovalRequest{req}})
+	m = m.handleApprovalEvents([]agent.Event{agent.Annotation{Kind: runner.AnnotationApprovalRequest, Data: req}})
+	if len(m.dialogs) != 1 {
+		t.Fatalf("%d questions open, want 1", len(m.dialogs))
+	}
+	m, _ = m.handleSessionLoaded(msgs.SessionLoadedMsg{SessionID: "s_c", Switched: true})
+	if len(m.dialogs) != 0 {
+		t.Fatalf("the question of the session left behind is still open")
 	}
 }

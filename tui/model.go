@@ -107,13 +107,14 @@ type Model struct {
 	runID    uint64
 	running  bool
 	aborting bool // Esc was pressed; the run's end takes the queue back
-	// switchNote is said when the runtime announces the session switched
-	// to ("resumed: …"), "" when no switch is under way.
-	switchNote string
-	quitting   bool
-	mouse      bool
-	lastCtrlC  time.Time
-	replyOpen  bool // a late terminal answer has begun (see lateReply)
+	// switchNote is said when the runtime announces switchTo, the session
+	// asked for ("resumed: …"; "" when no switch is under way); switchTo is
+	// "" for a new session.
+	switchNote, switchTo string
+	quitting             bool
+	mouse                bool
+	lastCtrlC            time.Time
+	replyOpen            bool // a late terminal answer has begun (see lateReply)
 	// compaction is the /compact under way, nil when none is.
 	compaction *compaction
 	sessionID  string

@@ -29,6 +29,9 @@ type Inputs interface {
 	FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
 	// Dequeue takes the queued item id back, or every item when id is "".
 	Dequeue(id string) ([]agent.QueueItem, error)
+	// DequeueIn is Dequeue in session sessionID, which fails once the
+	// runtime has let that session go.
+	DequeueIn(sessionID, id string) ([]agent.QueueItem, error)
 	// Abort aborts the current session's run on the user's behalf (Esc);
 	// queued items stay queued, runs in the background go on.
 	Abort()

@@ -57,10 +57,14 @@ func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 		m.traces = inspect.TraceLog{} // the trace is of this session's runs
 	}
 	if msg.Switched {
-		msg.Note, m.switchNote = m.switchNote, ""
+		if m.switchTo == "" || m.switchTo == msg.SessionID {
+			msg.Note, m.switchNote = m.switchNote, ""
+		}
 		m = m.dropApprovalDialogs() // they wait in the session left behind
 		for _, req := range msg.Approvals {
-			m = m.openDialog(m.approvalDialog(req))
+			if !m.hasDialog(req.ID) {
+				m = m.openDialog(m.approvalDialog(req))
+			}
 		}
 		m.aborting = false
 	}
@@ -100,14 +104,15 @@ func (m Model) handleStaleSession(msg tea.Msg) (Model, tea.Cmd) {
 // switchSession asks the runtime to change sessions with change. The queue
 // of an idle session goes back to the editor (nothing would run it); a
 // running session keeps its queue, since its run goes on in the background.
-// note is shown when the runtime announces the session switched to.
-func (m Model) switchSession(note, what string, change func() error) (Model, tea.Cmd) {
-	rt, running := m.rt, m.running
-	m.switchNote = note
+// note is shown when the runtime announces the session switched to: to, or
+// any session when to is "" (a new one, whose id nobody knows yet).
+func (m Model) switchSession(to, note, what string, change func() error) (Model, tea.Cmd) {
+	rt, left := m.rt, m.sessionID
+	m.switchTo, m.switchNote = to, note
 	return m.requestSession(func() tea.Msg {
 		var saved []agent.QueueItem
-		if !running {
-			saved, _ = rt.Dequeue("")
+		if st := rt.State(); st.SessionID == left && !st.Running {
+			saved, _ = rt.DequeueIn(left, "")
 		}
 		if err := change(); err != nil {
 			return switchedMsg{saved: saved, failed: "cannot " + what + ": " + err.Error()}
@@ -117,7 +122,7 @@ func (m Model) switchSession(note, what string, change func() error) (Model, tea
 }
 
 func (m Model) handleNewSession() (Model, tea.Cmd) {
-	return m.switchSession("new session", "start a new session", m.rt.NewSession)
+	return m.switchSession("", "new session", "start a new session", m.rt.NewSession)
 }
 
 func (m Model) handleOpenSessions() (Model, tea.Cmd) {
@@ -183,7 +188,7 @@ func (m Model) handleResume(msg msgs.ResumeSessionMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	sessions := m.sessions
-	return m.switchSession(note, "resume the session", func() error {
+	return m.switchSession(id, note, "resume the session", func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
 		return sessions.SwitchSession(ctx, id)

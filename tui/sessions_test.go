@@ -10,18 +10,22 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/persistence"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
-// fakeSessions is a SessionBrowser that records what it was asked. A
-// switch that succeeds has announce start a new session, so that the host
-// announces a session as a real switch does.
+// fakeSessions is a SessionBrowser that lists what it is told and records
+// the switches asked for. A switch that succeeds is passed on to switchTo
+// (a real host's), when set, so that it is announced as a real one is.
 type fakeSessions struct {
 	mu       sync.Mutex
 	list     []SessionSummary
 	switched []string
 	fail     error
-	announce func() error
+	switchTo func(ctx context.Context, id string) error
 }
 
 func (f *fakeSessions) ListSessions(context.Context) ([]SessionSummary, error) {
@@ -34,8 +38,8 @@ func (f *fakeSessions) SwitchSession(_ context.Context, id string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.switched = append(f.switched, id)
-	if f.fail == nil && f.announce != nil {
-		return f.announce()
+	if f.fail == nil && f.switchTo != nil {
+		return f.switchTo(context.Background(), id)
 	}
 	return f.fail
 }
@@ -53,8 +57,8 @@ func TestSessionPicker(t *testing.T) {
 		{ID: "s_busy", Title: "elsewhere", Updated: epoch.Add(-time.Minute), Messages: 3, OpenElsewhere: "pid 4242 on box"},
 		{ID: "s_kid", Title: "count", Updated: epoch.Add(-time.Minute), Messages: 2, ParentID: "s_new", Running: true},
 	}}
-	rt := newRuntime(t, nil)
-	fake.announce = rt.NewSession
+	rt := newStoredRuntime(t, "s_new", "s_old")
+	fake.switchTo = rt.SwitchSession
 	h := newHarness(t, rt, 80, 24, func(o *Options) { o.Sessions = fake })
 	h.typeText("/sessions")
 	h.key(tea.KeyEnter, false)
@@ -76,6 +80,8 @@ func TestSessionPicker(t *testing.T) {
 	h.typeText("/sessions")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })
+	h.waitView("› • (untitled)") // the session on screen is selected
+	h.key(tea.KeyUp, false)
 	h.key(tea.KeyEnter, false)
 	h.waitView("resumed: fix the flaky test")
 }
@@ -105,4 +111,37 @@ func TestNewSessionKeepsTheEditor(t *testing.T) {
 	h.typeText("/new")
 	h.key(tea.KeyEnter, false)
 	h.waitView("new session")
+}
+
+// newStoredRuntime is a host on a state directory that holds the empty
+// saved sessions ids.
+func newStoredRuntime(t *testing.T, ids ...string) *runner.Host {
+	t.Helper()
+	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if err := store.CreateSession(context.Background(), persistence.Session{ID: id, Workspace: "/ws", Created: epoch, Updated: epoch}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := agenttest.NewScript()
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
+		Store:     store, Workspace: "/ws", Now: agenttest.Clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := runner.NewHost(rt)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.AbortWith(runner.AbortQuit)
+		_ = h.WaitForIdle(ctx)
+		_ = h.Close(ctx)
+		_ = store.Close()
+	})
+	return h
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // The host's own annotations, delivered to its subscribers among the
@@ -165,7 +166,9 @@ func (h *Host) setAside(rt *Runtime) {
 			h.background[rt] = h.now()
 			return
 		}
+		// Not a spare: it may still hold its session. Close ends it.
 		rt.log.Warn("letting a session go failed", "session", rt.SessionID(), "error", err)
+		return
 	}
 	h.spares = append(h.spares, rt)
 }
@@ -296,9 +299,6 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 	if cur.SessionID() == id {
 		return nil
 	}
-	if cur.store == nil {
-		return errors.New("saved sessions are not available without a state directory")
-	}
 	for rt := range h.background {
 		if rt.SessionID() == id {
 			delete(h.background, rt)
@@ -306,6 +306,9 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 			h.makeCurrent(rt)
 			return nil
 		}
+	}
+	if cur.store == nil {
+		return errors.New("saved sessions are not available without a state directory")
 	}
 	if h.subAgentRunning(id) {
 		return fmt.Errorf("session %s is a sub-agent's that is still running; open it once it has answered", id)
@@ -317,7 +320,14 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 		h.attach(cur)
 		return nil
 	}
-	rt, err := h.spare(ctx, func(rt *Runtime) error { return rt.SwitchSession(ctx, id) },
+	sess, err := cur.store.Session(ctx, id)
+	if errors.Is(err, persistence.ErrNotFound) {
+		return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
+	}
+	if err != nil {
+		return err
+	}
+	rt, err := h.spare(ctx, sess.Workspace, func(rt *Runtime) error { return rt.SwitchSession(ctx, id) },
 		func(o *Options) { o.Session = id })
 	if err != nil {
 		return err
@@ -340,10 +350,12 @@ func (h *Host) NewSession() error {
 		h.attach(cur)
 		return nil
 	}
+	if cur.store == nil {
+		return errors.New("a run is active, and without a state directory it cannot go on in the background: interrupt it (esc) first")
+	}
 	settings := cur.agent.State()
-	rt, err := h.spare(context.Background(), func(rt *Runtime) error {
+	rt, err := h.spare(context.Background(), cur.opts.Workspace, func(rt *Runtime) error {
 		rt.agent.SetModel(settings.Model, rt.streamFor(settings.Model))
-		rt.SetThinking(settings.Thinking)
 		return nil
 	}, func(*Options) {})
 	if err != nil {
@@ -362,21 +374,26 @@ func (h *Host) makeCurrent(rt *Runtime) {
 	h.announceBackground()
 }
 
-// spare is a runtime for another session while the current one runs: a
-// spare made ready by open, or a new one from the first's options (edited
-// by edit) with the current model and thinking level. h.mu is held.
-func (h *Host) spare(ctx context.Context, open func(*Runtime) error, edit func(*Options)) (*Runtime, error) {
+// spare is a runtime for another session while the current one runs, in
+// workspace (whose tools it needs): a spare of that workspace made ready by
+// open, or a new one from the first's options (edited by edit). Either has
+// the current thinking level; the model is the session's (open sets it for
+// a new session). h.mu is held.
+func (h *Host) spare(ctx context.Context, workspace string, open func(*Runtime) error, edit func(*Options)) (*Runtime, error) {
 	settings := h.current.agent.State()
-	if n := len(h.spares); n > 0 {
-		rt := h.spares[n-1]
+	for i, rt := range h.spares {
+		if rt.opts.Workspace != workspace {
+			continue
+		}
 		if err := open(rt); err != nil {
 			return nil, err
 		}
-		h.spares = h.spares[:n-1]
+		h.spares = append(h.spares[:i:i], h.spares[i+1:]...)
+		rt.SetThinking(settings.Thinking)
 		return rt, nil
 	}
 	opts := h.first.given
-	opts.Session, opts.Continue = "", false
+	opts.Session, opts.Continue, opts.Workspace = "", false, workspace
 	opts.Lanes, opts.Ledger = h.first.sched, h.first.ledger
 	opts.Model, opts.Thinking = settings.Model.Ref(), settings.Thinking
 	edit(&opts)
@@ -401,10 +418,11 @@ func (h *Host) subAgentRunning(id string) bool {
 }
 
 // Approve answers the approval request of tool call id, in whichever
-// session it waits.
+// session it waits: the current session's first, as call ids are unique
+// only within a provider's answers.
 func (h *Host) Approve(id string, d ApprovalDecision) error {
 	h.mu.Lock()
-	all := append([]*Runtime(nil), h.all...)
+	all := append([]*Runtime{h.current}, h.all...)
 	h.mu.Unlock()
 	for _, rt := range all {
 		if err := rt.Approve(id, d); err == nil {
@@ -412,6 +430,24 @@ func (h *Host) Approve(id string, d ApprovalDecision) error {
 		}
 	}
 	return fmt.Errorf("no tool call %q is waiting for approval", id)
+}
+
+// DequeueIn takes queued items of session sessionID back (see Dequeue), if
+// the host still has it open: a front end acting on the session it shows
+// never takes the items of one it has switched to since.
+func (h *Host) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
+	h.mu.Lock()
+	var rt *Runtime
+	for _, r := range h.all {
+		if r.SessionID() == sessionID {
+			rt = r
+		}
+	}
+	h.mu.Unlock()
+	if rt == nil {
+		return nil, fmt.Errorf("session %s is not open here any more", sessionID)
+	}
+	return rt.DequeueIn(sessionID, id)
 }
 
 // AbortSession aborts the run of session id, current or in the background,

@@ -325,7 +325,8 @@ func transcriptText(msgs []agent.Message) string {
 // its progress to the host's subscribers, ending with its answer, under the
 // session id the task call returned.
 func TestHostReportsSubagentProgress(t *testing.T) {
-	store := openStore(t, t.TempDir())
+	dir := t.TempDir()
+	store := openStore(t, dir)
 	defer store.Close()
 	rt, err := New(context.Background(), Options{
 		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: delegating}},
@@ -373,6 +374,14 @@ func TestHostReportsSubagentProgress(t *testing.T) {
 	if got := last.Summary(); got != "answered · done: count" {
 		t.Errorf("Summary() = %q", got)
 	}
+	// Answered and closed, the child's session is free for others to open.
+	other := openStore(t, dir)
+	defer other.Close()
+	claim, err := other.ClaimSession(context.Background(), child)
+	if err != nil {
+		t.Fatalf("the answered sub-agent's session is still held: %v", err)
+	}
+	_ = claim.Release()
 }
 
 // TestManualCompactionWaitsInTheLanes: /compact asks the model, so it takes
@@ -419,5 +428,91 @@ func TestManualCompactionWaitsInTheLanes(t *testing.T) {
 			t.Fatal("the compaction never left the lanes")
 		}
 		cancel()
+	}
+}
+
+// TestHostWithoutAStoreKeepsTheRunOnScreen: without a state directory a run
+// could not be found again in the background, so a new session is refused
+// while it runs.
+func TestHostWithoutAStoreKeepsTheRunOnScreen(t *testing.T) {
+	answers := &gatedAnswers{}
+	h, _ := newHost(t, nil, answers, 0)
+	if err := h.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.NewSession(); err == nil || !strings.Contains(err.Error(), "without a state directory") {
+		t.Fatalf("NewSession while running without a store: %v", err)
+	}
+	if !h.State().Running || len(h.Background()) != 0 {
+		t.Fatal("the run left the screen")
+	}
+	close(answers.gate("first"))
+	waitIdle(t, h.Current())
+}
+
+// TestHostNewSessionStaysInTheWorkspace: steer started on a session of
+// another workspace makes its new sessions there, also while a run goes on.
+func TestHostNewSessionStaysInTheWorkspace(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	ctx := context.Background()
+	if err := store.CreateSession(ctx, persistence.Session{ID: "s_other", Workspace: "/ws2", Created: agenttest.Epoch, Updated: agenttest.Epoch}); err != nil {
+		t.Fatal(err)
+	}
+	answers := &gatedAnswers{}
+	rt, err := New(ctx, Options{
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.stream}},
+		Store:     store, Workspace: "/ws", Now: agenttest.Clock, Session: "s_other",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(rt)
+	defer func() {
+		h.AbortWith(AbortQuit)
+		_ = h.WaitForIdle(ctx)
+		_ = h.Close(ctx)
+	}()
+	if err := h.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.Workspace(); got != "/ws2" {
+		t.Errorf("a new session while running works in %s, want /ws2", got)
+	}
+	close(answers.gate("first"))
+}
+
+// TestHostDequeueInNamesTheSession: taking a session's queue back never
+// takes another's: a session let go answers with an error.
+func TestHostDequeueInNamesTheSession(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	answers := &gatedAnswers{}
+	h, rec := newHost(t, store, answers, 0)
+	if err := h.Prompt("first"); err != nil {
+		t.Fatal(err)
+	}
+	firstID := h.SessionID()
+	if _, queued, err := h.FollowUp("later"); err != nil || !queued {
+		t.Fatalf("FollowUp = %v, %v", queued, err)
+	}
+	if err := h.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	newID := h.SessionID()
+	if items, err := h.DequeueIn(newID, ""); err != nil || len(items) != 0 {
+		t.Errorf("the new session's queue: %+v, %v", items, err)
+	}
+	items, err := h.DequeueIn(firstID, "")
+	if err != nil || len(items) != 1 || items[0].Text != "later" {
+		t.Errorf("the background session's queue: %+v, %v", items, err)
+	}
+	h.AbortSession(firstID)
+	within(t, rec.idle, "the first session to be let go")
+	if _, err := h.DequeueIn(firstID, ""); err == nil {
+		t.Error("a session let go still gave its queue")
 	}
 }

@@ -459,6 +459,17 @@ func (r *Runtime) Dequeue(id string) ([]agent.QueueItem, error) {
 	return items, nil
 }
 
+// DequeueIn is Dequeue, provided sessionID is still the current session:
+// a front end that acted on one session never takes the items of another.
+func (r *Runtime) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
+	r.swap.RLock()
+	defer r.swap.RUnlock()
+	if current := r.SessionID(); current != sessionID {
+		return nil, fmt.Errorf("session %s is not current any more (%s is)", sessionID, current)
+	}
+	return r.Dequeue(id)
+}
+
 // WaitForIdle waits until no run is active and everything the last run
 // produced has been saved (or failed to be, see State().PersistError).
 func (r *Runtime) WaitForIdle(ctx context.Context) error {
@@ -552,8 +563,9 @@ func (r *Runtime) regate() error {
 }
 
 // Close finishes the saves already handed over (until ctx ends), then stops
-// saving: later writes fail at once instead of hanging shutdown. Call it
-// after the last run is idle and before closing the store.
+// saving: later writes fail at once instead of hanging shutdown, and the
+// session is released. Call it after the last run is idle and before
+// closing the store.
 func (r *Runtime) Close(ctx context.Context) error {
 	r.subs.abortChildren(AbortQuit)
 	r.subs.wait(ctx) // their answers are saved before saving stops
@@ -572,6 +584,13 @@ func (r *Runtime) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		err = errors.Join(err, ctx.Err())
 	}
+	// Nothing writes the session any more: other processes may open it (a
+	// sub-agent's, once it has answered, while its parent goes on).
+	r.mu.Lock()
+	claim := r.session.claim
+	r.session.claim = nil
+	r.mu.Unlock()
+	r.release(claim, nil)
 	return err
 }
 

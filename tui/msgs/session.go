@@ -36,10 +36,9 @@ type SessionsListedMsg struct{ Sessions []SessionSummary }
 // the transcript.
 type ResumeSessionMsg struct{ ID, Title string }
 
-// SessionLoadedMsg reports the runtime's state after start, a new session or
-// a switch: the transcript to show and the settings of the status bar. It
-// is always a whole snapshot, also when the switch failed, so that the
-// latest one shown is the truth even when older ones were dropped.
+// SessionLoadedMsg is a session's state to show, whole: at start (read
+// from the runtime) and after a switch (the snapshot the runtime announced
+// among its events, Switched set), with the settings of the status bar.
 type SessionLoadedMsg struct {
 	SessionID string
 	Messages  []agent.Message
@@ -49,9 +48,6 @@ type SessionLoadedMsg struct {
 	Running   bool
 	// PersistError says why the last save failed, if it did.
 	PersistError string
-	// Saved holds queued items taken out of the previous session so that
-	// they are not lost; they go back into the editor.
-	Saved []agent.QueueItem
 	// Streaming is the answer streaming now in a running session the user
 	// switched to, nil otherwise.
 	Streaming *agent.Message
@@ -63,7 +59,4 @@ type SessionLoadedMsg struct {
 	Switched bool
 	// Note is shown in the transcript when not empty ("new session").
 	Note string
-	// Failed says why the new session or the switch asked for did not
-	// happen ("" when it did); the state is then the one the runtime kept.
-	Failed string
 }
