@@ -56,6 +56,9 @@ func (m Model) approvalDialog(req runner.ApprovalRequest) dialog.Model {
 		{Label: "Deny", Detail: "the model is told, and the turn ends", Shortcut: "n", Msg: answer(runner.ApproveDeny)},
 	}
 	title := "Allow " + sanitize.String(req.ToolName, sanitize.Options{}) + "?"
+	if req.SessionID != "" {
+		title += " (sub-agent " + req.SessionID + ")"
+	}
 	return dialog.NewQuestion(m.dialogDeps(), title, approvalText(req), items, answer(runner.ApproveDeny)).WithTag(req.ID)
 }
 

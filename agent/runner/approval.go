@@ -30,6 +30,9 @@ type ApprovalRequest struct {
 	Diff     string         `json:"diff,omitempty"`
 	Paths    []string       `json:"paths"`
 	Outside  bool           `json:"outside"`
+	// SessionID names the sub-agent's session that asks; "" when the
+	// session's own run does.
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // ApprovalResolved ends an ApprovalRequest: Decision is "allow", "always",
@@ -82,6 +85,9 @@ func (r *Runtime) approver() tools.Approver {
 			Diff: q.Diff, Paths: q.Paths, Outside: q.Outside}
 		if req.Paths == nil {
 			req.Paths = []string{}
+		}
+		if r.opts.SubAgent {
+			req.SessionID = r.SessionID()
 		}
 		w := waitingApproval{req: req, answer: make(chan ApprovalDecision, 1)}
 		a := &r.approvals

@@ -97,6 +97,7 @@ func NewHost(rt *Runtime) *Host {
 // adopt watches rt's runs and passes its notices on; h.mu is held.
 func (h *Host) adopt(rt *Runtime) {
 	h.all = append(h.all, rt)
+	rt.answersChildren.Store(true)
 	rt.Subscribe(func(ev agent.Event) { h.watch(rt, ev) })
 	rt.Subscribe(func(ev agent.Event) { h.deliverAll(rt.SessionID(), ev) })
 	h.watchChildren(rt)
@@ -180,7 +181,7 @@ func (h *Host) attach(rt *Runtime) {
 		h.detach()
 	}
 	h.detach = rt.agent.Attach(func(st agent.State) {
-		loaded := SessionLoaded{State: rt.stateOf(st), Approvals: rt.PendingApprovals()}
+		loaded := SessionLoaded{State: rt.stateOf(st), Approvals: rt.allApprovals()}
 		h.emitMu.Lock()
 		defer h.emitMu.Unlock()
 		h.attached = rt
@@ -200,7 +201,7 @@ func (h *Host) announceBackground() {
 	runs := make([]BackgroundRun, 0, len(h.background))
 	for rt, since := range h.background {
 		runs = append(runs, BackgroundRun{SessionID: rt.SessionID(), Title: rt.title(),
-			Since: since, Approvals: len(rt.PendingApprovals())})
+			Since: since, Approvals: len(rt.allApprovals())})
 	}
 	sortBackground(runs)
 	h.emitMu.Lock()
@@ -283,7 +284,7 @@ func (h *Host) Background() []BackgroundRun {
 	runs := make([]BackgroundRun, 0, len(h.background))
 	for rt, since := range h.background {
 		runs = append(runs, BackgroundRun{SessionID: rt.SessionID(), Title: rt.title(),
-			Since: since, Approvals: len(rt.PendingApprovals())})
+			Since: since, Approvals: len(rt.allApprovals())})
 	}
 	sortBackground(runs)
 	return runs
@@ -425,11 +426,17 @@ func (h *Host) Approve(id string, d ApprovalDecision) error {
 	all := append([]*Runtime{h.current}, h.all...)
 	h.mu.Unlock()
 	for _, rt := range all {
-		if err := rt.Approve(id, d); err == nil {
+		if err := rt.Approve(id, d); err == nil || rt.subs.approveChild(id, d) {
 			return nil
 		}
 	}
 	return fmt.Errorf("no tool call %q is waiting for approval", id)
+}
+
+// allApprovals are the requests a session's run waits on, its sub-agents'
+// included.
+func (r *Runtime) allApprovals() []ApprovalRequest {
+	return append(r.PendingApprovals(), r.subs.childApprovals()...)
 }
 
 // DequeueIn takes queued items of session sessionID back (see Dequeue), if

@@ -47,15 +47,23 @@ func (h *Host) watchChildren(rt *Runtime) {
 }
 
 func (w *childWatcher) event(id string, ev agent.Event) {
-	p, ok := w.progress(id, ev)
-	if !ok {
+	if a, ok := ev.(agent.Annotation); ok && (a.Kind == AnnotationApprovalRequest || a.Kind == AnnotationApprovalResolved) {
+		w.deliver(a) // the front end answers the child's question
+		w.h.watch(w.rt, a) // and the background badge counts it
 		return
 	}
+	if p, ok := w.progress(id, ev); ok {
+		w.deliver(agent.Annotation{Kind: AnnotationSubagentProgress, Data: p})
+	}
+}
+
+// deliver hands ev to the host's subscribers while w's runtime is current.
+func (w *childWatcher) deliver(ev agent.Event) {
 	h := w.h
 	h.emitMu.Lock()
 	defer h.emitMu.Unlock()
 	if h.attached == w.rt {
-		h.deliverLocked(agent.Annotation{Kind: AnnotationSubagentProgress, Data: p})
+		h.deliverLocked(ev)
 	}
 }
 

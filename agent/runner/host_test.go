@@ -9,6 +9,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/lanes"
 	"github.com/steer-tui/steer/persistence"
 )
@@ -515,4 +516,69 @@ func TestHostDequeueInNamesTheSession(t *testing.T) {
 	if _, err := h.DequeueIn(firstID, ""); err == nil {
 		t.Error("a session let go still gave its queue")
 	}
+}
+
+// touchingChild is delegating, except that a child calls the touch tool
+// before it answers.
+func touchingChild(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	last := llm.Messages[len(llm.Messages)-1]
+	if last.Role == agent.RoleUser && last.TextContent() == "touch it" {
+		return agenttest.NewScript(agenttest.Reply().ToolCall("child_call", "touch", `{}`).Stop(agent.StopReasonToolUse)).Stream(ctx, m, llm, opts)
+	}
+	return delegating(ctx, m, llm, opts)
+}
+
+// TestHostAnswersASubagentsApproval: in ask mode a sub-agent's call asks the
+// host's front end (its request names the child's session), and the answer
+// reaches the child.
+func TestHostAnswersASubagentsApproval(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	tool := countingTool{ran: make(chan struct{}, 1)}
+	rt, err := New(context.Background(), Options{
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: touchingChild}},
+		Store:     store, Workspace: t.TempDir(), Now: agenttest.Clock,
+		Tools: []agent.Tool{tool}, Approval: tools.ModeAsk, Interactive: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(rt)
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.AbortWith(AbortQuit)
+		_ = h.WaitForIdle(ctx)
+		_ = h.Close(ctx)
+	}()
+	asked := make(chan ApprovalRequest, 1)
+	h.Subscribe(func(ev agent.Event) {
+		if a, ok := ev.(agent.Annotation); ok && a.Kind == AnnotationApprovalRequest {
+			asked <- a.Data.(ApprovalRequest)
+		}
+	})
+	if err := h.Prompt("delegate touch it"); err != nil {
+		t.Fatal(err)
+	}
+	var req ApprovalRequest
+	select {
+	case req = <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the sub-agent's call never asked")
+	}
+	if req.ID != "child_call" || req.SessionID == "" || req.SessionID == h.SessionID() {
+		t.Fatalf("request %+v, want the child's call in the child's session", req)
+	}
+	if h.SwitchSession(context.Background(), req.SessionID) == nil {
+		t.Error("the running sub-agent's session opened a second writer")
+	}
+	if err := h.Approve(req.ID, ApproveOnce); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-tool.ran:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the approved call never ran")
+	}
+	waitIdle(t, rt)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -127,6 +128,9 @@ type Runtime struct {
 	// this runtime's sub-agents.
 	baseTools []agent.Tool
 	subs      *subagents
+	// answersChildren says that a host's front end answers the approval
+	// requests of this runtime's sub-agents.
+	answersChildren atomic.Bool
 	sched     *lanes.Scheduler
 	// lanesOwner is the runtime that publishes sched: this one when it
 	// owns it, else the parent's or the host's first (nil: nobody does).

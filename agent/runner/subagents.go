@@ -103,7 +103,10 @@ func (s *subagents) start(ctx context.Context, task string) (string, error) {
 	opts.Tools, opts.ToolsFor = parent.baseTools, nil
 	opts.Session, opts.Continue = "", false
 	opts.Lanes, opts.SubAgent, opts.ParentSession = parent.sched, true, parentID
-	opts.Interactive = false  // nobody answers a child's approval: "ask" refuses what would ask
+	// A host's front end answers a child's approvals (they reach it among
+	// the child's progress); otherwise nobody does, and "ask" refuses what
+	// would ask.
+	opts.Interactive = parent.answersChildren.Load()
 	opts.ProjectContext = nil // the parent's system prompt has it already
 	child, err := New(ctx, opts)
 	if err != nil {
@@ -206,6 +209,38 @@ func (s *subagents) child(id string) *Runtime {
 		}
 	}
 	return nil
+}
+
+// childApprovals lists what the running children wait to be answered.
+func (s *subagents) childApprovals() []ApprovalRequest {
+	s.mu.Lock()
+	children := make([]*Runtime, 0, len(s.children))
+	for c := range s.children {
+		children = append(children, c)
+	}
+	s.mu.Unlock()
+	var out []ApprovalRequest
+	for _, c := range children {
+		out = append(out, c.PendingApprovals()...)
+	}
+	return out
+}
+
+// approveChild answers a child's approval request; false when no running
+// child waits on call id.
+func (s *subagents) approveChild(id string, d ApprovalDecision) bool {
+	s.mu.Lock()
+	children := make([]*Runtime, 0, len(s.children))
+	for c := range s.children {
+		children = append(children, c)
+	}
+	s.mu.Unlock()
+	for _, c := range children {
+		if c.Approve(id, d) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // childIDs names the sessions of the running children.
