@@ -48,7 +48,7 @@ func (h *Host) watchChildren(rt *Runtime) {
 
 func (w *childWatcher) event(id string, ev agent.Event) {
 	if a, ok := ev.(agent.Annotation); ok && (a.Kind == AnnotationApprovalRequest || a.Kind == AnnotationApprovalResolved) {
-		w.deliver(a) // the front end answers the child's question
+		w.deliver(a)       // the front end answers the child's question
 		w.h.watch(w.rt, a) // and the background badge counts it
 		return
 	}

@@ -131,7 +131,7 @@ type Runtime struct {
 	// answersChildren says that a host's front end answers the approval
 	// requests of this runtime's sub-agents.
 	answersChildren atomic.Bool
-	sched     *lanes.Scheduler
+	sched           *lanes.Scheduler
 	// lanesOwner is the runtime that publishes sched: this one when it
 	// owns it, else the parent's or the host's first (nil: nobody does).
 	lanesOwner  *Runtime
