@@ -94,6 +94,9 @@ type Agent struct {
 	// queueChanged asks dispatch to announce the queue with the next event.
 	queueChanged bool
 	running      bool
+	// started says that the subscribers have seen the run's agent_start and
+	// not yet its agent_end: running as the events tell it (Attach).
+	started bool
 	cancel       context.CancelCauseFunc
 	idle         chan struct{} // closed while no run is active
 
@@ -285,6 +288,10 @@ func (a *Agent) call(fn Subscriber, ev Event) {
 
 func (a *Agent) fold(ev Event) {
 	switch e := ev.(type) {
+	case AgentStart:
+		a.started = true
+	case AgentEnd:
+		a.started = false
 	case MessageStart:
 		if e.Message.Role == RoleAssistant {
 			a.streaming = e.Message

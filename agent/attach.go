@@ -11,6 +11,12 @@ package agent
 func (a *Agent) Attach(onState func(State), fn Subscriber) (unsubscribe func()) {
 	a.emitMu.Lock()
 	defer a.emitMu.Unlock()
-	onState(a.State())
+	st := a.State()
+	a.mu.Lock()
+	// As the events tell it: a run whose agent_end is out (fn will see no
+	// more of it) is over, though it is still winding down.
+	st.Running = a.started
+	a.mu.Unlock()
+	onState(st)
 	return a.Subscribe(fn)
 }
