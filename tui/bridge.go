@@ -205,7 +205,7 @@ func loadedMsg(l runner.SessionLoaded) *msgs.SessionLoadedMsg {
 	return &msgs.SessionLoadedMsg{
 		SessionID: st.SessionID, Messages: st.Messages, Queue: st.Queue, Streaming: st.Streaming,
 		Model: st.Model, Thinking: st.Thinking, Running: st.Running,
-		PersistError: st.PersistError, Approvals: l.Approvals, Switched: true,
+		PersistError: st.PersistError, Approvals: l.Approvals, Switched: true, RunStarted: st.RunStarted,
 	}
 }
 

@@ -23,6 +23,7 @@ type runClock struct {
 	stopT   func() bool
 	gen     int // tells a stale timer's callback from the current one
 	fired   bool
+	begun   time.Time // when the run began; zero when none runs
 }
 
 func newRunClock(limit time.Duration, now func() time.Time, abort func(string)) *runClock {
@@ -36,15 +37,22 @@ func newRunClock(limit time.Duration, now func() time.Time, abort func(string)) 
 func (c *runClock) start() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.running, c.fired, c.left = true, false, c.limit
+	c.running, c.fired, c.left, c.begun = true, false, c.limit, c.now()
 	c.arm()
+}
+
+// began is when the run under way began, zero when none is.
+func (c *runClock) began() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.begun
 }
 
 // stop ends it (agent_end).
 func (c *runClock) stop() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.running = false
+	c.running, c.begun = false, time.Time{}
 	c.disarm()
 }
 

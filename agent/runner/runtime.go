@@ -105,6 +105,8 @@ type State struct {
 	Workspace string
 	// PersistError says why the last save failed, if it did.
 	PersistError string
+	// RunStarted is when the run under way began; zero when none is.
+	RunStarted time.Time
 }
 
 // Runtime is one session's runtime: the facade over its Agent.
@@ -492,7 +494,8 @@ func (r *Runtime) State() State {
 func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.persistErr}
+	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.persistErr,
+		RunStarted: r.clock.began()}
 }
 
 // Models lists every configured model.

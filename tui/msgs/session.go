@@ -48,6 +48,9 @@ type SessionLoadedMsg struct {
 	Running   bool
 	// PersistError says why the last save failed, if it did.
 	PersistError string
+	// RunStarted is when the run under way began (the elapsed time counts
+	// from it); zero when none is.
+	RunStarted time.Time
 	// Streaming is the answer streaming now in a running session the user
 	// switched to, nil otherwise.
 	Streaming *agent.Message

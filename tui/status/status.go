@@ -121,6 +121,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		switch {
 		case msg.Running && !m.running:
 			cmd = m.start()
+			if !msg.RunStarted.IsZero() { // a run switched to: its own elapsed time
+				m.started = msg.RunStarted
+			}
+		case msg.Running:
+			if !msg.RunStarted.IsZero() {
+				m.started = msg.RunStarted
+			}
 		case !msg.Running:
 			m.running = false
 		}

@@ -179,3 +179,25 @@ func TestProfileBadgeAndMeter(t *testing.T) {
 		t.Fatalf("the badge stayed when all is well: %q", m.View())
 	}
 }
+
+// TestSwitchToARunningSession: a run switched to counts its time from its
+// own start; the badge tells the sessions left running in the background.
+func TestSwitchToARunningSession(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	m := New(Deps{Styles: theme.NewStyles(theme.Plain()).Status, Now: func() time.Time { return now }})
+	m.SetSize(120)
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.Annotation{Kind: runner.AnnotationBackgroundRuns,
+		Data: []runner.BackgroundRun{{SessionID: "s_a"}, {SessionID: "s_b", Approvals: 1}}}}})
+	m, _ = m.Update(msgs.SessionLoadedMsg{Running: true, Switched: true, RunStarted: now.Add(-2 * time.Minute)})
+	v := m.View()
+	for _, want := range []string{"working 2m00s", "▶ 2 in background, 1 asks"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("bar %q lacks %q", v, want)
+		}
+	}
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.Annotation{Kind: runner.AnnotationBackgroundRuns,
+		Data: []runner.BackgroundRun{}}}})
+	if v := m.View(); strings.Contains(v, "background") {
+		t.Errorf("the badge stays with nothing in the background: %q", v)
+	}
+}
