@@ -24,10 +24,13 @@ const (
 )
 
 // SessionLoaded is the snapshot a front end shows after a switch: the
-// session's state and the approval requests its run waits on.
+// session's state, the approval requests its run waits on, and where its
+// sub-agents stand.
 type SessionLoaded struct {
 	State     State
 	Approvals []ApprovalRequest
+	// Subagents are the latest progress of the session's sub-agents.
+	Subagents []SubagentProgress
 }
 
 // BackgroundRun is a session whose run goes on while another is current.
@@ -62,6 +65,7 @@ type Host struct {
 	background map[*Runtime]time.Time // running, not current → since when
 	spares     []*Runtime             // idle, holding no session
 	all        []*Runtime
+	children   map[*Runtime]*childWatcher
 	detach     func()
 
 	emitMu   sync.Mutex // serialises deliveries to subscribers; guards below
@@ -184,6 +188,7 @@ func (h *Host) attach(rt *Runtime) {
 		loaded := SessionLoaded{State: rt.stateOf(st), Approvals: rt.allApprovals()}
 		h.emitMu.Lock()
 		defer h.emitMu.Unlock()
+		loaded.Subagents = h.children[rt].latest() // progress after it is delivered after it
 		h.attached = rt
 		h.deliverLocked(agent.Annotation{Kind: AnnotationSessionLoaded, Data: loaded})
 	}, func(ev agent.Event) {

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/steer-tui/steer/agent"
@@ -37,13 +39,31 @@ type childWatcher struct {
 	h  *Host
 	rt *Runtime
 
-	mu    sync.Mutex     // children run side by side
-	tools map[string]int // child session → tool calls run
+	mu    sync.Mutex                  // children run side by side
+	tools map[string]int              // child session → tool calls run
+	last  map[string]SubagentProgress // child session → its latest progress
 }
 
+// watchChildren starts following rt's sub-agents. h.mu is held.
 func (h *Host) watchChildren(rt *Runtime) {
-	w := &childWatcher{h: h, rt: rt, tools: map[string]int{}}
+	w := &childWatcher{h: h, rt: rt, tools: map[string]int{}, last: map[string]SubagentProgress{}}
+	if h.children == nil {
+		h.children = map[*Runtime]*childWatcher{}
+	}
+	h.children[rt] = w
 	rt.SubscribeChildren(w.event)
+}
+
+// latest is every child's latest progress, for a snapshot of the session.
+func (w *childWatcher) latest() []SubagentProgress {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]SubagentProgress, 0, len(w.last))
+	for _, p := range w.last {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b SubagentProgress) int { return strings.Compare(a.SessionID, b.SessionID) })
+	return out
 }
 
 func (w *childWatcher) event(id string, ev agent.Event) {
@@ -103,6 +123,7 @@ func (w *childWatcher) progress(id string, ev agent.Event) (SubagentProgress, bo
 	default:
 		return p, false
 	}
+	w.last[id] = p
 	return p, true
 }
 

@@ -364,16 +364,35 @@ func TestHostReportsSubagentProgress(t *testing.T) {
 	}
 	waitIdle(t, rt)
 	mu.Lock()
-	defer mu.Unlock()
-	if len(progress) < 2 {
-		t.Fatalf("progress %+v, want the start and the answer", progress)
+	seen := append([]SubagentProgress(nil), progress...)
+	mu.Unlock()
+	if len(seen) < 2 {
+		t.Fatalf("progress %+v, want the start and the answer", seen)
 	}
-	last := progress[len(progress)-1]
+	last := seen[len(seen)-1]
 	if child == "" || last.SessionID != child || last.State != SubagentAnswered || last.Doing != "done: count" {
 		t.Errorf("last progress %+v of child %q, want its answer", last, child)
 	}
 	if got := last.Summary(); got != "answered · done: count" {
 		t.Errorf("Summary() = %q", got)
+	}
+	// Back in the session after another, the snapshot says where its
+	// sub-agent stands.
+	parentID := h.SessionID()
+	var loaded []SessionLoaded
+	h.Subscribe(func(ev agent.Event) {
+		if a, ok := ev.(agent.Annotation); ok && a.Kind == AnnotationSessionLoaded {
+			loaded = append(loaded, a.Data.(SessionLoaded))
+		}
+	})
+	if err := h.NewSession(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.SwitchSession(context.Background(), parentID); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(loaded); n != 2 || len(loaded[1].Subagents) != 1 || loaded[1].Subagents[0].State != SubagentAnswered {
+		t.Errorf("snapshots %+v, want the parent's with its answered sub-agent", loaded)
 	}
 	// Answered and closed, the child's session is free for others to open.
 	other := openStore(t, dir)

@@ -228,3 +228,19 @@ func TestSubagentProgressUnderItsCall(t *testing.T) {
 		t.Fatalf("the answer is missing:\n%s", v)
 	}
 }
+
+// TestSubagentProgressSurvivesASwitch: a session switched to shows where
+// its sub-agents stand under their task calls.
+func TestSubagentProgressSurvivesASwitch(t *testing.T) {
+	m := newChat(100, 20)
+	call := agent.ToolCall("c1", runner.TaskToolName, map[string]any{"task": "count"})
+	m, _ = m.Update(msgs.SessionLoadedMsg{Running: true, Switched: true, Messages: []agent.Message{
+		user("delegate count"),
+		{Role: agent.RoleAssistant, Content: []agent.Content{call}, StopReason: agent.StopReasonToolUse},
+		{Role: agent.RoleToolResult, ToolCallID: "c1", ToolName: runner.TaskToolName,
+			Content: []agent.Content{agent.Text("started")}, Details: runner.TaskDetails{SessionID: "s_child"}},
+	}, Subagents: []runner.SubagentProgress{{SessionID: "s_child", State: runner.SubagentWorking, Doing: "running bash", Tools: 2}}})
+	if v := m.View(); !strings.Contains(v, "└ sub-agent s_child: working · 2 tool calls · running bash") {
+		t.Fatalf("the sub-agent's progress is missing after the switch:\n%s", v)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -18,7 +19,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.apply(ev)
 		}
 	case msgs.SessionLoadedMsg:
-		m.load(msg.Messages, msg.Running)
+		m.load(msg.Messages, msg.Running, msg.Subagents)
 		if msg.Note != "" {
 			m.add(&noticeItem{text: msg.Note})
 		}
@@ -149,9 +150,13 @@ func (m *Model) nextExpander(i int) int {
 }
 
 // load replaces the transcript with items built from saved messages; running
-// says that the session's run goes on (calls without results are running).
-func (m *Model) load(messages []agent.Message, running bool) {
+// says that the session's run goes on (calls without results are running),
+// children where its sub-agents stand.
+func (m *Model) load(messages []agent.Message, running bool, children []runner.SubagentProgress) {
 	m.reset()
+	for _, p := range children {
+		m.t.children[p.SessionID] = p.Summary()
+	}
 	for _, msg := range messages {
 		switch msg.Role {
 		case agent.RoleUser:
@@ -166,6 +171,7 @@ func (m *Model) load(messages []agent.Message, running bool) {
 		case agent.RoleToolResult:
 			t := m.tool(msg.ToolCallID, msg.ToolName)
 			t.finish(agent.ToolResult{Content: msg.Content, Details: msg.Details}, msg.IsError, msg.Timestamp)
+			t.progress = m.t.children[t.child]
 		}
 	}
 	for t := range m.t.active {

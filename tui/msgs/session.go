@@ -57,6 +57,8 @@ type SessionLoadedMsg struct {
 	// Approvals are the tool calls of a running session that wait for the
 	// user's answer.
 	Approvals []runner.ApprovalRequest
+	// Subagents are where the session's sub-agents stand.
+	Subagents []runner.SubagentProgress
 	// Switched says that the runtime announced the switch (in order with
 	// its events); the note of the request that asked for it goes with it.
 	Switched bool
