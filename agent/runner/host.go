@@ -162,6 +162,9 @@ func (h *Host) retire(rt *Runtime) {
 // running one goes on in the background, an idle one lets its session go
 // and becomes a spare. h.mu is held.
 func (h *Host) setAside(rt *Runtime) {
+	if !h.owns(rt) { // a sub-agent's, shown: its parent goes on with it
+		return
+	}
 	if rt.agent.Running() {
 		h.background[rt] = h.now()
 		return
@@ -188,7 +191,9 @@ func (h *Host) attach(rt *Runtime) {
 		loaded := SessionLoaded{State: rt.stateOf(st), Approvals: rt.allApprovals()}
 		h.emitMu.Lock()
 		defer h.emitMu.Unlock()
-		loaded.Subagents = h.children[rt].latest() // progress after it is delivered after it
+		if w := h.children[rt]; w != nil { // none for a sub-agent's session shown
+			loaded.Subagents = w.latest() // progress after it is delivered after it
+		}
 		h.attached = rt
 		h.deliverLocked(agent.Annotation{Kind: AnnotationSessionLoaded, Data: loaded})
 	}, func(ev agent.Event) {
@@ -297,7 +302,8 @@ func (h *Host) Background() []BackgroundRun {
 
 // SwitchSession makes the saved session id current. A run of the session
 // left behind goes on in the background; an idle one is let go. A session
-// running in the background becomes current again, as it stands.
+// running in the background becomes current again, as it stands; a running
+// sub-agent's is shown as it runs, taking no input (ErrSubagentSession).
 func (h *Host) SwitchSession(ctx context.Context, id string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -313,13 +319,16 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 			return nil
 		}
 	}
+	if child := h.runningChild(id); child != nil {
+		// Its parent's runtime writes it: shown as it runs, read-only.
+		h.setAside(cur)
+		h.makeCurrent(child)
+		return nil
+	}
 	if cur.store == nil {
 		return errors.New("saved sessions are not available without a state directory")
 	}
-	if h.subAgentRunning(id) {
-		return fmt.Errorf("session %s is a sub-agent's that is still running; open it once it has answered", id)
-	}
-	if !cur.agent.Running() {
+	if h.owns(cur) && !cur.agent.Running() {
 		if err := cur.SwitchSession(ctx, id); err != nil {
 			return err
 		}
@@ -349,7 +358,7 @@ func (h *Host) NewSession() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cur := h.current
-	if !cur.agent.Running() {
+	if h.owns(cur) && !cur.agent.Running() {
 		if err := cur.NewSession(); err != nil {
 			return err
 		}
@@ -412,15 +421,41 @@ func (h *Host) spare(ctx context.Context, workspace string, open func(*Runtime) 
 	return rt, nil
 }
 
-// subAgentRunning reports whether session id is a running sub-agent's of
-// one of the host's sessions: it has a writer in this process already.
-func (h *Host) subAgentRunning(id string) bool {
+// runningChild is the runtime of session id when it is a running
+// sub-agent's of one of the host's sessions (it has a writer here already).
+// h.mu is held.
+func (h *Host) runningChild(id string) *Runtime {
 	for _, rt := range h.all {
-		if rt.subs.child(id) != nil {
+		if c := rt.subs.child(id); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// owns reports whether rt is one of the host's runtimes, not a sub-agent's
+// shown. h.mu is held.
+func (h *Host) owns(rt *Runtime) bool {
+	for _, r := range h.all {
+		if r == rt {
 			return true
 		}
 	}
 	return false
+}
+
+// ErrSubagentSession refuses input to a sub-agent's session, which answers
+// its parent and takes no input of its own.
+var ErrSubagentSession = errors.New("this is a sub-agent's session: it takes no input and answers its parent (/sessions switches back)")
+
+// input is the current runtime when it takes input.
+func (h *Host) input() (*Runtime, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.owns(h.current) {
+		return nil, ErrSubagentSession
+	}
+	return h.current, nil
 }
 
 // Approve answers the approval request of tool call id, in whichever

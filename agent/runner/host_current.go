@@ -12,17 +12,29 @@ import (
 
 // Steer queues steering in the current session, or starts a run with it.
 func (h *Host) Steer(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
-	return h.Current().Steer(text, images...)
+	rt, err := h.input()
+	if err != nil {
+		return agent.QueueItem{}, false, err
+	}
+	return rt.Steer(text, images...)
 }
 
 // FollowUp queues a follow-up in the current session, or starts a run.
 func (h *Host) FollowUp(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
-	return h.Current().FollowUp(text, images...)
+	rt, err := h.input()
+	if err != nil {
+		return agent.QueueItem{}, false, err
+	}
+	return rt.FollowUp(text, images...)
 }
 
 // Prompt starts a run in the current session.
 func (h *Host) Prompt(text string, images ...agent.Content) error {
-	return h.Current().Prompt(text, images...)
+	rt, err := h.input()
+	if err != nil {
+		return err
+	}
+	return rt.Prompt(text, images...)
 }
 
 // Dequeue takes queued items of the current session back.
@@ -34,7 +46,11 @@ func (h *Host) Abort() { h.Current().Abort() }
 
 // Compact summarises the current session's older history.
 func (h *Host) Compact(ctx context.Context, instructions string) (CompactionEnd, error) {
-	return h.Current().Compact(ctx, instructions)
+	rt, err := h.input()
+	if err != nil {
+		return CompactionEnd{}, err
+	}
+	return rt.Compact(ctx, instructions)
 }
 
 // State is the current session's snapshot.
@@ -53,7 +69,13 @@ func (h *Host) Models() []agent.Model { return h.first.Models() }
 func (h *Host) ModelProblem(m agent.Model) string { return h.first.ModelProblem(m) }
 
 // SetModel switches the current session's model.
-func (h *Host) SetModel(ref string) (agent.Model, error) { return h.Current().SetModel(ref) }
+func (h *Host) SetModel(ref string) (agent.Model, error) {
+	rt, err := h.input()
+	if err != nil {
+		return agent.Model{}, err
+	}
+	return rt.SetModel(ref)
+}
 
 // SetThinking sets the current session's thinking level.
 func (h *Host) SetThinking(l agent.ThinkingLevel) { h.Current().SetThinking(l) }

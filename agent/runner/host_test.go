@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -588,8 +589,20 @@ func TestHostAnswersASubagentsApproval(t *testing.T) {
 	if req.ID != "child_call" || req.SessionID == "" || req.SessionID == h.SessionID() {
 		t.Fatalf("request %+v, want the child's call in the child's session", req)
 	}
-	if h.SwitchSession(context.Background(), req.SessionID) == nil {
-		t.Error("the running sub-agent's session opened a second writer")
+	// The running child's session is shown as it runs, read-only; its
+	// parent goes on in the background.
+	parentID := h.SessionID()
+	if err := h.SwitchSession(context.Background(), req.SessionID); err != nil {
+		t.Fatalf("opening the running sub-agent's session: %v", err)
+	}
+	if st := h.State(); st.SessionID != req.SessionID || !st.Running || transcriptText(st.Messages) != "touch it||" {
+		t.Errorf("the child's session shows %s running %v: %q", st.SessionID, st.Running, transcriptText(st.Messages))
+	}
+	if _, _, err := h.Steer("hello"); !errors.Is(err, ErrSubagentSession) {
+		t.Errorf("input to a sub-agent's session: %v", err)
+	}
+	if bg := h.Background(); len(bg) != 1 || bg[0].SessionID != parentID || bg[0].Approvals != 1 {
+		t.Errorf("background %+v, want the parent with its child's question", bg)
 	}
 	if err := h.Approve(req.ID, ApproveOnce); err != nil {
 		t.Fatal(err)
@@ -600,4 +613,10 @@ func TestHostAnswersASubagentsApproval(t *testing.T) {
 		t.Fatal("the approved call never ran")
 	}
 	waitIdle(t, rt)
+	if err := h.SwitchSession(context.Background(), parentID); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.SessionID(); got != parentID {
+		t.Errorf("switched back to %s, want the parent %s", got, parentID)
+	}
 }
