@@ -18,9 +18,9 @@ require (
 	github.com/creack/pty v1.1.24
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/gofrs/flock v0.13.2
+	github.com/google/jsonschema-go v0.4.3
 	github.com/muesli/termenv v0.16.0
 	github.com/openai/openai-go/v3 v3.98.0
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tidwall/gjson v1.20.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.49.0

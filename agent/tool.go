@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // ToolResult is what a tool returns: content for the model, details for the UI.
@@ -59,7 +59,7 @@ type toolEntry struct {
 	tool   Tool
 	spec   ToolSpec
 	once   sync.Once
-	schema *jsonschema.Schema
+	schema *jsonschema.Resolved
 	err    error // the schema did not compile
 }
 
@@ -83,30 +83,27 @@ func NewToolSet(tools ...Tool) (*ToolSet, error) {
 }
 
 // compiled is the entry's schema, compiling it on first use.
-func (e *toolEntry) compiled() (*jsonschema.Schema, error) {
+func (e *toolEntry) compiled() (*jsonschema.Resolved, error) {
 	e.once.Do(func() { e.schema, e.err = compileSchema(e.spec) })
 	return e.schema, e.err
 }
 
-func compileSchema(spec ToolSpec) (*jsonschema.Schema, error) {
+// compileSchema resolves the tool's schema (JSON Schema 2020-12, or
+// draft-07 when it says so); NewToolSet made sure it is JSON.
+func compileSchema(spec ToolSpec) (*jsonschema.Resolved, error) {
 	raw := spec.Parameters
 	if len(raw) == 0 {
 		raw = json.RawMessage(`{"type":"object"}`)
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: schema is not JSON: %w", spec.Name, err)
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return nil, fmt.Errorf("tool %q: schema does not compile: %w", spec.Name, err)
 	}
-	url := "tool:" + spec.Name
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %q: %w", spec.Name, err)
-	}
-	schema, err := c.Compile(url)
+	resolved, err := schema.Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: schema does not compile: %w", spec.Name, err)
 	}
-	return schema, nil
+	return resolved, nil
 }
 
 // Specs lists what the model is told about the tools, in order.
@@ -150,8 +147,8 @@ func (s *ToolSet) Validate(name string, args map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("arguments are not JSON: %w", err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
+	var inst any
+	if err := json.Unmarshal(raw, &inst); err != nil {
 		return fmt.Errorf("arguments are not JSON: %w", err)
 	}
 	if err := schema.Validate(inst); err != nil {
