@@ -15,6 +15,12 @@ import (
 // line ends the stream with bufio.ErrTooLong.
 const MaxLine = bufio.MaxScanTokenSize << 9
 
+// readSize is the buffer a stream is read into at first: a read takes what
+// the connection has, up to this, so a fast stream costs one system call
+// for many events rather than one for every few (bufio.Scanner's own start
+// is 4 KB).
+const readSize = 64 << 10
+
 // Event is one dispatched event. Both slices are the reader's and are valid
 // until the next call to Next.
 type Event struct {
@@ -37,7 +43,7 @@ type Reader struct {
 // NewReader reads events from r.
 func NewReader(r io.Reader) *Reader {
 	scan := bufio.NewScanner(r)
-	scan.Buffer(nil, MaxLine)
+	scan.Buffer(make([]byte, readSize), MaxLine)
 	return &Reader{scan: scan}
 }
 
