@@ -12,5 +12,7 @@
 // is `steer --version` (package initialisation alone), and
 // BenchmarkSideBySide reports steer's time over curl's for 1 and 20,000
 // unpaced chunks. STEER_BENCH_BIN=path measures that binary instead of
-// building one (an older build, to compare).
+// building one (an older build, to compare). Either way a fresh copy is
+// measured: peak RSS depends on how the file sits in the page cache (see
+// copyBinary).
 package bench
