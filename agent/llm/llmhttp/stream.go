@@ -53,7 +53,9 @@ type Request[T any] struct {
 // Handle says carried progress re-arms the watchdog; other items, and
 // keep-alives the SDK never yields (comments, pings), do not. The watchdog is
 // paused while Handle runs, so a slow consumer is not taken for a silent
-// server.
+// server. w holds its deltas (agent.StreamWriter.HoldDeltas) until the next
+// read of the body, so what one read brought reaches the consumer as one
+// event a block.
 func Stream[T any](ctx context.Context, w *agent.StreamWriter, r Request[T]) {
 	fail := func(e *agent.ProviderError) { w.Fail(Redact(e, r.Secrets...)) }
 	defer func() {
