@@ -55,8 +55,7 @@ func (md *markdown) render(src string, fast bool) []string {
 // stream is the markdown of a message that is still arriving. Text before
 // cut is split into finished blocks at safe boundaries, each rendered once
 // per width; only the open block after cut is re-rendered as text arrives.
-// When the message ends, one exact render of the whole text replaces the
-// pieces.
+// When the message ends, the exact render replaces the pieces (see exact).
 type stream struct {
 	src    string
 	cut    int        // src[:cut] is made of finished blocks
@@ -104,10 +103,23 @@ func (s *stream) lines(md *markdown) []string {
 	}
 	if s.ended {
 		if s.final == nil {
-			s.final = md.render(s.src, false)
+			s.final = s.exact(md)
 		}
 		return s.final
 	}
+	out := s.finished(md)
+	if open := s.src[s.cut:]; strings.TrimSpace(open) != "" {
+		if s.tail == nil {
+			s.tail = md.render(open, true)
+		}
+		out = appendBlock(out, s.tail)
+	}
+	return out
+}
+
+// finished renders what is not cached of the finished blocks and returns
+// their lines.
+func (s *stream) finished(md *markdown) []string {
 	var out []string
 	for i, b := range s.blocks {
 		if s.done[i] == nil {
@@ -118,13 +130,40 @@ func (s *stream) lines(md *markdown) []string {
 		}
 		out = appendBlock(out, s.done[i])
 	}
+	return out
+}
+
+// exact is the render of the whole ended text. The finished blocks render
+// alone exactly as within the whole (safeCut cuts only where nothing later
+// can change them), so they stand and only the open block is rendered again,
+// in the full style: a long answer is not rendered twice at its end. Link
+// reference and footnote definitions reach back across blocks; a text with
+// any is rendered whole.
+func (s *stream) exact(md *markdown) []string {
+	if hasDefinitions(s.src) {
+		return md.render(s.src, false)
+	}
+	out := s.finished(md)
 	if open := s.src[s.cut:]; strings.TrimSpace(open) != "" {
-		if s.tail == nil {
-			s.tail = md.render(open, true)
-		}
-		out = appendBlock(out, s.tail)
+		out = appendBlock(out, md.render(open, false))
 	}
 	return out
+}
+
+// hasDefinitions reports whether text defines a link reference or a
+// footnote ("[label]: …", "[^1]: …" at the start of a line, indented by at
+// most three spaces).
+func hasDefinitions(text string) bool {
+	for line := range strings.Lines(text) {
+		t := strings.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 || !strings.HasPrefix(t, "[") {
+			continue
+		}
+		if end := strings.Index(t, "]:"); end > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // appendBlock joins rendered blocks with one blank line between them.

@@ -114,3 +114,45 @@ func TestMarkdownDecodedReferencesAreSanitised(t *testing.T) {
 		}
 	}
 }
+
+// TestEndedStreamIsTheExactRender: when a streamed message ends, what it
+// shows is the render of the whole text, in every theme and colour
+// profile, for every kind of block; the finished blocks are not rendered
+// again, except in a text whose definitions reach across blocks.
+func TestEndedStreamIsTheExactRender(t *testing.T) {
+	docs := []struct {
+		doc        string
+		rendersAll bool
+	}{
+		{"# Plan\n\nFirst we **look**.\n\n- one\n- two\n\nThen code:\n\n```sh\nmake test\n```\n\nDone.", false},
+		{"Para one.\n\nPara two with `code`.\n\n## Heading\n\nText.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nEnd.", false},
+		{"1. first\n2. second\n\nThen:\n\n> quoted\n> more\n\nafter quote\n\n---\n\nlast", false},
+		{"## Steps\n- a\n  - nested\n- b\n\nA very long line that wraps around the sixty column limit for sure, yes it does.\n\n```go\nfunc main() {}\n```\n\n### Small\n\n*emph* and **strong** and ~~del~~.", false},
+		{"Intro.\n\n3. three\n4. four\n\nOutro [link](http://x.y) and <http://a.b>.\n\n    indented code\n\n<div>html</div>\n\nend", false},
+		{"See [the docs][d].\n\nMore.\n\n[d]: http://example.com\n\nmore", true},
+		{"Text[^1].\n\nMore.\n\n[^1]: note\n\nmore", true},
+	}
+	for _, th := range []theme.Theme{theme.Plain(), theme.Dark()} {
+		st := theme.NewStyles(th)
+		for _, profile := range []termenv.Profile{termenv.Ascii, termenv.TrueColor} {
+			md := newMarkdown(60, st.Chat.Markdown, theme.Fast(st.Chat.Markdown), profile)
+			for _, d := range docs {
+				var s stream
+				for i := 1; i <= len(d.doc); i += 3 {
+					s.set(d.doc[:i])
+					s.lines(md)
+				}
+				s.set(d.doc)
+				s.lines(md)
+				s.end()
+				got, want := strings.Join(s.lines(md), "\n"), strings.Join(md.render(d.doc, false), "\n")
+				if got != want {
+					t.Errorf("%s, %v: the ended stream shows\n%q\nwant the exact render\n%q", th.Name, profile, got, want)
+				}
+				if hasDefinitions(d.doc) != d.rendersAll {
+					t.Errorf("hasDefinitions(%q) = %v", d.doc, !d.rendersAll)
+				}
+			}
+		}
+	}
+}
