@@ -94,11 +94,11 @@ type Agent struct {
 	// queueChanged asks dispatch to announce the queue with the next event.
 	queueChanged bool
 	running      bool
+	cancel       context.CancelCauseFunc
+	idle         chan struct{} // closed while no run is active
 	// started says that the subscribers have seen the run's agent_start and
 	// not yet its agent_end: running as the events tell it (Attach).
 	started bool
-	cancel       context.CancelCauseFunc
-	idle         chan struct{} // closed while no run is active
 
 	// deliverHook, set only by tests, runs in Deliver after it has queued an
 	// item for the active run, with the lock released, so that a test can end
