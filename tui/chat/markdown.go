@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/glamour"
@@ -133,14 +134,15 @@ func (s *stream) finished(md *markdown) []string {
 	return out
 }
 
-// exact is the render of the whole ended text. The finished blocks render
-// alone exactly as within the whole (safeCut cuts only where nothing later
-// can change them), so they stand and only the open block is rendered again,
-// in the full style: a long answer is not rendered twice at its end. Link
-// reference and footnote definitions reach back across blocks; a text with
-// any is rendered whole.
+// exact is the render of the whole ended text. A finished block of plain
+// prose (paragraphs and headings) renders alone exactly as within the
+// whole, so when every finished block is one, they stand and only the open
+// block is rendered again, in the full style: a long answer is not rendered
+// twice at its end. Anything else (lists and quotes, whose spacing depends
+// on what follows; fences, tables, HTML; link and footnote definitions,
+// which reach back across blocks) gets one render of the whole text.
 func (s *stream) exact(md *markdown) []string {
-	if hasDefinitions(s.src) {
+	if strings.Contains(s.src, "]:") || slices.ContainsFunc(s.blocks, notPlainProse) {
 		return md.render(s.src, false)
 	}
 	out := s.finished(md)
@@ -150,16 +152,12 @@ func (s *stream) exact(md *markdown) []string {
 	return out
 }
 
-// hasDefinitions reports whether text defines a link reference or a
-// footnote ("[label]: …", "[^1]: …" at the start of a line, indented by at
-// most three spaces).
-func hasDefinitions(text string) bool {
-	for line := range strings.Lines(text) {
-		t := strings.TrimLeft(line, " ")
-		if len(line)-len(t) > 3 || !strings.HasPrefix(t, "[") {
-			continue
-		}
-		if end := strings.Index(t, "]:"); end > 1 {
+// notPlainProse reports whether block is more than paragraphs and
+// headings: a line of it opens a list, a quote, a fence, a table, HTML or
+// indented code.
+func notPlainProse(block string) bool {
+	for line := range strings.Lines(block) {
+		if strings.TrimSpace(line) != "" && classify(strings.TrimRight(line, "\n")) != blockParagraph {
 			return true
 		}
 	}
