@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -78,6 +79,8 @@ type Host struct {
 	allSubs map[int]func(sessionID string, ev agent.Event)
 	nextAll int
 
+	watchMu  sync.Mutex     // guards closing, and Adds to watchers
+	closing  bool           // Close has begun: no more watchers
 	watchers sync.WaitGroup // goroutines started by the runtimes' events
 }
 
@@ -122,24 +125,33 @@ func (h *Host) adopt(rt *Runtime) {
 func (h *Host) watch(rt *Runtime, ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.AgentEnd:
-		h.watchers.Add(1)
-		go func() {
-			defer h.watchers.Done()
-			h.retire(rt)
-		}()
+		h.goWatch(func() { h.retire(rt) })
 	case agent.Annotation:
 		if e.Kind == AnnotationApprovalRequest || e.Kind == AnnotationApprovalResolved {
-			h.watchers.Add(1)
-			go func() {
-				defer h.watchers.Done()
+			h.goWatch(func() {
 				h.mu.Lock()
 				defer h.mu.Unlock()
 				if _, ok := h.background[rt]; ok {
 					h.announceBackground()
 				}
-			}()
+			})
 		}
 	}
+}
+
+// goWatch runs f on a goroutine of its own, which Close waits for; once
+// Close has begun, f is not run.
+func (h *Host) goWatch(f func()) {
+	h.watchMu.Lock()
+	defer h.watchMu.Unlock()
+	if h.closing {
+		return
+	}
+	h.watchers.Add(1)
+	go func() {
+		defer h.watchers.Done()
+		f()
+	}()
 }
 
 // retire lets the session of a background run that ended go: its saves
@@ -174,8 +186,18 @@ func (h *Host) setAside(rt *Runtime) {
 			h.background[rt] = h.now()
 			return
 		}
-		// Not a spare: it may still hold its session. Close ends it.
+		// Not a spare: it may still hold its session, which closing it
+		// lets go.
 		rt.log.Warn("letting a session go failed", "session", rt.SessionID(), "error", err)
+		if rt == h.first { // it publishes the lanes the others share: Close ends it last
+			return
+		}
+		h.all = slices.DeleteFunc(h.all, func(r *Runtime) bool { return r == rt })
+		h.goWatch(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), QuitWait)
+			defer cancel()
+			_ = rt.Close(ctx)
+		})
 		return
 	}
 	h.spares = append(h.spares, rt)
@@ -319,14 +341,14 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 			return nil
 		}
 	}
+	if cur.store == nil {
+		return errors.New("saved sessions are not available without a state directory")
+	}
 	if child := h.runningChild(id); child != nil {
 		// Its parent's runtime writes it: shown as it runs, read-only.
 		h.setAside(cur)
 		h.makeCurrent(child)
 		return nil
-	}
-	if cur.store == nil {
-		return errors.New("saved sessions are not available without a state directory")
 	}
 	if h.owns(cur) && !cur.agent.Running() {
 		if err := cur.SwitchSession(ctx, id); err != nil {
@@ -497,18 +519,23 @@ func (h *Host) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
 	return rt.DequeueIn(sessionID, id)
 }
 
-// AbortSession aborts the run of session id, current or in the background,
-// on the user's behalf; false when no run of it is active here.
+// AbortSession aborts the run of session id, current, in the background
+// or a sub-agent's, on the user's behalf; false when no run of it is active
+// here.
 func (h *Host) AbortSession(id string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, rt := range h.all {
-		if rt.SessionID() == id && rt.agent.Running() {
-			rt.Abort()
-			return true
+	rt := h.runningChild(id)
+	for _, r := range h.all {
+		if r.SessionID() == id {
+			rt = r
 		}
 	}
-	return false
+	if rt == nil || !rt.agent.Running() {
+		return false
+	}
+	rt.Abort()
+	return true
 }
 
 // AbortWith aborts every run of the host for reason (a quit, a signal).
@@ -538,6 +565,9 @@ func (h *Host) WaitForIdle(ctx context.Context) error {
 // Close closes every runtime of the host, the first last (it owns the
 // lanes the others share). Call it once every run has ended.
 func (h *Host) Close(ctx context.Context) error {
+	h.watchMu.Lock()
+	h.closing = true
+	h.watchMu.Unlock()
 	h.mu.Lock()
 	all := append([]*Runtime(nil), h.all...)
 	h.mu.Unlock()

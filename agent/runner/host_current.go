@@ -38,10 +38,17 @@ func (h *Host) Prompt(text string, images ...agent.Content) error {
 }
 
 // Dequeue takes queued items of the current session back.
-func (h *Host) Dequeue(id string) ([]agent.QueueItem, error) { return h.Current().Dequeue(id) }
+func (h *Host) Dequeue(id string) ([]agent.QueueItem, error) {
+	rt, err := h.input()
+	if err != nil {
+		return nil, err
+	}
+	return rt.Dequeue(id)
+}
 
 // Abort aborts the current session's run on the user's behalf (Esc); runs
-// in the background go on.
+// in the background go on. In a sub-agent's session shown, it stops the
+// sub-agent, whose parent is told so.
 func (h *Host) Abort() { h.Current().Abort() }
 
 // Compact summarises the current session's older history.
@@ -77,8 +84,13 @@ func (h *Host) SetModel(ref string) (agent.Model, error) {
 	return rt.SetModel(ref)
 }
 
-// SetThinking sets the current session's thinking level.
-func (h *Host) SetThinking(l agent.ThinkingLevel) { h.Current().SetThinking(l) }
+// SetThinking sets the current session's thinking level; a sub-agent's
+// session shown keeps its own.
+func (h *Host) SetThinking(l agent.ThinkingLevel) {
+	if rt, err := h.input(); err == nil {
+		rt.SetThinking(l)
+	}
+}
 
 // Profiles views every auth profile from the shared ledger.
 func (h *Host) Profiles(ctx context.Context) ([]ProfileView, error) { return h.Current().Profiles(ctx) }
