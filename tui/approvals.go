@@ -14,11 +14,16 @@ import (
 	"github.com/steer-tui/steer/tui/sanitize"
 )
 
-// answerApprovalMsg is the user's answer to a tool call's approval request.
+// answerApprovalMsg is the user's answer to a tool call's approval request
+// (in a sub-agent's session, or "" for the session's own run).
 type answerApprovalMsg struct {
-	id       string
-	decision runner.ApprovalDecision
+	session, id string
+	decision    runner.ApprovalDecision
 }
+
+// approvalTag tags a request's question: call ids are unique only within
+// one provider's answers, so a sub-agent's session tells two apart.
+func approvalTag(sessionID, id string) string { return sessionID + "/" + id }
 
 // approvalArgsMax bounds the arguments shown in an approval dialog.
 const approvalArgsMax = 2000
@@ -34,12 +39,12 @@ func (m Model) handleApprovalEvents(events []agent.Event) Model {
 		}
 		switch data := a.Data.(type) {
 		case runner.ApprovalRequest:
-			if a.Kind == runner.AnnotationApprovalRequest && !m.hasDialog(data.ID) {
+			if a.Kind == runner.AnnotationApprovalRequest && !m.hasDialog(approvalTag(data.SessionID, data.ID)) {
 				m = m.openDialog(m.approvalDialog(data))
 			}
 		case runner.ApprovalResolved:
 			if a.Kind == runner.AnnotationApprovalResolved {
-				m = m.dropDialog(data.ID)
+				m = m.dropDialog(approvalTag(data.SessionID, data.ID))
 			}
 		}
 	}
@@ -49,7 +54,9 @@ func (m Model) handleApprovalEvents(events []agent.Event) Model {
 // approvalDialog asks whether the call may run: allow once, allow the tool
 // for the session, or deny (also what Esc answers).
 func (m Model) approvalDialog(req runner.ApprovalRequest) dialog.Model {
-	answer := func(d runner.ApprovalDecision) tea.Msg { return answerApprovalMsg{id: req.ID, decision: d} }
+	answer := func(d runner.ApprovalDecision) tea.Msg {
+		return answerApprovalMsg{session: req.SessionID, id: req.ID, decision: d}
+	}
 	items := []dialog.Item{
 		{Label: "Allow once", Shortcut: "y", Msg: answer(runner.ApproveOnce)},
 		{Label: "Allow " + req.ToolName + " for this session", Shortcut: "a", Msg: answer(runner.ApproveSession)},
@@ -59,7 +66,7 @@ func (m Model) approvalDialog(req runner.ApprovalRequest) dialog.Model {
 	if req.SessionID != "" {
 		title += " (sub-agent " + req.SessionID + ")"
 	}
-	return dialog.NewQuestion(m.dialogDeps(), title, approvalText(req), items, answer(runner.ApproveDeny)).WithTag(req.ID)
+	return dialog.NewQuestion(m.dialogDeps(), title, approvalText(req), items, answer(runner.ApproveDeny)).WithTag(approvalTag(req.SessionID, req.ID))
 }
 
 // approvalText is what the dialog shows of a call: its summary, a warning
@@ -129,7 +136,7 @@ func (m Model) dropApprovalDialogs() Model {
 func (m Model) handleAnswerApproval(msg answerApprovalMsg) (Model, tea.Cmd) {
 	rt := m.rt
 	m.calls.submit(call{run: func() tea.Msg {
-		if err := rt.Approve(msg.id, msg.decision); err != nil {
+		if err := rt.ApproveIn(msg.session, msg.id, msg.decision); err != nil {
 			return msgs.ErrorMsg{Action: "answer the approval", Err: err}
 		}
 		return nil

@@ -116,6 +116,19 @@ func TestApprovalAskedOnceAfterASwitch(t *testing.T) {
 	if len(m.dialogs) != 1 {
 		t.Fatalf("%d questions open, want 1", len(m.dialogs))
 	}
+	// A sub-agent's call of the same id is another question, answered and
+	// closed on its own.
+	child := req
+	child.SessionID = "s_child"
+	m = m.handleApprovalEvents([]agent.Event{agent.Annotation{Kind: runner.AnnotationApprovalRequest, Data: child}})
+	if len(m.dialogs) != 2 {
+		t.Fatalf("%d questions open, want the sub-agent's too", len(m.dialogs))
+	}
+	m = m.handleApprovalEvents([]agent.Event{agent.Annotation{Kind: runner.AnnotationApprovalResolved,
+		Data: runner.ApprovalResolved{ID: req.ID, SessionID: "s_child", Decision: "allow"}}})
+	if len(m.dialogs) != 1 || m.dialogs[0].Tag() != approvalTag("", req.ID) {
+		t.Fatalf("the sub-agent's answer closed the wrong question: %d open", len(m.dialogs))
+	}
 	m, _ = m.handleSessionLoaded(msgs.SessionLoadedMsg{SessionID: "s_c", Switched: true})
 	if len(m.dialogs) != 0 {
 		t.Fatalf("the question of the session left behind is still open")

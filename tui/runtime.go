@@ -44,7 +44,10 @@ type Inputs interface {
 	// abandons it.
 	Compact(ctx context.Context, instructions string) (runner.CompactionEnd, error)
 	// Approve answers the approval request of tool call id.
-	Approve(id string, d runner.ApprovalDecision) error
+	// ApproveIn answers it where it waits: in session sessionID, a
+	// sub-agent's (runner.ApprovalRequest.SessionID), or "" for the
+	// current session's own run.
+	ApproveIn(sessionID, id string, d runner.ApprovalDecision) error
 	// WaitForIdle returns once no run is active, or with ctx's error.
 	WaitForIdle(ctx context.Context) error
 }

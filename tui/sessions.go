@@ -62,7 +62,7 @@ func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 		}
 		m = m.dropApprovalDialogs() // they wait in the session left behind
 		for _, req := range msg.Approvals {
-			if !m.hasDialog(req.ID) {
+			if !m.hasDialog(approvalTag(req.SessionID, req.ID)) {
 				m = m.openDialog(m.approvalDialog(req))
 			}
 		}

@@ -41,6 +41,8 @@ type ApprovalResolved struct {
 	ID       string `json:"toolCallId"`
 	Decision string `json:"decision"`
 	Error    string `json:"error,omitempty"`
+	// SessionID is the request's (ApprovalRequest.SessionID).
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // ApprovalDecision is the user's answer to an ApprovalRequest.
@@ -110,10 +112,10 @@ func (r *Runtime) approver() tools.Approver {
 		}()
 		select {
 		case d := <-w.answer:
-			resolved = ApprovalResolved{ID: req.ID, Decision: d.String()}
+			resolved = ApprovalResolved{ID: req.ID, Decision: d.String(), SessionID: req.SessionID}
 			return d, nil
 		case <-ctx.Done():
-			resolved = ApprovalResolved{ID: req.ID, Error: "the run was aborted"}
+			resolved = ApprovalResolved{ID: req.ID, Error: "the run was aborted", SessionID: req.SessionID}
 			return tools.Deny, context.Cause(ctx)
 		}
 	})
@@ -133,6 +135,22 @@ func (r *Runtime) Approve(id string, d ApprovalDecision) error {
 	}
 	w.answer <- d
 	return nil
+}
+
+// ApproveIn answers the approval request of tool call id that session
+// sessionID's run waits on: this runtime's own when sessionID is "" or its
+// session, else one of its sub-agents' (ApprovalRequest.SessionID). Call
+// ids are unique only within one provider's answers; the session tells
+// apart two calls of one id.
+func (r *Runtime) ApproveIn(sessionID, id string, d ApprovalDecision) error {
+	if sessionID == "" || sessionID == r.SessionID() {
+		return r.Approve(id, d)
+	}
+	child := r.subs.child(sessionID)
+	if child == nil {
+		return fmt.Errorf("no sub-agent of this session runs in session %q", sessionID)
+	}
+	return child.Approve(id, d)
 }
 
 // PendingApprovals lists the calls waiting for an answer, by id, for a

@@ -480,25 +480,35 @@ func (h *Host) input() (*Runtime, error) {
 	return h.current, nil
 }
 
-// Approve answers the approval request of tool call id, in whichever
-// session it waits: the current session's first, as call ids are unique
-// only within a provider's answers.
-func (h *Host) Approve(id string, d ApprovalDecision) error {
-	h.mu.Lock()
-	all := append([]*Runtime{h.current}, h.all...)
-	h.mu.Unlock()
-	for _, rt := range all {
-		if err := rt.Approve(id, d); err == nil || rt.subs.approveChild(id, d) {
-			return nil
-		}
-	}
-	return fmt.Errorf("no tool call %q is waiting for approval", id)
-}
-
 // allApprovals are the requests a session's run waits on, its sub-agents'
 // included.
 func (r *Runtime) allApprovals() []ApprovalRequest {
 	return append(r.PendingApprovals(), r.subs.childApprovals()...)
+}
+
+// ApproveIn answers the approval request of tool call id in session
+// sessionID ("" for the current session's own run): a sub-agent's, the
+// current session's or a background one's.
+func (h *Host) ApproveIn(sessionID, id string, d ApprovalDecision) error {
+	h.mu.Lock()
+	var rt *Runtime
+	switch {
+	case sessionID == "":
+		rt = h.current
+	case h.runningChild(sessionID) != nil:
+		rt = h.runningChild(sessionID)
+	default:
+		for _, r := range h.all {
+			if r.SessionID() == sessionID {
+				rt = r
+			}
+		}
+	}
+	h.mu.Unlock()
+	if rt == nil {
+		return fmt.Errorf("session %s is not open here", sessionID)
+	}
+	return rt.Approve(id, d)
 }
 
 // DequeueIn takes queued items of session sessionID back (see Dequeue), if

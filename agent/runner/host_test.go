@@ -604,7 +604,7 @@ func TestHostAnswersASubagentsApproval(t *testing.T) {
 	if bg := h.Background(); len(bg) != 1 || bg[0].SessionID != parentID || bg[0].Approvals != 1 {
 		t.Errorf("background %+v, want the parent with its child's question", bg)
 	}
-	if err := h.Approve(req.ID, ApproveOnce); err != nil {
+	if err := h.ApproveIn(req.SessionID, req.ID, ApproveOnce); err != nil {
 		t.Fatal(err)
 	}
 	select {

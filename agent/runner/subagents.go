@@ -226,23 +226,6 @@ func (s *subagents) childApprovals() []ApprovalRequest {
 	return out
 }
 
-// approveChild answers a child's approval request; false when no running
-// child waits on call id.
-func (s *subagents) approveChild(id string, d ApprovalDecision) bool {
-	s.mu.Lock()
-	children := make([]*Runtime, 0, len(s.children))
-	for c := range s.children {
-		children = append(children, c)
-	}
-	s.mu.Unlock()
-	for _, c := range children {
-		if c.Approve(id, d) == nil {
-			return true
-		}
-	}
-	return false
-}
-
 // childIDs names the sessions of the running children.
 func (s *subagents) childIDs() []string {
 	s.mu.Lock()
