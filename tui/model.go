@@ -111,6 +111,9 @@ type Model struct {
 	// asked for ("resumed: …"; "" when no switch is under way); switchTo is
 	// "" for a new session.
 	switchNote, switchTo string
+	// subagentView says that the session shown is a running sub-agent's,
+	// read-only; resuming it again once it has answered opens it writable.
+	subagentView bool
 	quitting             bool
 	mouse                bool
 	lastCtrlC            time.Time

@@ -69,6 +69,7 @@ func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 		m.aborting = false
 	}
 	m.sessionID, m.thinking, m.running = msg.SessionID, string(msg.Thinking), msg.Running
+	m.subagentView = msg.Subagent
 	m = m.measure()
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)
@@ -184,7 +185,7 @@ func (m Model) handleResume(msg msgs.ResumeSessionMsg) (Model, tea.Cmd) {
 	switch {
 	case m.sessions == nil:
 		return m.hint("saved sessions are not available")
-	case id == m.sessionID:
+	case id == m.sessionID && !m.subagentView:
 		return m, nil
 	}
 	sessions := m.sessions

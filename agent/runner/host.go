@@ -32,6 +32,9 @@ type SessionLoaded struct {
 	Approvals []ApprovalRequest
 	// Subagents are the latest progress of the session's sub-agents.
 	Subagents []SubagentProgress
+	// Subagent says that the session is a running sub-agent's, shown
+	// read-only (input is refused with ErrSubagentSession).
+	Subagent bool
 }
 
 // BackgroundRun is a session whose run goes on while another is current.
@@ -210,7 +213,7 @@ func (h *Host) attach(rt *Runtime) {
 		h.detach()
 	}
 	h.detach = rt.agent.Attach(func(st agent.State) {
-		loaded := SessionLoaded{State: rt.stateOf(st), Approvals: rt.allApprovals()}
+		loaded := SessionLoaded{State: rt.stateOf(st), Approvals: rt.allApprovals(), Subagent: !h.owns(rt)}
 		h.emitMu.Lock()
 		defer h.emitMu.Unlock()
 		if w := h.children[rt]; w != nil { // none for a sub-agent's session shown
@@ -330,8 +333,8 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	cur := h.current
-	if cur.SessionID() == id {
-		return nil
+	if cur.SessionID() == id && (h.owns(cur) || h.runningChild(id) != nil) {
+		return nil // a sub-agent's shown that has answered opens afresh, writable
 	}
 	for rt := range h.background {
 		if rt.SessionID() == id {

@@ -613,6 +613,16 @@ func TestHostAnswersASubagentsApproval(t *testing.T) {
 		t.Fatal("the approved call never ran")
 	}
 	waitIdle(t, rt)
+	// Answered, the child's session opens afresh on its own, writable.
+	if err := h.SwitchSession(context.Background(), req.SessionID); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	owned := h.owns(h.current)
+	h.mu.Unlock()
+	if h.SessionID() != req.SessionID || !owned {
+		t.Errorf("the answered sub-agent's session did not open writable")
+	}
 	if err := h.SwitchSession(context.Background(), parentID); err != nil {
 		t.Fatal(err)
 	}

@@ -59,6 +59,9 @@ type SessionLoadedMsg struct {
 	Approvals []runner.ApprovalRequest
 	// Subagents are where the session's sub-agents stand.
 	Subagents []runner.SubagentProgress
+	// Subagent says that the session is a running sub-agent's, shown
+	// read-only.
+	Subagent bool
 	// Switched says that the runtime announced the switch (in order with
 	// its events); the note of the request that asked for it goes with it.
 	Switched bool

@@ -61,6 +61,8 @@ type Model struct {
 	cooling, disabled, quarantined int
 	// background are the sessions whose runs go on while this one shows.
 	background []runner.BackgroundRun
+	// subagent says that the session shown is a sub-agent's, read-only.
+	subagent bool
 	view       string
 }
 
@@ -113,7 +115,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil // deltas change nothing here
 		}
 	case msgs.SessionLoadedMsg:
-		m.model, m.thinking, m.warning = msg.Model, msg.Thinking, msg.PersistError
+		m.model, m.thinking, m.warning, m.subagent = msg.Model, msg.Thinking, msg.PersistError, msg.Subagent
 		m.in, m.out, m.context, m.cost, m.streamed = 0, 0, 0, 0, 0
 		for _, mm := range msg.Messages {
 			m.count(mm)

@@ -188,9 +188,9 @@ func TestSwitchToARunningSession(t *testing.T) {
 	m.SetSize(120)
 	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.Annotation{Kind: runner.AnnotationBackgroundRuns,
 		Data: []runner.BackgroundRun{{SessionID: "s_a"}, {SessionID: "s_b", Approvals: 1}}}}})
-	m, _ = m.Update(msgs.SessionLoadedMsg{Running: true, Switched: true, RunStarted: now.Add(-2 * time.Minute)})
+	m, _ = m.Update(msgs.SessionLoadedMsg{Running: true, Switched: true, RunStarted: now.Add(-2 * time.Minute), Subagent: true})
 	v := m.View()
-	for _, want := range []string{"working 2m00s", "▶ 2 in background, 1 asks"} {
+	for _, want := range []string{"working 2m00s", "sub-agent · read-only", "▶ 2 in background, 1 asks"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("bar %q lacks %q", v, want)
 		}

@@ -90,6 +90,9 @@ func (m *Model) right() []string {
 		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
 	}
 	parts := []string{state}
+	if m.subagent {
+		parts = append(parts, st.Warning.Render("sub-agent · read-only"))
+	}
 	if b := m.backgroundBadge(); b != "" {
 		parts = append(parts, st.Running.Render(b))
 	}
