@@ -114,10 +114,10 @@ type Model struct {
 	// subagentView says that the session shown is a running sub-agent's,
 	// read-only; resuming it again once it has answered opens it writable.
 	subagentView bool
-	quitting             bool
-	mouse                bool
-	lastCtrlC            time.Time
-	replyOpen            bool // a late terminal answer has begun (see lateReply)
+	quitting     bool
+	mouse        bool
+	lastCtrlC    time.Time
+	replyOpen    bool // a late terminal answer has begun (see lateReply)
 	// compaction is the /compact under way, nil when none is.
 	compaction *compaction
 	sessionID  string

@@ -63,7 +63,7 @@ type Model struct {
 	background []runner.BackgroundRun
 	// subagent says that the session shown is a sub-agent's, read-only.
 	subagent bool
-	view       string
+	view     string
 }
 
 // HintExpiredMsg reports that the hint numbered ID has been shown for its
