@@ -5,14 +5,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
-	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/persistence"
 )
 
 // promptGates answers each prompt with "answer to <prompt>" once that
@@ -48,27 +45,8 @@ func (g *promptGates) stream(ctx context.Context, model agent.Model, llm agent.L
 // background (a badge says so), its answer is saved and not shown, and
 // resuming the first session shows it.
 func TestSwitchWhileARunGoesOn(t *testing.T) {
-	store, err := persistence.Open(t.TempDir(), persistence.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	gates := &promptGates{gates: map[string]chan struct{}{}}
-	rt, err := runner.New(context.Background(), runner.Options{
-		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: gates.stream}},
-		Store:     store, Workspace: "/ws", Now: agenttest.Clock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := runner.NewHost(rt)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		host.AbortWith(runner.AbortQuit)
-		_ = host.WaitForIdle(ctx)
-		_ = host.Close(ctx)
-		_ = store.Close()
-	})
+	host, store := newStoredHost(t, gates.stream)
 	h := newHarness(t, host, 100, 30, func(o *Options) { o.Sessions = SessionsOf(host) })
 
 	h.typeText("first")
@@ -112,27 +90,8 @@ func TestSwitchWhileARunGoesOn(t *testing.T) {
 // the background; switching to it shows its run as it stands and then its
 // answer, once.
 func TestSwitchBackToARunningSession(t *testing.T) {
-	store, err := persistence.Open(t.TempDir(), persistence.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	gates := &promptGates{gates: map[string]chan struct{}{}}
-	rt, err := runner.New(context.Background(), runner.Options{
-		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: gates.stream}},
-		Store:     store, Workspace: "/ws", Now: agenttest.Clock,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	host := runner.NewHost(rt)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		host.AbortWith(runner.AbortQuit)
-		_ = host.WaitForIdle(ctx)
-		_ = host.Close(ctx)
-		_ = store.Close()
-	})
+	host, _ := newStoredHost(t, gates.stream)
 	h := newHarness(t, host, 100, 30, func(o *Options) { o.Sessions = SessionsOf(host) })
 	h.typeText("first")
 	h.key(tea.KeyEnter, false)

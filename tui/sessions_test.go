@@ -114,8 +114,16 @@ func TestNewSessionKeepsTheEditor(t *testing.T) {
 }
 
 // newStoredRuntime is a host on a state directory that holds the empty
-// saved sessions ids.
+// saved sessions ids, answering nothing.
 func newStoredRuntime(t *testing.T, ids ...string) *runner.Host {
+	h, _ := newStoredHost(t, agenttest.NewScript().Stream, ids...)
+	return h
+}
+
+// newStoredHost is a host on a state directory that holds the empty saved
+// sessions ids, whose model streams with stream; both are closed when the
+// test ends.
+func newStoredHost(t *testing.T, stream agent.StreamFn, ids ...string) (*runner.Host, *persistence.Store) {
 	t.Helper()
 	store, err := persistence.Open(t.TempDir(), persistence.Options{})
 	if err != nil {
@@ -126,9 +134,8 @@ func newStoredRuntime(t *testing.T, ids ...string) *runner.Host {
 			t.Fatal(err)
 		}
 	}
-	script := agenttest.NewScript()
 	rt, err := runner.New(context.Background(), runner.Options{
-		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: stream}},
 		Store:     store, Workspace: "/ws", Now: agenttest.Clock,
 	})
 	if err != nil {
@@ -143,5 +150,5 @@ func newStoredRuntime(t *testing.T, ids ...string) *runner.Host {
 		_ = h.Close(ctx)
 		_ = store.Close()
 	})
-	return h
+	return h, store
 }

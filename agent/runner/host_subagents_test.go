@@ -17,21 +17,12 @@ import (
 // session id the task call returned.
 func TestHostReportsSubagentProgress(t *testing.T) {
 	dir := t.TempDir()
-	store := openStore(t, dir)
-	defer store.Close()
-	rt, err := New(context.Background(), Options{
+	store := storeFor(t, dir)
+	h := startHost(t, Options{
 		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: delegating}},
 		Store:     store, Workspace: t.TempDir(), Now: agenttest.Clock,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := NewHost(rt)
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = h.Close(ctx)
-	}()
+	rt := h.Current()
 	var mu sync.Mutex
 	var progress []SubagentProgress
 	child := ""
@@ -108,25 +99,14 @@ func touchingChild(ctx context.Context, m agent.Model, llm agent.LLMContext, opt
 // host's front end (its request names the child's session), and the answer
 // reaches the child.
 func TestHostAnswersASubagentsApproval(t *testing.T) {
-	store := openStore(t, t.TempDir())
-	defer store.Close()
+	store := storeFor(t, t.TempDir())
 	tool := countingTool{ran: make(chan struct{}, 1)}
-	rt, err := New(context.Background(), Options{
+	h := startHost(t, Options{
 		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: touchingChild}},
 		Store:     store, Workspace: t.TempDir(), Now: agenttest.Clock,
 		Tools: []agent.Tool{tool}, Approval: tools.ModeAsk, Interactive: true,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := NewHost(rt)
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		h.AbortWith(AbortQuit)
-		_ = h.WaitForIdle(ctx)
-		_ = h.Close(ctx)
-	}()
+	rt := h.Current()
 	asked := make(chan ApprovalRequest, 1)
 	h.Subscribe(func(ev agent.Event) {
 		if a, ok := ev.(agent.Annotation); ok && a.Kind == AnnotationApprovalRequest {

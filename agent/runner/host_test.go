@@ -96,16 +96,24 @@ func (e *hostEvents) since(id string) []agent.Event {
 
 func newHost(t *testing.T, store *persistence.Store, answers *gatedAnswers, maxConcurrent int) (*Host, *hostEvents) {
 	t.Helper()
-	rt, err := New(context.Background(), Options{
+	h := startHost(t, Options{
 		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.stream}},
 		Store:     store, Workspace: "/ws", Now: agenttest.Clock, MaxConcurrent: maxConcurrent,
 	})
+	rec := &hostEvents{idle: make(chan struct{})}
+	h.Subscribe(rec.record)
+	return h, rec
+}
+
+// startHost is a host over a runtime made with opts; it is closed when the
+// test ends, before the store it saves to (see storeFor).
+func startHost(t *testing.T, opts Options) *Host {
+	t.Helper()
+	rt, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := NewHost(rt)
-	rec := &hostEvents{idle: make(chan struct{})}
-	h.Subscribe(rec.record)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -113,7 +121,16 @@ func newHost(t *testing.T, store *persistence.Store, answers *gatedAnswers, maxC
 		_ = h.WaitForIdle(ctx)
 		_ = h.Close(ctx)
 	})
-	return h, rec
+	return h
+}
+
+// storeFor opens the store of dir, closed when the test ends (after the
+// hosts made later, as cleanups run last first).
+func storeFor(t *testing.T, dir string) *persistence.Store {
+	t.Helper()
+	store := openStore(t, dir)
+	t.Cleanup(func() { store.Close() })
+	return store
 }
 
 func within(t *testing.T, ch <-chan struct{}, what string) {
@@ -141,8 +158,7 @@ func texts(events []agent.Event) string {
 // is let go when it ends.
 func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 	dir := t.TempDir()
-	store := openStore(t, dir)
-	defer store.Close()
+	store := storeFor(t, dir)
 	answers := &gatedAnswers{}
 	h, rec := newHost(t, store, answers, 0)
 	var allMu sync.Mutex
@@ -235,8 +251,7 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 // TestHostSwitchesBackToARunningSession: switching back to a session that
 // still runs shows it as it stands, then its events, none twice.
 func TestHostSwitchesBackToARunningSession(t *testing.T) {
-	store := openStore(t, t.TempDir())
-	defer store.Close()
+	store := storeFor(t, t.TempDir())
 	answers := &gatedAnswers{}
 	h, rec := newHost(t, store, answers, 0)
 	if err := h.Prompt("first"); err != nil {
@@ -268,8 +283,7 @@ func TestHostSwitchesBackToARunningSession(t *testing.T) {
 // TestHostSessionsShareTheGlobalLane: with maxConcurrent 1 the second
 // session's run waits for the first's, across the host's runtimes.
 func TestHostSessionsShareTheGlobalLane(t *testing.T) {
-	store := openStore(t, t.TempDir())
-	defer store.Close()
+	store := storeFor(t, t.TempDir())
 	answers := &gatedAnswers{}
 	h, _ := newHost(t, store, answers, 1)
 	if err := h.Prompt("first"); err != nil {
@@ -325,8 +339,7 @@ func transcriptText(msgs []agent.Message) string {
 // the lanes like a run (trigger manual): with maxConcurrent 1 it waits for
 // another session's run, and Esc while it waits abandons it.
 func TestManualCompactionWaitsInTheLanes(t *testing.T) {
-	store := openStore(t, t.TempDir())
-	defer store.Close()
+	store := storeFor(t, t.TempDir())
 	answers := &gatedAnswers{}
 	h, _ := newHost(t, store, answers, 1)
 	if err := h.Prompt("first"); err != nil {
@@ -390,26 +403,16 @@ func TestHostWithoutAStoreKeepsTheRunOnScreen(t *testing.T) {
 // TestHostNewSessionStaysInTheWorkspace: steer started on a session of
 // another workspace makes its new sessions there, also while a run goes on.
 func TestHostNewSessionStaysInTheWorkspace(t *testing.T) {
-	store := openStore(t, t.TempDir())
-	defer store.Close()
+	store := storeFor(t, t.TempDir())
 	ctx := context.Background()
 	if err := store.CreateSession(ctx, persistence.Session{ID: "s_other", Workspace: "/ws2", Created: agenttest.Epoch, Updated: agenttest.Epoch}); err != nil {
 		t.Fatal(err)
 	}
 	answers := &gatedAnswers{}
-	rt, err := New(ctx, Options{
+	h := startHost(t, Options{
 		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.stream}},
 		Store:     store, Workspace: "/ws", Now: agenttest.Clock, Session: "s_other",
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := NewHost(rt)
-	defer func() {
-		h.AbortWith(AbortQuit)
-		_ = h.WaitForIdle(ctx)
-		_ = h.Close(ctx)
-	}()
 	if err := h.Prompt("first"); err != nil {
 		t.Fatal(err)
 	}
@@ -425,8 +428,7 @@ func TestHostNewSessionStaysInTheWorkspace(t *testing.T) {
 // TestHostDequeueInNamesTheSession: taking a session's queue back never
 // takes another's: a session let go answers with an error.
 func TestHostDequeueInNamesTheSession(t *testing.T) {
-	store := openStore(t, t.TempDir())
-	defer store.Close()
+	store := storeFor(t, t.TempDir())
 	answers := &gatedAnswers{}
 	h, rec := newHost(t, store, answers, 0)
 	if err := h.Prompt("first"); err != nil {
