@@ -3,50 +3,20 @@ package tui
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 )
-
-// promptGates answers each prompt with "answer to <prompt>" once that
-// prompt's gate is closed, so that runs of two sessions interleave as the
-// test says.
-type promptGates struct {
-	mu    sync.Mutex
-	gates map[string]chan struct{}
-}
-
-func (g *promptGates) gate(prompt string) chan struct{} {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.gates[prompt] == nil {
-		g.gates[prompt] = make(chan struct{})
-	}
-	return g.gates[prompt]
-}
-
-func (g *promptGates) stream(ctx context.Context, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-	prompt := ""
-	for _, m := range llm.Messages {
-		if m.Role == agent.RoleUser {
-			prompt = m.TextContent()
-		}
-	}
-	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to "+prompt).Stop(agent.StopReasonStop)).
-		Stream(ctx, model, llm, opts)
-}
 
 // TestSwitchWhileARunGoesOn: the user starts a run, opens a new session
 // while it works, runs and interrupts there; the first run goes on in the
 // background (a badge says so), its answer is saved and not shown, and
 // resuming the first session shows it.
 func TestSwitchWhileARunGoesOn(t *testing.T) {
-	gates := &promptGates{gates: map[string]chan struct{}{}}
-	host, store := newStoredHost(t, gates.stream)
+	gates := &agenttest.Gates{}
+	host, store := newStoredHost(t, gates.Stream)
 	h := newHarness(t, host, 100, 30, func(o *Options) { o.Sessions = SessionsOf(host) })
 
 	h.typeText("first")
@@ -68,7 +38,7 @@ func TestSwitchWhileARunGoesOn(t *testing.T) {
 		t.Fatalf("after Esc in the second session, background = %+v; want the first still running", bg)
 	}
 
-	close(gates.gate("first"))
+	gates.Open("first")
 	h.waitFor("the badge to go", func(m Model) bool { return !strings.Contains(statusLine(m), "in background") })
 	if v := h.m.View(); strings.Contains(v, "answer to first") {
 		t.Fatalf("the background session's answer shows in the second session:\n%s", v)
@@ -90,8 +60,8 @@ func TestSwitchWhileARunGoesOn(t *testing.T) {
 // the background; switching to it shows its run as it stands and then its
 // answer, once.
 func TestSwitchBackToARunningSession(t *testing.T) {
-	gates := &promptGates{gates: map[string]chan struct{}{}}
-	host, _ := newStoredHost(t, gates.stream)
+	gates := &agenttest.Gates{}
+	host, _ := newStoredHost(t, gates.Stream)
 	h := newHarness(t, host, 100, 30, func(o *Options) { o.Sessions = SessionsOf(host) })
 	h.typeText("first")
 	h.key(tea.KeyEnter, false)
@@ -112,7 +82,7 @@ func TestSwitchBackToARunningSession(t *testing.T) {
 	h.waitFor("the running session", func(m Model) bool {
 		return m.running && strings.Contains(m.View(), "resumed: first") && !strings.Contains(statusLine(m), "in background")
 	})
-	close(gates.gate("first"))
+	gates.Open("first")
 	h.waitFor("the answer", func(m Model) bool { return !m.running })
 	if n := strings.Count(h.m.View(), "answer to first"); n != 1 {
 		t.Fatalf("the answer shows %d times:\n%s", n, h.m.View())

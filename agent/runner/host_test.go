@@ -13,56 +13,11 @@ import (
 	"github.com/steer-tui/steer/persistence"
 )
 
-// gatedAnswers answers each prompt with "answer to <prompt>", once the gate
-// of that prompt (if any) is closed; a prompt's stream is told apart by the
-// last user message, so that runs of several sessions can interleave.
-type gatedAnswers struct {
-	mu    sync.Mutex
-	gates map[string]chan struct{}
-	asked map[string]chan struct{} // closed when the prompt's request arrives
-}
-
 // waitAsked waits until prompt's request reached the provider: its run has
 // stored the prompt and holds its lanes.
-func (g *gatedAnswers) waitAsked(t *testing.T, prompt string) {
+func waitAsked(t *testing.T, answers *agenttest.Gates, prompt string) {
 	t.Helper()
-	within(t, g.askedCh(prompt), "the request of "+prompt)
-}
-
-func (g *gatedAnswers) askedCh(prompt string) chan struct{} {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.asked == nil {
-		g.asked = map[string]chan struct{}{}
-	}
-	if g.asked[prompt] == nil {
-		g.asked[prompt] = make(chan struct{})
-	}
-	return g.asked[prompt]
-}
-
-func (g *gatedAnswers) gate(prompt string) chan struct{} {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.gates == nil {
-		g.gates = map[string]chan struct{}{}
-	}
-	if g.gates[prompt] == nil {
-		g.gates[prompt] = make(chan struct{})
-	}
-	return g.gates[prompt]
-}
-
-func (g *gatedAnswers) stream(ctx context.Context, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-	prompt := ""
-	for _, m := range llm.Messages {
-		if m.Role == agent.RoleUser {
-			prompt = m.TextContent()
-		}
-	}
-	close(g.askedCh(prompt))
-	return agenttest.NewScript(agenttest.Reply().Wait(g.gate(prompt)).Text("answer to "+prompt).Stop(agent.StopReasonStop)).
-		Stream(ctx, model, llm, opts)
+	within(t, answers.Asked(prompt), "the request of "+prompt)
 }
 
 // hostEvents records what a host's subscriber gets.
@@ -94,10 +49,10 @@ func (e *hostEvents) since(id string) []agent.Event {
 	return nil
 }
 
-func newHost(t *testing.T, store *persistence.Store, answers *gatedAnswers, maxConcurrent int) (*Host, *hostEvents) {
+func newHost(t *testing.T, store *persistence.Store, answers *agenttest.Gates, maxConcurrent int) (*Host, *hostEvents) {
 	t.Helper()
 	h := startHost(t, Options{
-		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.stream}},
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.Stream}},
 		Store:     store, Workspace: "/ws", Now: agenttest.Clock, MaxConcurrent: maxConcurrent,
 	})
 	rec := &hostEvents{idle: make(chan struct{})}
@@ -159,7 +114,7 @@ func texts(events []agent.Event) string {
 func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	store := storeFor(t, dir)
-	answers := &gatedAnswers{}
+	answers := &agenttest.Gates{}
 	h, rec := newHost(t, store, answers, 0)
 	var allMu sync.Mutex
 	ended := map[string][]string{} // session → its messages, from SubscribeAll
@@ -199,7 +154,7 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 	if !first.agent.Running() {
 		t.Fatal("aborting the current session stopped the one in the background")
 	}
-	close(answers.gate("first"))
+	answers.Open("first")
 	within(t, rec.idle, "the background run to end")
 
 	ctx := context.Background()
@@ -252,13 +207,13 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 // still runs shows it as it stands, then its events, none twice.
 func TestHostSwitchesBackToARunningSession(t *testing.T) {
 	store := storeFor(t, t.TempDir())
-	answers := &gatedAnswers{}
+	answers := &agenttest.Gates{}
 	h, rec := newHost(t, store, answers, 0)
 	if err := h.Prompt("first"); err != nil {
 		t.Fatal(err)
 	}
 	firstID := h.SessionID()
-	answers.waitAsked(t, "first")
+	waitAsked(t, answers, "first")
 	if err := h.NewSession(); err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +228,7 @@ func TestHostSwitchesBackToARunningSession(t *testing.T) {
 	if !loaded.State.Running || transcriptText(loaded.State.Messages) != "first|" {
 		t.Fatalf("snapshot running %v with %q; want the running first session", loaded.State.Running, transcriptText(loaded.State.Messages))
 	}
-	close(answers.gate("first"))
+	answers.Open("first")
 	waitIdle(t, h.Current())
 	if got := texts(rec.since(firstID)); got != "answer to first|" {
 		t.Errorf("events after the snapshot: %q, want the answer once", got)
@@ -284,7 +239,7 @@ func TestHostSwitchesBackToARunningSession(t *testing.T) {
 // session's run waits for the first's, across the host's runtimes.
 func TestHostSessionsShareTheGlobalLane(t *testing.T) {
 	store := storeFor(t, t.TempDir())
-	answers := &gatedAnswers{}
+	answers := &agenttest.Gates{}
 	h, _ := newHost(t, store, answers, 1)
 	if err := h.Prompt("first"); err != nil {
 		t.Fatal(err)
@@ -298,8 +253,8 @@ func TestHostSessionsShareTheGlobalLane(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitLanes(t, sched, func(s lanes.Snapshot) bool { return len(globalLane(s).Waiting) == 1 })
-	close(answers.gate("first"))
-	close(answers.gate("second"))
+	answers.Open("first")
+	answers.Open("second")
 	waitIdle(t, h.Current())
 	if got := transcriptText(h.State().Messages); got != "second|answer to second|" {
 		t.Errorf("second session: %q", got)
@@ -340,12 +295,12 @@ func transcriptText(msgs []agent.Message) string {
 // another session's run, and Esc while it waits abandons it.
 func TestManualCompactionWaitsInTheLanes(t *testing.T) {
 	store := storeFor(t, t.TempDir())
-	answers := &gatedAnswers{}
+	answers := &agenttest.Gates{}
 	h, _ := newHost(t, store, answers, 1)
 	if err := h.Prompt("first"); err != nil {
 		t.Fatal(err)
 	}
-	answers.waitAsked(t, "first")
+	waitAsked(t, answers, "first")
 	if err := h.NewSession(); err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +323,7 @@ func TestManualCompactionWaitsInTheLanes(t *testing.T) {
 			}
 			continue
 		}
-		close(answers.gate("first"))
+		answers.Open("first")
 		select {
 		case err := <-done:
 			if err == nil || !strings.Contains(err.Error(), "nothing to compact") {
@@ -385,7 +340,7 @@ func TestManualCompactionWaitsInTheLanes(t *testing.T) {
 // could not be found again in the background, so a new session is refused
 // while it runs.
 func TestHostWithoutAStoreKeepsTheRunOnScreen(t *testing.T) {
-	answers := &gatedAnswers{}
+	answers := &agenttest.Gates{}
 	h, _ := newHost(t, nil, answers, 0)
 	if err := h.Prompt("first"); err != nil {
 		t.Fatal(err)
@@ -396,7 +351,7 @@ func TestHostWithoutAStoreKeepsTheRunOnScreen(t *testing.T) {
 	if !h.State().Running || len(h.Background()) != 0 {
 		t.Fatal("the run left the screen")
 	}
-	close(answers.gate("first"))
+	answers.Open("first")
 	waitIdle(t, h.Current())
 }
 
@@ -408,9 +363,9 @@ func TestHostNewSessionStaysInTheWorkspace(t *testing.T) {
 	if err := store.CreateSession(ctx, persistence.Session{ID: "s_other", Workspace: "/ws2", Created: agenttest.Epoch, Updated: agenttest.Epoch}); err != nil {
 		t.Fatal(err)
 	}
-	answers := &gatedAnswers{}
+	answers := &agenttest.Gates{}
 	h := startHost(t, Options{
-		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.stream}},
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.Stream}},
 		Store:     store, Workspace: "/ws", Now: agenttest.Clock, Session: "s_other",
 	})
 	if err := h.Prompt("first"); err != nil {
@@ -422,14 +377,14 @@ func TestHostNewSessionStaysInTheWorkspace(t *testing.T) {
 	if got := h.Workspace(); got != "/ws2" {
 		t.Errorf("a new session while running works in %s, want /ws2", got)
 	}
-	close(answers.gate("first"))
+	answers.Open("first")
 }
 
 // TestHostDequeueInNamesTheSession: taking a session's queue back never
 // takes another's: a session let go answers with an error.
 func TestHostDequeueInNamesTheSession(t *testing.T) {
 	store := storeFor(t, t.TempDir())
-	answers := &gatedAnswers{}
+	answers := &agenttest.Gates{}
 	h, rec := newHost(t, store, answers, 0)
 	if err := h.Prompt("first"); err != nil {
 		t.Fatal(err)
