@@ -54,6 +54,7 @@ func TestInspectorsInTmux(t *testing.T) {
 
 	p.typeText("/profiles", "Enter")
 	p.waitFor("the profiles", "Auth profiles", 5*time.Second)
+	p.waitFor("the profiles read", "cooldown until", 5*time.Second) // "loading…" until the ledger is read
 	screen := p.screen()
 	if !rowWith(screen, "scripted:primary", "cooldown until", "auth") || !rowWith(screen, "scripted:backup", "available") {
 		t.Fatalf("/profiles does not show primary cooling down after auth and backup available:\n%s", screen)
