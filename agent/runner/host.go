@@ -382,18 +382,9 @@ func (r *Runtime) allApprovals() []ApprovalRequest {
 // current session's or a background one's.
 func (h *Host) ApproveIn(sessionID, id string, d ApprovalDecision) error {
 	h.mu.Lock()
-	var rt *Runtime
-	switch {
-	case sessionID == "":
-		rt = h.current
-	case h.runningChild(sessionID) != nil:
-		rt = h.runningChild(sessionID)
-	default:
-		for _, r := range h.all {
-			if r.SessionID() == sessionID {
-				rt = r
-			}
-		}
+	rt := h.current
+	if sessionID != "" {
+		rt = h.session(sessionID)
 	}
 	h.mu.Unlock()
 	if rt == nil {
@@ -407,12 +398,7 @@ func (h *Host) ApproveIn(sessionID, id string, d ApprovalDecision) error {
 // never takes the items of one it has switched to since.
 func (h *Host) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
 	h.mu.Lock()
-	var rt *Runtime
-	for _, r := range h.all {
-		if r.SessionID() == sessionID {
-			rt = r
-		}
-	}
+	rt := h.session(sessionID)
 	h.mu.Unlock()
 	if rt == nil {
 		return nil, fmt.Errorf("session %s is not open here any more", sessionID)
@@ -426,12 +412,7 @@ func (h *Host) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
 func (h *Host) AbortSession(id string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	rt := h.runningChild(id)
-	for _, r := range h.all {
-		if r.SessionID() == id {
-			rt = r
-		}
-	}
+	rt := h.session(id)
 	if rt == nil || !rt.agent.Running() {
 		return false
 	}
@@ -439,12 +420,27 @@ func (h *Host) AbortSession(id string) bool {
 	return true
 }
 
+// session is the runtime of session id: one of the host's, or a running
+// sub-agent's; nil when the host has it open nowhere. h.mu is held.
+func (h *Host) session(id string) *Runtime {
+	for _, r := range h.all {
+		if r.SessionID() == id {
+			return r
+		}
+	}
+	return h.runningChild(id)
+}
+
+// runtimes is a copy of every runtime of the host, to call outside h.mu.
+func (h *Host) runtimes() []*Runtime {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.all)
+}
+
 // AbortWith aborts every run of the host for reason (a quit, a signal).
 func (h *Host) AbortWith(reason string) {
-	h.mu.Lock()
-	all := append([]*Runtime(nil), h.all...)
-	h.mu.Unlock()
-	for _, rt := range all {
+	for _, rt := range h.runtimes() {
 		rt.AbortWith(reason)
 	}
 }
@@ -452,10 +448,7 @@ func (h *Host) AbortWith(reason string) {
 // WaitForIdle waits until no session of the host runs and everything they
 // produced has been saved.
 func (h *Host) WaitForIdle(ctx context.Context) error {
-	h.mu.Lock()
-	all := append([]*Runtime(nil), h.all...)
-	h.mu.Unlock()
-	for _, rt := range all {
+	for _, rt := range h.runtimes() {
 		if err := rt.WaitForIdle(ctx); err != nil {
 			return err
 		}
@@ -469,9 +462,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.watchMu.Lock()
 	h.closing = true
 	h.watchMu.Unlock()
-	h.mu.Lock()
-	all := append([]*Runtime(nil), h.all...)
-	h.mu.Unlock()
+	all := h.runtimes()
 	var errs []error
 	for i := len(all) - 1; i >= 0; i-- {
 		errs = append(errs, all[i].Close(ctx))

@@ -148,13 +148,8 @@ func (h *Host) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 // for the background badge.
 func (r *Runtime) title() string {
 	r.mu.Lock()
-	line := r.session.title
-	r.mu.Unlock()
-	line, _, _ = strings.Cut(strings.TrimSpace(line), "\n")
-	if runes := []rune(line); len(runes) > backgroundTitleMax {
-		line = string(runes[:backgroundTitleMax-1]) + "…"
-	}
-	return line
+	defer r.mu.Unlock()
+	return firstLineOf(r.session.title, backgroundTitleMax)
 }
 
 func sortBackground(runs []BackgroundRun) {

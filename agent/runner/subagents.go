@@ -373,10 +373,13 @@ func (r *Runtime) SubscribeChildren(fn func(sessionID string, ev agent.Event)) {
 	r.subs.subs = append(r.subs.subs, fn)
 }
 
-func firstLine(s string) string {
+func firstLine(s string) string { return firstLineOf(s, 80) }
+
+// firstLineOf is the first line of s, cut to max runes.
+func firstLineOf(s string, max int) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:79]) + "…"
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
 	}
 	return s
 }
