@@ -34,6 +34,9 @@ type Options struct {
 	Sessions SessionBrowser
 	// Welcome is a note shown at the top of an empty transcript.
 	Welcome string
+	// Notice is a note shown under the first session's transcript, empty or
+	// not (a resumed session that works in another directory).
+	Notice string
 	// ToolColors keeps SGR colours in tool output (everything else is
 	// always stripped).
 	ToolColors bool
@@ -161,7 +164,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome)).checkHealth()
+	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkHealth()
 	m.refresh()
 	return m
 }

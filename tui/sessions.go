@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -17,14 +18,14 @@ import (
 const sessionTimeout = 10 * time.Second
 
 // loadSession returns a call body reading the runtime's state into a
-// SessionLoadedMsg, for the start: with the welcome when the session is
-// empty.
-func loadSession(rt Runtime, welcome string) func() tea.Msg {
+// SessionLoadedMsg, for the start: with the notice, and the welcome when
+// the session is empty.
+func loadSession(rt Runtime, welcome, notice string) func() tea.Msg {
 	return func() tea.Msg {
 		st := rt.State()
-		note := ""
+		note := notice
 		if len(st.Messages) == 0 {
-			note = welcome
+			note = strings.TrimSpace(notice + " " + welcome)
 		}
 		return msgs.SessionLoadedMsg{
 			SessionID: st.SessionID, Messages: st.Messages, Queue: st.Queue,

@@ -27,7 +27,7 @@ type TerminalOptions struct {
 	// directory; the welcome then says that this session is a new one.
 	NothingToContinue bool
 	// Workspace, when set, is the other directory the resumed session
-	// belongs to and works in; the welcome says so.
+	// belongs to and works in; a note under its transcript says so.
 	Workspace string
 }
 
@@ -44,7 +44,8 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 	return Run(ctx, rt, Options{
 		Theme:    th,
 		Profile:  lipgloss.ColorProfile(),
-		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue, o.Workspace),
+		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),
+		Notice:   workspaceNotice(o.Workspace),
 		Sessions: SessionsOf(rt),
 	})
 }
@@ -71,7 +72,7 @@ func pickTheme(setting string) theme.Theme {
 // welcome is the note at the top of an empty transcript. Offline, on the
 // scripted provider (whose default pace makes answers stream visibly), it
 // suggests what to try.
-func welcome(provider string, nothingToContinue bool, workspace string) string {
+func welcome(provider string, nothingToContinue bool) string {
 	text := "Type a message and press Enter; keep typing while the agent works to steer it. " +
 		"/help lists the keys and commands."
 	if provider == "scripted" {
@@ -82,8 +83,14 @@ func welcome(provider string, nothingToContinue bool, workspace string) string {
 	if nothingToContinue {
 		text = "No saved session in this directory: this is a new one. " + text
 	}
-	if workspace != "" {
-		text = "This session belongs to " + workspace + ": the tools work there. " + text
-	}
 	return text
+}
+
+// workspaceNotice tells the user that the session resumed works in another
+// directory than the one steer started in; "" when it does not.
+func workspaceNotice(workspace string) string {
+	if workspace == "" {
+		return ""
+	}
+	return "This session belongs to " + workspace + ": the tools work there."
 }
