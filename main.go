@@ -183,6 +183,9 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	if o.Command != "" && a.continued != "" {
 		fmt.Fprintf(stderr, "steer: %s\n", a.continued)
 	}
+	if o.Command != "" && a.modelNote != "" {
+		fmt.Fprintf(stderr, "steer: %s\n", a.modelNote)
+	}
 	elsewhere := ""
 	if cwd, err := os.Getwd(); err == nil && a.rt.Workspace() != cwd {
 		elsewhere = a.rt.Workspace()
@@ -193,7 +196,7 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	switch o.Command {
 	case "":
 		err := tui.RunTerminal(ctx, a.host, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
-			NothingToContinue: a.continued != "", Workspace: elsewhere})
+			NothingToContinue: a.continued != "", Workspace: elsewhere, ModelNote: a.modelNote})
 		if errors.Is(err, tui.ErrNoTerminal) {
 			fmt.Fprintf(stderr, "steer: %v\n", err)
 			return exitUsage
@@ -234,6 +237,9 @@ type app struct {
 	closeLog func()
 	// continued says that --continue found nothing to continue; "" otherwise.
 	continued string
+	// modelNote says that the default model could not be used and which
+	// fallback the process started on; "" otherwise.
+	modelNote string
 }
 
 // close ends the runtime in order, within runner.QuitWait: the active run
@@ -276,7 +282,7 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		return nil, err
 	}
 	resolve := resolverFor(cfg, providers)
-	model, err := initialModel(cfg, o, providers, resolve)
+	model, modelNote, err := initialModel(cfg, o, providers, resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +303,7 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		store.Close()
 		return nil, err
 	}
-	a := &app{store: store, logger: logger, closeLog: closeLog}
+	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote}
 	if o.Continue {
 		_, err := store.LatestUnownedSession(context.Background(), workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
@@ -355,30 +361,28 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 
 // initialModel checks the model to start with, worded for where it came
 // from: the --model flag, or the configuration's default. A model whose
-// provider cannot be used (its key is not set) is refused, naming the key.
-func initialModel(cfg *config.Config, o headless.Args, providers []runner.Provider, resolve func(string) (agent.Model, error)) (string, error) {
-	ref := o.Model
+// provider cannot be used (its key is not set) is refused, naming the key,
+// unless it is the default and a fallback can be used: note then says that
+// the process starts on the fallback.
+func initialModel(cfg *config.Config, o headless.Args, providers []runner.Provider, resolve func(string) (agent.Model, error)) (ref, note string, err error) {
+	ref = o.Model
 	if ref == "" {
 		ref = cfg.Model
 	}
-	m, err := resolve(ref)
+	m, note, err := runner.StartingModel(ref, o.Model != "", cfg.Fallbacks, providers, resolve)
+	var ue *runner.UnusableError
 	switch {
+	case errors.As(err, &ue) && o.Model != "":
+		return "", "", fmt.Errorf("--model %s: %s", ue.Model, ue.Reason)
+	case errors.As(err, &ue):
+		return "", "", fmt.Errorf("the default model %s cannot be used: %s (set the key, choose another model with --model, "+
+			"or run offline with --model %s/echo)", ue.Model, ue.Reason, scripted.ProviderName)
 	case err != nil && o.Model != "":
-		return "", fmt.Errorf("--model: %w", err)
+		return "", "", fmt.Errorf("--model: %w", err)
 	case err != nil:
-		return "", err
+		return "", "", err
 	}
-	for _, p := range providers {
-		if p.Name != m.Provider || p.Unusable == "" {
-			continue
-		}
-		if o.Model != "" {
-			return "", fmt.Errorf("--model %s: %s", m.Ref(), p.Unusable)
-		}
-		return "", fmt.Errorf("the default model %s cannot be used: %s (set the key, choose another model with --model, "+
-			"or run offline with --model %s/echo)", m.Ref(), p.Unusable, scripted.ProviderName)
-	}
-	return ref, nil
+	return m.Ref(), note, nil
 }
 
 // providersFrom builds each configured provider, then the built-in scripted

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	xterm "github.com/charmbracelet/x/term"
@@ -29,6 +30,10 @@ type TerminalOptions struct {
 	// Workspace, when set, is the other directory the resumed session
 	// belongs to and works in; a note under its transcript says so.
 	Workspace string
+	// ModelNote, when set, says that the default model could not be used
+	// and which fallback steer started on; a note under the transcript
+	// says so.
+	ModelNote string
 }
 
 // RunTerminal runs the terminal UI (SPEC §9) on the process's terminal until
@@ -45,7 +50,7 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 		Theme:    th,
 		Profile:  lipgloss.ColorProfile(),
 		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),
-		Notice:   workspaceNotice(o.Workspace),
+		Notice:   notice(o),
 		Sessions: SessionsOf(rt),
 	})
 }
@@ -84,6 +89,24 @@ func welcome(provider string, nothingToContinue bool) string {
 		text = "No saved session in this directory: this is a new one. " + text
 	}
 	return text
+}
+
+// notice is what the first session's transcript is told whatever it holds:
+// the workspace it works in, the model steer started on.
+func notice(o TerminalOptions) string {
+	text := workspaceNotice(o.Workspace)
+	if o.ModelNote != "" {
+		text = strings.TrimSpace(text + " " + capitalise(o.ModelNote) + ".")
+	}
+	return text
+}
+
+// capitalise puts a note's first letter in upper case, to begin a sentence.
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // workspaceNotice tells the user that the session resumed works in another

@@ -50,6 +50,20 @@ func TestWelcome(t *testing.T) {
 	if got := workspaceNotice(""); got != "" {
 		t.Errorf("this workspace: %q", got)
 	}
+	for _, tc := range []struct {
+		o    TerminalOptions
+		want string
+	}{
+		{TerminalOptions{}, ""},
+		{TerminalOptions{ModelNote: "the default model a/b cannot be used (K is not set): starting on the fallback c/d"},
+			"The default model a/b cannot be used (K is not set): starting on the fallback c/d."},
+		{TerminalOptions{Workspace: "/w", ModelNote: "starting on c/d"},
+			"This session belongs to /w: the tools work there. Starting on c/d."},
+	} {
+		if got := notice(tc.o); got != tc.want {
+			t.Errorf("notice(%+v) = %q, want %q", tc.o, got, tc.want)
+		}
+	}
 }
 
 // A resumed session has a transcript, so it gets no welcome; the notice

@@ -109,10 +109,8 @@ func allModels(providers []Provider) string {
 // unusable returns the *UnusableError of choosing m, or nil when its
 // provider can be used.
 func (r *Runtime) unusable(m agent.Model) error {
-	for _, p := range r.opts.Providers {
-		if p.Name == m.Provider && p.Unusable != "" {
-			return &UnusableError{Model: m.Ref(), Reason: p.Unusable}
-		}
+	if ue := unusableIn(r.opts.Providers, m); ue != nil {
+		return ue
 	}
 	return nil
 }
