@@ -47,6 +47,10 @@ type Model struct {
 	// streamed estimates the tokens of the answer streaming now (a quarter
 	// of its characters) until message_end brings the provider's count.
 	streamed int
+	// streamedIn is the input the provider reported for the answer
+	// streaming now (Anthropic says it as the message starts); 0 until it
+	// does, when the meter's measure of the request stands in for it.
+	streamedIn int
 	hint     string
 	hintID   uint64 // counts hints, so that an old hint's expiry is ignored
 	isError  bool
@@ -187,16 +191,16 @@ func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
 			}
 			changed = true
 		case agent.AgentEnd:
-			m.running, m.streamed, changed = false, 0, true
+			m.running, m.streamed, m.streamedIn, changed = false, 0, 0, true
 		case agent.MessageUpdate:
 			if e.Message.Role == agent.RoleAssistant {
-				if n := estimate(e.Message); n != m.streamed {
-					m.streamed, changed = n, true
+				if n := estimate(e.Message); n != m.streamed || e.Message.Usage.Input != m.streamedIn {
+					m.streamed, m.streamedIn, changed = n, e.Message.Usage.Input, true
 				}
 			}
 		case agent.MessageEnd:
 			m.count(e.Message)
-			m.streamed, changed = 0, true
+			m.streamed, m.streamedIn, changed = 0, 0, true
 		case agent.Annotation:
 			if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationAttemptStart && info.Profile != m.profile {
 				m.profile, changed = info.Profile, true

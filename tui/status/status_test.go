@@ -92,11 +92,20 @@ func TestCostAndStreamingTokens(t *testing.T) {
 		t.Fatalf("bar %q lacks the session's cost $0.014 and tokens", v)
 	}
 
-	// While the answer streams, its tokens are estimated from its text.
+	// While the answer streams, its tokens are estimated from its text and
+	// the request's from the meter's measure of it.
+	m, _ = m.Update(msgs.ContextMeasuredMsg{Meter: runner.ContextMeter{Tokens: 2500}})
 	streaming := agent.Message{Role: agent.RoleAssistant, Content: []agent.Content{agent.Text(strings.Repeat("word ", 400))}}
 	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.AgentStart{}, agent.MessageUpdate{Message: streaming}}})
-	if v := m.View(); !strings.Contains(v, "↓~800") {
-		t.Fatalf("bar %q does not estimate the streaming tokens (~500 + 300)", v)
+	if v := m.View(); !strings.Contains(v, "↓~800") || !strings.Contains(v, "↑~5.5k") {
+		t.Fatalf("bar %q does not estimate the streaming tokens (↓ ~500 + 300, ↑ ~2.5k + 3.0k)", v)
+	}
+	// A provider that says the input as the answer starts is believed.
+	reported := streaming
+	reported.Usage.Input = 2700
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.MessageUpdate{Message: reported}}})
+	if v := m.View(); !strings.Contains(v, "↑5.7k ↓~800") {
+		t.Fatalf("bar %q does not show the reported input (2.7k + 3.0k)", v)
 	}
 	done := streaming
 	done.Usage = agent.Usage{Input: 3000, Output: 480, Cost: agent.Cost{Total: 0.0162}}

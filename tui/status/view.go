@@ -81,8 +81,9 @@ func (m *Model) lefts() []string {
 
 // right returns the run state, the badge, the context meter, tokens and
 // cost, most important first. While an answer streams, its tokens are an
-// estimate ("~") until the provider's count arrives. The cost is left out
-// while it is nothing and the model is free.
+// estimate ("~") until the provider's count arrives: the answer's from its
+// text, the request's from the meter. The cost is left out while it is
+// nothing and the model is free.
 func (m *Model) right() []string {
 	st := m.d.Styles
 	state := st.Idle.Render("idle")
@@ -99,14 +100,20 @@ func (m *Model) right() []string {
 	if b := m.Badge(); b != "" {
 		parts = append(parts, st.Warning.Render("⚠ "+b))
 	}
-	out := tokens(m.out)
+	in, out := tokens(m.in), tokens(m.out)
 	if m.streamed > 0 {
 		out = "~" + tokens(m.out+m.streamed)
+		switch {
+		case m.streamedIn > 0:
+			in = tokens(m.in + m.streamedIn)
+		case m.measured && m.meter.Tokens > 0:
+			in = "~" + tokens(m.in+m.meter.Tokens)
+		}
 	}
 	if c := m.contextMeter(); c != "" {
 		parts = append(parts, c)
 	}
-	parts = append(parts, st.Dim.Render(fmt.Sprintf("↑%s ↓%s", tokens(m.in), out)))
+	parts = append(parts, st.Dim.Render(fmt.Sprintf("↑%s ↓%s", in, out)))
 	if m.cost > 0 || m.model.Cost != (agent.ModelCost{}) {
 		parts = append(parts, st.Dim.Render(dollars(m.cost)))
 	}
