@@ -51,10 +51,10 @@ type Model struct {
 	// streaming now (Anthropic says it as the message starts); 0 until it
 	// does, when the meter's measure of the request stands in for it.
 	streamedIn int
-	hint     string
-	hintID   uint64 // counts hints, so that an old hint's expiry is ignored
-	isError  bool
-	warning  string // why saving fails, while it does
+	hint       string
+	hintID     uint64 // counts hints, so that an old hint's expiry is ignored
+	isError    bool
+	warning    string // why saving fails, while it does
 	// profile is the auth profile of the latest attempt.
 	profile string
 	// meter is the latest measure of the next request, once measured.
