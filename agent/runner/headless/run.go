@@ -37,7 +37,9 @@ type RunOptions struct {
 // (say runner.AbortSignal) unless it is context.Canceled, which records the
 // user's abort; Run returns ExitCancelled. A run stopped by the runtime's
 // time limit (runner.AbortTimeout) returns ExitTimedOut. A failed save makes an
-// otherwise successful run ExitFailed: its transcript is incomplete.
+// otherwise successful run ExitFailed: its transcript is incomplete. So does
+// an answer that cannot be written (a reader that went away, a full disk),
+// which also stops the run.
 func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, stdout, stderr io.Writer) int {
 	errw := &lockedWriter{w: stderr}
 	out := bufio.NewWriter(stdout)
@@ -54,7 +56,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		out.WriteByte('\n')
 	}
 	var last agent.Message
-	flush := flusher{out: out, closed: func() { rt.AbortWith(AbortOutputClosed) }}
+	flush := flusher{out: out, failed: rt.AbortWith}
 	tools := newToolOutput(errw, o.Clean, o.ToolOutputLimit)
 	unsubscribe := rt.Subscribe(func(ev agent.Event) {
 		mu.Lock()
@@ -105,11 +107,14 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	}
 	waitRun(ctx, rt, errw)
 	mu.Lock()
-	out.Flush()
-	final := last
+	flush.flush()
+	final, outErr := last, flush.err
 	mu.Unlock()
 	status := ExitOK
 	switch {
+	case outErr != nil:
+		fmt.Fprintf(errw, "steer: %s\n", outErr)
+		status = ExitFailed
 	case ctx.Err() != nil:
 		fmt.Fprintf(errw, "steer: run aborted: %s\n", abortReason(ctx))
 		status = ExitCancelled
@@ -229,11 +234,12 @@ const flushInterval = 16 * time.Millisecond
 type flusher struct {
 	out  *bufio.Writer
 	last time.Time
-	// closed is called once when stdout is gone (a broken pipe: `steer run
-	// … | head`), so that the run stops instead of spending tokens on
-	// output nobody reads.
-	closed func()
-	gone   bool
+	// failed is called once when stdout cannot be written (a broken pipe:
+	// `steer run … | head`; a full disk), with the reason, so that the run
+	// stops instead of spending tokens on output nobody gets.
+	failed func(reason string)
+	// err is why stdout could not be written; nil while it can.
+	err error
 }
 
 func (f *flusher) after(ev agent.Event) {
@@ -245,10 +251,21 @@ func (f *flusher) after(ev agent.Event) {
 }
 
 func (f *flusher) flush() {
-	if err := f.out.Flush(); errors.Is(err, syscall.EPIPE) && !f.gone {
-		f.gone = true
-		f.closed()
+	err := f.out.Flush()
+	if err == nil || f.err != nil {
+		return
 	}
+	f.err = outputError(err)
+	f.failed(f.err.Error())
+}
+
+// outputError words a failed write of the answer: a reader that went away
+// is AbortOutputClosed.
+func outputError(err error) error {
+	if errors.Is(err, syscall.EPIPE) {
+		return errors.New(AbortOutputClosed)
+	}
+	return fmt.Errorf("writing the answer failed: %w", err)
 }
 
 // writeText prints the answer's text as it streams.

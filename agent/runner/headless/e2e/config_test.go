@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/steer-tui/steer/agent/runner/headless"
 	"github.com/steer-tui/steer/agent/runner/steerbin"
@@ -198,8 +199,8 @@ func TestAClosedOutputStopsTheRunInOrder(t *testing.T) {
 	stdout.Close() // the reader goes away, as head does
 	err = cmd.Wait()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != headless.ExitCancelled {
-		t.Fatalf("steer ended with %v (stderr %q), want exit %d", err, stderr.String(), headless.ExitCancelled)
+	if !errors.As(err, &exit) || exit.ExitCode() != headless.ExitFailed || !strings.Contains(stderr.String(), headless.AbortOutputClosed) {
+		t.Fatalf("steer ended with %v (stderr %q), want exit %d saying why", err, stderr.String(), headless.ExitFailed)
 	}
 	code, out, _ := s.run(nil, "sessions", "--json")
 	var list []map[string]any
@@ -209,5 +210,25 @@ func TestAClosedOutputStopsTheRunInOrder(t *testing.T) {
 	code, out, _ = s.run(nil, "sessions", "show", list[0]["id"].(string), "--json")
 	if code != headless.ExitOK || !strings.Contains(out, headless.AbortOutputClosed) {
 		t.Fatalf("the saved transcript does not say why the run stopped:\n%.400s", out)
+	}
+}
+
+// TestAnAnswerThatCannotBeWrittenFails: stdout on a full disk is a failure
+// said on stderr, not a success nobody saw.
+func TestAnAnswerThatCannotBeWrittenFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	s := newSandbox(t)
+	cmd := s.command("--pace", "0", "run", "hello")
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = full, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCode(t, cmd, time.Minute); code != headless.ExitFailed || !strings.Contains(stderr.String(), "no space left on device") {
+		t.Fatalf("exit %d, stderr %q; want %d naming the full disk", code, stderr.String(), headless.ExitFailed)
 	}
 }
