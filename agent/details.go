@@ -14,6 +14,11 @@ type CommandDetails struct {
 	DurationMs int64 `json:"durationMs"`
 	// Truncated is set when only part of the output is kept.
 	Truncated bool `json:"truncated"`
+	// OutputBytes is the size of the whole output, set when it was cut.
+	OutputBytes int64 `json:"outputBytes,omitempty"`
+	// FullOutputPath is the file that keeps the whole output (or as much of
+	// it as is kept), set when the output was cut and the file written.
+	FullOutputPath string `json:"fullOutputPath,omitempty"`
 	// TimedOut and Aborted say why a command was stopped, if it was.
 	TimedOut bool `json:"timedOut"`
 	Aborted  bool `json:"aborted"`

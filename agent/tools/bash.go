@@ -171,8 +171,10 @@ func exitCode(ps *os.ProcessState) int {
 // bashResult is the result of a finished command; a result with an ending
 // note (exit code, abort, timeout) is an error.
 func bashResult(out *capture, details agent.CommandDetails, ending string) agent.ToolResult {
-	text, truncated := out.finish()
-	details.Truncated = truncated
+	text, how := out.finish()
+	if how != nil {
+		details.Truncated, details.OutputBytes, details.FullOutputPath = true, how.total, how.path
+	}
 	switch {
 	case text == "" && ending == "":
 		text = "(no output)"

@@ -28,6 +28,8 @@ func TestBash(t *testing.T) {
 		exitCode int
 		trunc    bool
 		contains string
+		// outputBytes is the whole output's size, for output cut for the model.
+		outputBytes int64
 	}{
 		{name: "success", command: "echo hello", want: "hello"},
 		{name: "no output", command: "true", want: "(no output)"},
@@ -41,12 +43,12 @@ func TestBash(t *testing.T) {
 		{name: "invalid UTF-8", command: `printf 'a\377b\n'`, want: "a\uFFFDb"},
 		{name: "whole output up to the cap", command: "seq 1 10000", prefix: "1\n2\n", want: "9999\n10000"},
 		{name: "long output keeps head and tail", command: "seq 1 200000; echo LAST",
-			prefix: "1\n2\n3\n", want: "199999\n200000\nLAST", trunc: true,
+			prefix: "1\n2\n3\n", want: "199999\n200000\nLAST", trunc: true, outputBytes: 1288895 + 5,
 			contains: "omitted: the output has 1.2 MB in 200001 lines; showing the first 16.0 KB and the last 32.0 KB. The full output was not kept ...]"},
 		{name: "one long line", command: "head -c 200000 /dev/zero | tr '\\0' x",
-			prefix: "xxx", want: "xxx", trunc: true, contains: "[... 147.3 KB omitted: the output has 195.3 KB in 1 lines"},
+			prefix: "xxx", want: "xxx", trunc: true, outputBytes: 200000, contains: "[... 147.3 KB omitted: the output has 195.3 KB in 1 lines"},
 		{name: "long output and an exit code", command: "seq 1 200000; exit 4", prefix: "1\n", want: "200000\n\n[exit code 4]",
-			trunc: true, isError: true, exitCode: 4, contains: "omitted"},
+			trunc: true, outputBytes: 1288895, isError: true, exitCode: 4, contains: "omitted"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,6 +71,9 @@ func TestBash(t *testing.T) {
 			if r.IsError != tt.isError || d.ExitCode != tt.exitCode || d.Truncated != tt.trunc || d.Aborted || d.TimedOut {
 				t.Errorf("IsError %v, details %+v; want IsError %v, exit code %d, truncated %v",
 					r.IsError, d, tt.isError, tt.exitCode, tt.trunc)
+			}
+			if want := tt.outputBytes; tt.trunc && d.OutputBytes != want || !tt.trunc && d.OutputBytes != 0 {
+				t.Errorf("outputBytes %d, want %d", d.OutputBytes, want)
 			}
 		})
 	}

@@ -97,10 +97,17 @@ func (c *capture) Write(p []byte) (int, error) {
 	return c.tail.Write(p)
 }
 
+// cut says how a command's output was cut for the model: its whole size,
+// and the file keeping it ("" when none could be written).
+type cut struct {
+	total int64
+	path  string
+}
+
 // finish closes the file and returns the command's output as the model
-// reads it, with the file's path when the output was cut. A file holding
-// nothing the result does not is removed.
-func (c *capture) finish() (text string, truncated bool) {
+// reads it, with the file's path when the output was cut (and then how it
+// was, non-nil). A file holding nothing the result does not is removed.
+func (c *capture) finish() (text string, how *cut) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	path := c.closeFile()
@@ -109,7 +116,7 @@ func (c *capture) finish() (text string, truncated bool) {
 		if path != "" {
 			os.Remove(path)
 		}
-		return validText(all), false
+		return validText(all), nil
 	}
 	head := c.head[:snapHeadAt(c.head)]
 	tail := all[max(0, len(all)-tailKeep):]
@@ -120,7 +127,7 @@ func (c *capture) finish() (text string, truncated bool) {
 		formatSize(omitted), formatSize(total), lines, formatSize(int64(len(head))), formatSize(int64(len(tail))),
 		c.whereFull(path))
 	body := validText(head) + marker + validText(tail)
-	return contextguard.TruncateToolResult(body, maxBytes), true
+	return contextguard.TruncateToolResult(body, maxBytes), &cut{total: total, path: path}
 }
 
 // whereFull says where the full output is, or why it is not kept.

@@ -74,14 +74,12 @@ func (o *toolOutput) event(ev agent.Event) {
 		o.show(c, resultText(e.Partial))
 	case agent.ToolExecutionEnd:
 		c := o.call(e.ToolCallID)
-		if _, command := agent.CommandDetailsOf(e.Result.Details); command || c.updated {
+		details, command := agent.CommandDetailsOf(e.Result.Details)
+		if command || c.updated {
 			o.show(c, resultText(e.Result))
 		}
-		switch {
-		case c.omitted > 0 && c.inexact:
-			fmt.Fprintf(o.w, "%s[… more output not shown]\n", outputPrefix)
-		case c.omitted > 0:
-			fmt.Fprintf(o.w, "%s[… %d more bytes not shown]\n", outputPrefix, c.omitted)
+		if note := notShown(c, details); note != "" {
+			fmt.Fprintf(o.w, "%s%s\n", outputPrefix, o.line(note))
 		}
 		delete(o.calls, e.ToolCallID)
 		status := "ok"
@@ -90,6 +88,27 @@ func (o *toolOutput) event(ev agent.Event) {
 		}
 		fmt.Fprintf(o.w, "← %s %s\n", o.line(e.ToolName), status)
 	}
+}
+
+// notShown words what of a call's output was not printed, "" when all of
+// it was. A command whose output was cut for the model says its whole size
+// (its result holds only a head and a tail, with a note between them, of
+// which the head is printed) and where the whole of it is kept.
+func notShown(c *callOutput, d agent.CommandDetails) string {
+	if d.Truncated && d.OutputBytes > 0 {
+		note := fmt.Sprintf("[… %d more bytes not shown", max(0, d.OutputBytes-int64(c.printed)))
+		if d.FullOutputPath != "" {
+			note += "; the whole output is in " + d.FullOutputPath
+		}
+		return note + "]"
+	}
+	switch {
+	case c.omitted > 0 && c.inexact:
+		return "[… more output not shown]"
+	case c.omitted > 0:
+		return fmt.Sprintf("[… %d more bytes not shown]", c.omitted)
+	}
+	return ""
 }
 
 // call returns the call's state, starting it for an update or end whose

@@ -63,6 +63,14 @@ func TestToolOutput(t *testing.T) {
 			start("1", cmd), update("1", "abc\ndef"), update("1", "xyz"),
 			end("1", "xyz", agent.CommandDetails{}),
 		}, "→ bash make\n  │ abc\n  │ [… more output not shown]\n← bash ok\n"},
+		{"output cut for the model counts what the result left out and says where it is", 8, nil, []agent.Event{
+			start("1", cmd), update("1", "1\n2\n3\n"),
+			end("1", "1\n2\n3\n4\n\n[... 90 B omitted ...]\n\n99\n100\n",
+				agent.CommandDetails{Truncated: true, OutputBytes: 292, FullOutputPath: "/state/tool-output/bash.log"}),
+		}, "→ bash make\n  │ 1\n  │ 2\n  │ 3\n  │ 4\n  │ [… 284 more bytes not shown; the whole output is in /state/tool-output/bash.log]\n← bash ok\n"},
+		{"output cut for the model and not kept", 8, nil, []agent.Event{
+			start("1", cmd), end("1", "1\n2\n3\n4\n\n[... omitted ...]\n\n100\n", agent.CommandDetails{Truncated: true, OutputBytes: 292}),
+		}, "→ bash make\n  │ 1\n  │ 2\n  │ 3\n  │ 4\n  │ [… 284 more bytes not shown]\n← bash ok\n"},
 		{"clean applies to every line and the header", 0, func(s string) string { return strings.ReplaceAll(s, "\x1b", "") },
 			[]agent.Event{
 				start("1", map[string]any{"command": "echo \x1b[2J\nrm -rf x"}), update("1", "\x1b[31mred"),
