@@ -76,7 +76,7 @@ func (m Model) handleSend(text string, kind agent.QueueKind) (Model, tea.Cmd) {
 		}
 		if _, _, err := deliver(text); err != nil {
 			back := agent.QueueItem{Text: text, Kind: kind}
-			return msgs.ItemsTakenBackMsg{Items: []agent.QueueItem{back}, Reason: "not sent: " + err.Error()}
+			return msgs.ItemsTakenBackMsg{Items: []agent.QueueItem{back}, Reason: "not sent: " + err.Error(), Unsent: true}
 		}
 		return nil
 	}})
@@ -161,11 +161,16 @@ func (m Model) handleTakenBack(msg msgs.ItemsTakenBackMsg) (Model, tea.Cmd) {
 			kind = ""
 		}
 	}
+	if msg.Unsent {
+		kind = ""
+	}
 	if len(texts) > 0 {
 		m.input.TakeBack(strings.Join(texts, "\n"), kind)
 		m = m.setFocus(focusInput)
 	}
 	switch {
+	case msg.Unsent:
+		return m.hint(msg.Reason + " · the text is back in the editor")
 	case msg.Reason != "" && len(items) > 0:
 		return m.hint(fmt.Sprintf("%s · %s moved back to the editor", msg.Reason, plural(len(items), "queued item")))
 	case msg.Reason != "":

@@ -203,11 +203,15 @@ func TestRefusedInputComesBackToTheEditor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, rt, 100, 24)
+	h := newHarness(t, rt, 200, 24)
 	h.typeText("far more than sixteen bytes")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the text back", func(m Model) bool { return m.input.Value() == "far more than sixteen bytes" })
-	if v := h.m.status.View(); !strings.Contains(v, "not sent: the input is") {
-		t.Fatalf("status = %q, want the reason", v)
+	if v := h.m.status.View(); !strings.Contains(v, "not sent: the input is") || !strings.Contains(v, "the text is back in the editor") ||
+		strings.Contains(v, "queued item") {
+		t.Fatalf("status = %q, want the reason and no queued item: nothing was queued", v)
+	}
+	if k := h.m.input.Holding(); k != "" || strings.Contains(h.m.View(), "re-sends it as") {
+		t.Fatalf("the editor holds a taken-back %q item; nothing was queued:\n%s", k, h.m.View())
 	}
 }

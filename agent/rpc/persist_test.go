@@ -44,7 +44,8 @@ func TestServerReportsAFailedSave(t *testing.T) {
 }
 
 // TestServerRefusesAnOversizedPrompt: a prompt over the input limit is
-// refused with the limit named, and a line far over it is skipped unread.
+// refused with the limit named, and a line far over it is skipped unread;
+// a blank input is refused too.
 func TestServerRefusesAnOversizedPrompt(t *testing.T) {
 	h := newHarnessWith(t, agenttest.NewScript(), runner.Options{MaxInputBytes: 1000})
 	h.send(`{"type":"prompt","message":"` + strings.Repeat("x", 1001) + `","id":"big"}`)
@@ -54,6 +55,12 @@ func TestServerRefusesAnOversizedPrompt(t *testing.T) {
 	h.send(`{"type":"prompt","message":"` + strings.Repeat("x", 200_000) + `","id":"huge"}`)
 	if r := h.next(); r["command"] != "parse" || !strings.Contains(r["error"].(string), "at most 1000 bytes") {
 		t.Fatalf("runaway line: %v", r)
+	}
+	for _, kind := range []string{"prompt", "steer", "follow_up"} {
+		h.send(`{"type":"` + kind + `","message":" \n\t ","id":"blank"}`)
+		if r := h.response("blank"); r["success"] != false || r["error"] != "the input is empty" {
+			t.Fatalf("blank %s: %v", kind, r)
+		}
 	}
 	h.send(`{"type":"get_messages","id":"m"}`)
 	if msgs := h.response("m").data()["messages"].([]any); len(msgs) != 0 {

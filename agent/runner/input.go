@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/steer-tui/steer/agent"
 )
@@ -21,9 +23,16 @@ func (e *InputTooLargeError) Error() string {
 	return fmt.Sprintf("the input is %s, over the limit of %s (agent.maxInputBytes)", byteSize(e.Bytes), byteSize(e.Limit))
 }
 
-// checkInput refuses an input larger than the limit, counting its text and
-// its images' data.
+// ErrEmptyInput refuses an input with nothing to say: no text but spaces,
+// and no image. Nothing of it is stored or queued.
+var ErrEmptyInput = errors.New("the input is empty")
+
+// checkInput refuses an empty input, and one larger than the limit,
+// counting its text and its images' data.
 func (r *Runtime) checkInput(text string, images []agent.Content) error {
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
+		return ErrEmptyInput
+	}
 	n := len(text)
 	for _, im := range images {
 		n += len(im.Data)

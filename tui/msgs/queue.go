@@ -16,6 +16,10 @@ type ItemsTakenBackMsg struct {
 	Items []agent.QueueItem
 	// Reason is shown as a hint when not empty.
 	Reason string
+	// Unsent says that the runtime refused the items before queueing them
+	// (too large, empty, not saved): their text comes back as it was typed,
+	// as no queue's item.
+	Unsent bool
 }
 
 // QueuedDroppedMsg reports that a queued item was removed unsent.
