@@ -138,6 +138,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.running = false
 		}
 	case msgs.ModelChangedMsg:
+		if msg.Model.Ref() != m.model.Ref() {
+			m.profile = "" // the last attempt's profile served another model
+		}
 		m.model, m.measured = msg.Model, false
 	case msgs.ContextMeasuredMsg:
 		m.meter, m.measured = msg.Meter, true

@@ -160,6 +160,16 @@ func TestProfileBadgeAndMeter(t *testing.T) {
 	if v := m.View(); !strings.HasPrefix(v, "p/m · p:b · thinking off") {
 		t.Fatalf("the bar does not name the profile in use: %q", v)
 	}
+	m, _ = m.Update(msgs.ModelChangedMsg{Model: agent.Model{Provider: "p", ID: "m", ContextWindow: 200_000}})
+	if v := m.View(); !strings.HasPrefix(v, "p/m · p:b · thinking off") {
+		t.Fatalf("the same model again forgets its profile: %q", v)
+	}
+	m, _ = m.Update(msgs.ModelChangedMsg{Model: agent.Model{Provider: "q", ID: "n"}})
+	if v := m.View(); !strings.HasPrefix(v, "q/n · thinking off") {
+		t.Fatalf("another model keeps the profile of the last one: %q", v)
+	}
+	m, _ = m.Update(msgs.ModelChangedMsg{Model: agent.Model{Provider: "p", ID: "m", ContextWindow: 200_000}})
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{attempt("p:b")}})
 	until := time.Now().Add(time.Minute)
 	reason := "rate_limit"
 	m, _ = m.Update(msgs.HealthChangedMsg{
