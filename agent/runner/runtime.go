@@ -425,13 +425,15 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 	}
 	ctx := r.writeCtx
 	sessionID, err := r.ensureSession(ctx)
+	if err == nil {
+		if err = r.store.AddPendingInput(ctx, sessionID, it); err != nil {
+			err = fmt.Errorf("saving the input: %w", err)
+		}
+	}
 	if err != nil {
-		return it, err
+		r.log.Error("an input was refused: it could not be saved", "session", sessionID, "error", err)
 	}
-	if err := r.store.AddPendingInput(ctx, sessionID, it); err != nil {
-		return it, fmt.Errorf("saving the input: %w", err)
-	}
-	return it, nil
+	return it, err
 }
 
 func (r *Runtime) dropPending(ids ...string) {
