@@ -1,7 +1,9 @@
 package rpc
 
 import (
+	"context"
 	"database/sql"
+	"io"
 	"strings"
 	"testing"
 
@@ -90,4 +92,56 @@ func TestServerInspectProfiles(t *testing.T) {
 	if r := h.response("c"); r["success"] != false || !strings.Contains(r["error"].(string), `unknown inspector "cats"`) {
 		t.Fatalf("inspect cats: %v", r)
 	}
+}
+
+// TestAClientThatStopsReadingDoesNotStopTheSaving: the runtime's subscribers
+// are called in turn for every event, saving first; a client that does not
+// read its output must not hold the later events back from being saved
+// while the loop goes on running tools (a follow-up that ran but was not
+// saved would run again after a crash).
+func TestAClientThatStopsReadingDoesNotStopTheSaving(t *testing.T) {
+	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	script := agenttest.NewScript(
+		agenttest.Reply().Text(strings.Repeat("a long answer ", 20_000)).Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("the follow-up's answer").Stop(agent.StopReasonStop),
+	)
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
+		Now:       agenttest.Clock, Store: store, Workspace: "/ws",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe() // never read until the end
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- NewServer(rt, inR, outW).Serve(ctx) }()
+	io.WriteString(inW, `{"type":"prompt","message":"first","id":"p"}`+"\n"+`{"type":"follow_up","message":"second","id":"f"}`+"\n")
+
+	waitCtx, stop := context.WithTimeout(context.Background(), deadline)
+	defer stop()
+	for {
+		msgs, err := store.LoadTranscript(waitCtx, rt.SessionID())
+		if err == nil && len(msgs) == 4 {
+			break // both questions and both answers saved, the client still not reading
+		}
+		if waitCtx.Err() != nil {
+			t.Fatalf("saved %d messages (%v) while the client did not read; want 4", len(msgs), err)
+		}
+		if err := rt.WaitForIdle(waitCtx); err != nil {
+			t.Fatalf("the runtime did not go idle while the client did not read: %v", err)
+		}
+	}
+	cancel()
+	go io.Copy(io.Discard, outR)
+	<-served
+	inW.Close()
+	closeCtx, done := context.WithTimeout(context.Background(), deadline)
+	defer done()
+	_ = rt.Close(closeCtx)
 }

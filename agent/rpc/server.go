@@ -81,8 +81,32 @@ type input struct {
 //     ctx.Err(). A goroutine blocked reading in stays until in yields or is
 //     closed; close in to release it.
 //
-// Every event of a run Serve waited for reaches the output before it returns.
+// Every event of a run Serve waited for reaches the output before it returns
+// (once ctx is cancelled, within stopWait).
 func (s *Server) Serve(ctx context.Context) error {
+	err := s.serve(ctx)
+	if werr := s.closeOut(ctx); err == nil && werr != nil {
+		err = fmt.Errorf("rpc: writing: %w", werr)
+	}
+	return err
+}
+
+// closeOut waits until every line is out: as long as ctx lasts, and at most
+// stopWait once it has ended (a signal), for a client that stopped reading.
+func (s *Server) closeOut(ctx context.Context) error {
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), stopWait)
+		defer cancel()
+	}
+	err := s.out.Close(ctx)
+	if ctx.Err() != nil {
+		return nil // the reason Serve ends is ctx's, not the output's
+	}
+	return err
+}
+
+func (s *Server) serve(ctx context.Context) error {
 	s.mu.Lock()
 	s.runOpen = s.rt.State().Running // a run started before Serve is open
 	s.mu.Unlock()

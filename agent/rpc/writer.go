@@ -1,27 +1,27 @@
 package rpc
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"io"
-	"sync"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
+	"github.com/steer-tui/steer/agent/runner/outbox"
 )
 
-// Writer writes JSON lines: each call writes one whole line, ended by LF, and
-// flushes it. It is safe for concurrent use, so events (from the runtime's
-// subscriber) and responses (from the command loop) never interleave. After a
-// write fails, every call returns that first error without writing.
+// Writer writes JSON lines: each call writes one whole line, ended by LF. It
+// is safe for concurrent use, so events (from the runtime's subscriber) and
+// responses (from the command loop) never interleave. Lines go out through an
+// outbox: a call never waits for the client to read, so a client that stops
+// reading cannot hold back the runtime's saving of the events after it. After
+// a write fails, every call returns that first error.
 type Writer struct {
-	mu  sync.Mutex
-	bw  *bufio.Writer
-	err error
+	out *outbox.Outbox
 }
 
-// NewWriter returns a Writer on w.
-func NewWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriter(w)} }
+// NewWriter returns a Writer on w; Close ends it.
+func NewWriter(w io.Writer) *Writer { return &Writer{out: outbox.New(w)} }
 
 // Raw U+2028 and U+2029 are legal inside JSON strings but end lines for some
 // readers (JavaScript's readline among them), so they never go out raw.
@@ -31,27 +31,15 @@ var (
 )
 
 // WriteLine writes one JSON value (as json.Marshal renders it: no raw newline)
-// followed by LF, and flushes.
+// followed by LF.
 func (w *Writer) WriteLine(line []byte) error {
 	if bytes.Contains(line, lineSeparator) || bytes.Contains(line, paragraphSeparator) {
 		line = bytes.ReplaceAll(line, lineSeparator, []byte(`\u2028`))
 		line = bytes.ReplaceAll(line, paragraphSeparator, []byte(`\u2029`))
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err != nil {
-		return w.err
-	}
-	if _, err := w.bw.Write(line); err != nil {
-		w.err = err
-		return err
-	}
-	if err := w.bw.WriteByte('\n'); err != nil {
-		w.err = err
-		return err
-	}
-	w.err = w.bw.Flush()
-	return w.err
+	whole := make([]byte, 0, len(line)+1)
+	_, err := w.out.Write(append(append(whole, line...), '\n'))
+	return err
 }
 
 // Encode writes v as one JSON line.
@@ -69,8 +57,8 @@ func (w *Writer) WriteEvent(ev agent.Event, sessionID string) error {
 }
 
 // Err returns the first write error, if any.
-func (w *Writer) Err() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
-}
+func (w *Writer) Err() error { return w.out.Err() }
+
+// Close waits until every line is written, or ctx ends, and returns the
+// first write error or ctx's.
+func (w *Writer) Close(ctx context.Context) error { return w.out.Close(ctx) }
