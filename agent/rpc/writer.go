@@ -17,11 +17,15 @@ import (
 // reading cannot hold back the runtime's saving of the events after it. After
 // a write fails, every call returns that first error.
 type Writer struct {
-	out *outbox.Outbox
+	box *outbox.Outbox
+	out *outbox.Target
 }
 
 // NewWriter returns a Writer on w; Close ends it.
-func NewWriter(w io.Writer) *Writer { return &Writer{out: outbox.New(w)} }
+func NewWriter(w io.Writer) *Writer {
+	box := outbox.New()
+	return &Writer{box: box, out: box.To(w)}
+}
 
 // Raw U+2028 and U+2029 are legal inside JSON strings but end lines for some
 // readers (JavaScript's readline among them), so they never go out raw.
@@ -59,6 +63,11 @@ func (w *Writer) WriteEvent(ev agent.Event, sessionID string) error {
 // Err returns the first write error, if any.
 func (w *Writer) Err() error { return w.out.Err() }
 
-// Close waits until every line is written, or ctx ends, and returns the
-// first write error or ctx's.
-func (w *Writer) Close(ctx context.Context) error { return w.out.Close(ctx) }
+// Close waits until every line is written, or ctx ends, and returns ctx's
+// error or the first write error.
+func (w *Writer) Close(ctx context.Context) error {
+	if err := w.box.Close(ctx); err != nil {
+		return err
+	}
+	return w.out.Err()
+}

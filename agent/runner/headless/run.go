@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/outbox"
 )
 
 // RunOptions tune Run.
@@ -40,23 +41,24 @@ type RunOptions struct {
 // otherwise successful run ExitFailed: its transcript is incomplete. So does
 // an answer that cannot be written (a reader that went away, a full disk),
 // which also stops the run.
+//
+// Both streams go out through an outbox: the runtime's subscriber never waits
+// for a reader (a paused pager), which would hold back the saving of the
+// events after it.
 func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, stdout, stderr io.Writer) int {
-	errw := &lockedWriter{w: stderr}
-	out := bufio.NewWriter(stdout)
+	box := outbox.New()
+	defer closeOutbox(ctx, box)
+	errw, answer := box.To(stderr), box.To(stdout)
+	out := bufio.NewWriter(answer)
 	// mu guards out and last: the subscriber may still be running when Run
 	// gives up on a run that does not stop.
 	var mu sync.Mutex
-	defer func() {
-		mu.Lock()
-		out.Flush()
-		mu.Unlock()
-	}()
 	if o.JSON {
 		out.Write(eventjson.SessionHeader(rt.SessionID(), rt.Workspace(), time.Now()))
 		out.WriteByte('\n')
 	}
 	var last agent.Message
-	flush := flusher{out: out, failed: rt.AbortWith}
+	flush := flusher{out: out, target: answer, failed: rt.AbortWith}
 	tools := newToolOutput(errw, o.Clean, o.ToolOutputLimit)
 	unsubscribe := rt.Subscribe(func(ev agent.Event) {
 		mu.Lock()
@@ -108,7 +110,14 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	waitRun(ctx, rt, errw)
 	mu.Lock()
 	flush.flush()
-	final, outErr := last, flush.err
+	final := last
+	mu.Unlock()
+	dctx, cancel := drainContext(ctx)
+	_ = box.Drain(dctx) // the answer written, or not, before its status is judged
+	cancel()
+	mu.Lock()
+	flush.flush()
+	outErr := flush.err
 	mu.Unlock()
 	status := ExitOK
 	switch {
@@ -202,17 +211,24 @@ func (w *saveWatch) failed() bool {
 	return w.bad
 }
 
-// lockedWriter serialises writes from the event and notice goroutines, so
-// that lines do not interleave.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// drainWait bounds the wait for output nobody reads once ctx has ended (a
+// signal): steer exits rather than wait for a reader that stopped.
+const drainWait = 2 * time.Second
+
+// drainContext is how long to wait for the output to be written: while ctx
+// lasts, and drainWait once it has ended.
+func drainContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), drainWait)
 }
 
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+// closeOutbox writes out what is left, within drainContext.
+func closeOutbox(ctx context.Context, box *outbox.Outbox) {
+	dctx, cancel := drainContext(ctx)
+	defer cancel()
+	_ = box.Close(dctx)
 }
 
 func writeJSONEvent(out *bufio.Writer, ev agent.Event, sessionID string) {
@@ -232,8 +248,11 @@ const flushInterval = 16 * time.Millisecond
 // flusher writes the buffer out at most every flushInterval while deltas
 // stream, and at once on every other event.
 type flusher struct {
-	out  *bufio.Writer
-	last time.Time
+	out *bufio.Writer
+	// target is where out writes: its error is a write that failed after
+	// out handed the bytes over.
+	target *outbox.Target
+	last   time.Time
 	// failed is called once when stdout cannot be written (a broken pipe:
 	// `steer run … | head`; a full disk), with the reason, so that the run
 	// stops instead of spending tokens on output nobody gets.
@@ -252,6 +271,9 @@ func (f *flusher) after(ev agent.Event) {
 
 func (f *flusher) flush() {
 	err := f.out.Flush()
+	if err == nil {
+		err = f.target.Err()
+	}
 	if err == nil || f.err != nil {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 	"syscall"
 	"testing"
@@ -196,5 +197,41 @@ func TestRunGivesUpOnARunThatWillNotStop(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run waited for a run that does not stop")
+	}
+}
+
+// TestAPausedReaderDoesNotStopTheSaving: with nobody reading stdout (a
+// paused pager), the run still ends and is saved; the answer comes out once
+// the reader reads again.
+func TestAPausedReaderDoesNotStopTheSaving(t *testing.T) {
+	answer := strings.Repeat("a long answer ", 20_000)
+	rt, store := newRuntime(t, agenttest.NewScript(agenttest.Reply().Text(answer).Stop(agent.StopReasonStop)), runner.Options{})
+	r, w := io.Pipe() // nobody reads r until the run is saved
+	var stderr strings.Builder
+	done := make(chan int)
+	go func() { done <- Run(context.Background(), rt, "hi", RunOptions{}, w, &stderr) }()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for saved := false; !saved; {
+		msgs, err := store.LoadTranscript(ctx, rt.SessionID())
+		saved = err == nil && len(msgs) == 2 && msgs[1].TextContent() == answer
+		select {
+		case <-ctx.Done():
+			t.Fatal("the answer was not saved while stdout was not read")
+		case <-time.After(time.Millisecond): // polling the database, which announces nothing
+		}
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- string(b)
+	}()
+	if code := <-done; code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	w.Close()
+	if out := <-got; out != answer+"\n" {
+		t.Fatalf("stdout has %d bytes, want the %d of the answer", len(out), len(answer)+1)
 	}
 }

@@ -4,7 +4,9 @@
 // stopped reading (a client that does not read `steer rpc`'s stdout, `steer
 // run` piped into a paused pager) would hold every later event back from
 // being saved, while the loop goes on running tools. An Outbox takes the
-// bytes at once and writes them out on its own goroutine, in order.
+// bytes at once and writes them out on its own goroutine, in the order they
+// came, to one writer or several (stdout and stderr, which then keep their
+// interleaving).
 package outbox
 
 import (
@@ -13,51 +15,67 @@ import (
 	"sync"
 )
 
-// Outbox is an io.Writer that queues what it is given and writes it to the
-// underlying writer on its own goroutine, in order. What waits is held in
-// memory, without limit, like the runtime's own event queue. After a write
-// fails, what is queued is dropped and Write returns that first error. It is
-// safe for concurrent use.
+// Outbox queues what its targets are given and writes it out on its own
+// goroutine, in order. What waits is held in memory, without limit, like the
+// runtime's own event queue. It is safe for concurrent use.
 type Outbox struct {
-	w io.Writer
-
 	mu      sync.Mutex
-	queued  []byte
-	err     error
+	queued  []chunk
 	closed  bool
 	wake    chan struct{} // one pending signal: there is something to write
-	drained chan struct{} // closed when nothing is queued or being written; replaced when something is
+	drained chan struct{} // closed while nothing is queued or being written
 	done    chan struct{} // closed when the writing goroutine has returned
 }
 
-// New returns an Outbox writing to w, with its goroutine started; Close
-// stops it.
-func New(w io.Writer) *Outbox {
-	o := &Outbox{w: w, wake: make(chan struct{}, 1), drained: make(chan struct{}), done: make(chan struct{})}
+// chunk is bytes for one target; consecutive writes to a target share one.
+type chunk struct {
+	to *Target
+	b  []byte
+}
+
+// Target is an io.Writer whose writes go out through the Outbox to the
+// underlying writer. After a write to it fails, what is queued for it is
+// dropped and Write returns that first error; the other targets go on.
+type Target struct {
+	o   *Outbox
+	w   io.Writer
+	err error // guarded by o.mu
+}
+
+// New returns an Outbox with its goroutine started; Close stops it.
+func New() *Outbox {
+	o := &Outbox{wake: make(chan struct{}, 1), drained: make(chan struct{}), done: make(chan struct{})}
 	close(o.drained)
 	go o.loop()
 	return o
 }
 
+// To returns a target writing to w through o.
+func (o *Outbox) To(w io.Writer) *Target { return &Target{o: o, w: w} }
+
 // Write queues a copy of p and returns at once. Its error is the first
-// error of an earlier write, or io.ErrClosedPipe after Close.
-func (o *Outbox) Write(p []byte) (int, error) {
+// error of an earlier write to this target, or io.ErrClosedPipe after the
+// Outbox is closed.
+func (t *Target) Write(p []byte) (int, error) {
+	o := t.o
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	switch {
-	case o.err != nil:
-		return 0, o.err
+	case t.err != nil:
+		return 0, t.err
 	case o.closed:
 		return 0, io.ErrClosedPipe
 	}
-	if len(o.queued) == 0 {
-		select {
-		case <-o.drained:
-			o.drained = make(chan struct{})
-		default: // the goroutine is still writing the last batch
-		}
+	select {
+	case <-o.drained:
+		o.drained = make(chan struct{})
+	default: // already waiting on something
 	}
-	o.queued = append(o.queued, p...)
+	if n := len(o.queued); n > 0 && o.queued[n-1].to == t {
+		o.queued[n-1].b = append(o.queued[n-1].b, p...)
+	} else {
+		o.queued = append(o.queued, chunk{to: t, b: append([]byte(nil), p...)})
+	}
 	select {
 	case o.wake <- struct{}{}:
 	default:
@@ -65,23 +83,23 @@ func (o *Outbox) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Err returns the first error writing to the underlying writer, if any.
-func (o *Outbox) Err() error {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.err
+// Err returns the first error writing to the target's writer, if any.
+func (t *Target) Err() error {
+	t.o.mu.Lock()
+	defer t.o.mu.Unlock()
+	return t.err
 }
 
-// Drain waits until everything written so far is written out (or dropped
-// after a failure), or until ctx is done, and returns the first write error
-// or ctx's error.
+// Drain waits until everything queued so far is written out (or dropped
+// after a failure), or until ctx is done, and returns ctx's error if it
+// ended first.
 func (o *Outbox) Drain(ctx context.Context) error {
 	o.mu.Lock()
 	drained := o.drained
 	o.mu.Unlock()
 	select {
 	case <-drained:
-		return o.Err()
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -106,12 +124,11 @@ func (o *Outbox) Close(ctx context.Context) error {
 
 func (o *Outbox) loop() {
 	defer close(o.done)
-	var batch []byte
+	var batch []chunk
 	for range o.wake {
 		for {
 			o.mu.Lock()
-			if len(o.queued) == 0 || o.err != nil {
-				o.queued = nil
+			if len(o.queued) == 0 {
 				select {
 				case <-o.drained:
 				default:
@@ -124,14 +141,27 @@ func (o *Outbox) loop() {
 				}
 				break
 			}
-			// Swap buffers so that writers append to the other one meanwhile.
 			batch, o.queued = o.queued, batch[:0]
 			o.mu.Unlock()
-			if _, err := o.w.Write(batch); err != nil {
-				o.mu.Lock()
-				o.err = err
-				o.mu.Unlock()
+			for i, c := range batch {
+				o.write(c)
+				batch[i] = chunk{} // let the bytes go
 			}
 		}
+	}
+}
+
+// write writes one chunk unless its target has failed already.
+func (o *Outbox) write(c chunk) {
+	o.mu.Lock()
+	failed := c.to.err != nil
+	o.mu.Unlock()
+	if failed {
+		return
+	}
+	if _, err := c.to.w.Write(c.b); err != nil {
+		o.mu.Lock()
+		c.to.err = err
+		o.mu.Unlock()
 	}
 }

@@ -41,12 +41,13 @@ func (g *gatedWriter) String() string {
 // reads again.
 func TestAStalledReaderDoesNotHoldTheWriter(t *testing.T) {
 	g := &gatedWriter{open: make(chan struct{})}
-	o := New(g)
+	o := New()
+	out := o.To(g)
 	var want bytes.Buffer
 	for i := range 10_000 {
 		line := fmt.Sprintf("line %d\n", i)
 		want.WriteString(line)
-		if _, err := io.WriteString(o, line); err != nil {
+		if _, err := io.WriteString(out, line); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,7 +63,7 @@ func TestAStalledReaderDoesNotHoldTheWriter(t *testing.T) {
 	if g.String() != want.String() {
 		t.Fatalf("wrote %d bytes, want %d in order", len(g.String()), want.Len())
 	}
-	if _, err := o.Write([]byte("late")); !errors.Is(err, io.ErrClosedPipe) {
+	if _, err := out.Write([]byte("late")); !errors.Is(err, io.ErrClosedPipe) {
 		t.Fatalf("a write after Close = %v", err)
 	}
 }
@@ -72,14 +73,15 @@ func TestAStalledReaderDoesNotHoldTheWriter(t *testing.T) {
 func TestConcurrentWritesStayWhole(t *testing.T) {
 	g := &gatedWriter{open: make(chan struct{})}
 	close(g.open)
-	o := New(g)
+	o := New()
+	out := o.To(g)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range 1000 {
-				fmt.Fprintf(o, "%d-%04d|", w, i)
+				fmt.Fprintf(out, "%d-%04d|", w, i)
 			}
 		}()
 	}
@@ -101,28 +103,76 @@ func TestConcurrentWritesStayWhole(t *testing.T) {
 	}
 }
 
-// TestAFailedWriteIsKept: after the underlying writer fails, Drain and the
-// next writes report its first error and nothing more is written.
+// TestAFailedWriteIsKept: after a target's writer fails, its next writes
+// report the first error and nothing more is written to it; another
+// target goes on.
 func TestAFailedWriteIsKept(t *testing.T) {
 	broken := errors.New("broken pipe")
 	g := &gatedWriter{open: make(chan struct{}), fail: broken}
 	close(g.open)
-	o := New(g)
-	io.WriteString(o, "first")
-	if err := o.Drain(context.Background()); !errors.Is(err, broken) {
-		t.Fatalf("Drain = %v, want the write's error", err)
+	ok := &gatedWriter{open: make(chan struct{})}
+	close(ok.open)
+	o := New()
+	bad, good := o.To(g), o.To(ok)
+	io.WriteString(bad, "first")
+	io.WriteString(good, "one ")
+	if err := o.Drain(context.Background()); err != nil || !errors.Is(bad.Err(), broken) {
+		t.Fatalf("Drain = %v, Err %v; want the write's error kept", err, bad.Err())
 	}
-	if _, err := io.WriteString(o, "second"); !errors.Is(err, broken) || !errors.Is(o.Err(), broken) {
-		t.Fatalf("a write after the failure = %v, Err %v", err, o.Err())
+	if _, err := io.WriteString(bad, "second"); !errors.Is(err, broken) {
+		t.Fatalf("a write after the failure = %v", err)
 	}
+	io.WriteString(good, "two")
+	if err := o.Close(context.Background()); err != nil || ok.String() != "one two" || good.Err() != nil {
+		t.Fatalf("the other target: %v, %q", err, ok.String())
+	}
+}
+
+// TestTargetsKeepTheirInterleaving: writes to two targets come out in the
+// order they were made, as stdout and stderr on one terminal must.
+func TestTargetsKeepTheirInterleaving(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	o := New()
+	a, b := o.To(recorder{&mu, &log, "a"}), o.To(recorder{&mu, &log, "b"})
+	for _, w := range []io.Writer{a, a, b, a, b, b} {
+		io.WriteString(w, "x")
+	}
+	if err := o.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var runs []string // the log with a target's consecutive writes joined, however they were batched
+	for _, entry := range log {
+		if n := len(runs); n > 0 && runs[n-1][0] == entry[0] {
+			runs[n-1] += entry[2:]
+		} else {
+			runs = append(runs, entry)
+		}
+	}
+	if got := fmt.Sprint(runs); got != "[a:xx b:x a:x b:xx]" {
+		t.Fatalf("written %s", got)
+	}
+}
+
+type recorder struct {
+	mu   *sync.Mutex
+	log  *[]string
+	name string
+}
+
+func (r recorder) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*r.log = append(*r.log, r.name+":"+string(p))
+	return len(p), nil
 }
 
 // TestDrainWaitsForWhatIsBeingWritten: a batch taken by the goroutine but
 // not yet written still counts.
 func TestDrainWaitsForWhatIsBeingWritten(t *testing.T) {
 	g := &gatedWriter{open: make(chan struct{})}
-	o := New(g)
-	io.WriteString(o, "held")
+	o := New()
+	io.WriteString(o.To(g), "held")
 	drained := make(chan error)
 	go func() { drained <- o.Drain(context.Background()) }()
 	select {
