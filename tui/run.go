@@ -25,8 +25,9 @@ import (
 // user quits, the active run is aborted (runner.AbortQuit) and given a
 // moment to end before Run returns.
 //
-// Before returning, Run prints on opts.Unsent whatever the user typed or
-// queued but never sent, so that nothing typed is lost.
+// Before returning, Run prints on opts.Unsent whatever the user typed but
+// never sent, so that nothing typed is lost, and how many queued inputs stay
+// saved with the session for when it is resumed.
 func Run(ctx context.Context, rt Runtime, opts Options) error {
 	m := New(rt, opts)
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithoutSignalHandler()}
@@ -51,13 +52,17 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		_ = rt.WaitForIdle(wctx)
 		cancel()
 	}
-	unsent = append(leftovers(final, rt), unsent...)
+	unsent = append(editorText(final), unsent...)
+	w := opts.Unsent
+	if w == nil {
+		w = os.Stderr
+	}
 	if len(unsent) > 0 {
-		w := opts.Unsent
-		if w == nil {
-			w = os.Stderr
-		}
 		printUnsent(w, unsent)
+	}
+	if st := rt.State(); len(st.Queue) > 0 {
+		fmt.Fprintf(w, "steer: %s stay saved in session %s; `steer --session %s` sends them\n",
+			plural(len(st.Queue), "queued input"), st.SessionID, st.SessionID)
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
@@ -69,20 +74,16 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 // the program ends.
 const callsStopWait = time.Second
 
-// leftovers collects the editor's text and the queued items, which are
-// taken out of the queue so that nothing runs them after the screen closed.
-func leftovers(final tea.Model, rt Runtime) []string {
-	var out []string
+// editorText is what the editor held when the program ended: typed, never
+// sent. Queued items are not taken: they stay saved with their session, as
+// after a signal or a crash, and are sent when it is resumed.
+func editorText(final tea.Model) []string {
 	if fm, ok := final.(Model); ok {
 		if text := strings.TrimSpace(fm.input.Value()); text != "" {
-			out = append(out, text)
+			return []string{text}
 		}
 	}
-	items, _ := rt.Dequeue("")
-	for _, it := range items {
-		out = append(out, it.Text)
-	}
-	return out
+	return nil
 }
 
 func printUnsent(w io.Writer, texts []string) {

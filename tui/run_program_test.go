@@ -12,6 +12,8 @@ import (
 
 	"github.com/muesli/termenv"
 
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
@@ -64,5 +66,43 @@ func TestRunPrintsUnsentInputWhenCancelled(t *testing.T) {
 	}
 	if !strings.Contains(unsent.String(), "half a thought") {
 		t.Fatalf("the unsent text was not printed: %q", unsent.String())
+	}
+}
+
+// TestQueuedInputStaysSavedWhenTheProgramEnds: a signal (here, ctx
+// cancelled) ends the program with items queued; they stay in the
+// session's queue, to be sent when it is resumed, and the note says so.
+func TestQueuedInputStaysSavedWhenTheProgramEnds(t *testing.T) {
+	g := newGate("slow")
+	rt := newRuntime(t, []agent.Tool{g}, agenttest.Reply().ToolCall("c1", "slow", `{}`).Stop(agent.StopReasonToolUse), reply("done"))
+	in, keys := io.Pipe()
+	defer keys.Close()
+	var screen, unsent lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Input: in, Output: &screen, Unsent: &unsent})
+	}()
+	if err := rt.Prompt("start"); err != nil {
+		t.Fatal(err)
+	}
+	<-g.started
+	if _, _, err := rt.Steer("steer me"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := rt.FollowUp("follow me"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after the context was cancelled")
+	}
+	if q := rt.State().Queue; len(q) != 2 {
+		t.Fatalf("queue after the program ended: %+v, want both items kept", q)
+	}
+	if !strings.Contains(unsent.String(), "2 queued inputs stay saved in session") || strings.Contains(unsent.String(), "steer me") {
+		t.Fatalf("the note: %q", unsent.String())
 	}
 }
