@@ -78,13 +78,17 @@ func TestHistoryLoads(t *testing.T) {
 			Content: []agent.Content{agent.Text("[exit code 1]")}, Details: agent.CommandDetails{ExitCode: 1, DurationMs: 12}},
 		{Role: agent.RoleAssistant, StopReason: agent.StopReasonAborted, ErrorMessage: agent.AbortedMessage},
 		{Role: agent.RoleAssistant, StopReason: agent.StopReasonError, ErrorMessage: "rate limited: retry in 20s"},
+		{Role: agent.RoleAssistant, StopReason: agent.StopReasonAborted, ErrorMessage: "run timed out after 1s"},
 	}})
 	v := m.View()
 	for _, want := range []string{"❯ run false", "Running it.", "✗ bash false · exit 1 · 12ms", "│ [exit code 1]",
-		"⏹ interrupted", "✗ error: rate limited: retry in 20s"} {
+		"⏹ interrupted\n", "✗ error: rate limited: retry in 20s", "⏹ interrupted: run timed out after 1s"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("view lacks %q:\n%s", want, v)
 		}
+	}
+	if strings.Contains(v, agent.AbortedMessage) {
+		t.Errorf("the user's own abort is worded as a reason:\n%s", v)
 	}
 }
 

@@ -168,7 +168,16 @@ func (a *assistantItem) render(rc *renderCtx) []string {
 	}
 	switch a.stop {
 	case agent.StopReasonAborted:
-		out = append(out, rc.st.Interrupted.Render("⏹ interrupted"))
+		marker := "⏹ interrupted"
+		if why := sanitize.String(a.errMsg, sanitize.Options{}); why != "" && why != agent.AbortedMessage {
+			marker += ": " + why // a timeout, a quit, a signal: not the user's Esc
+		}
+		for i, l := range wrapLines(marker, rc.width) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, rc.st.Interrupted.Render(l))
+		}
 	case agent.StopReasonError:
 		msg := sanitize.String(a.errMsg, sanitize.Options{})
 		if msg == "" {
