@@ -35,16 +35,30 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// program is Run on a runtime, with its input, screen and unsent text.
+type program struct {
+	keys           *io.PipeWriter
+	screen, unsent lockedBuffer
+	cancel         context.CancelFunc
+	done           chan error // Run's result
+}
+
+func runProgram(t *testing.T, rt Runtime) *program {
+	t.Helper()
+	in, keys := io.Pipe()
+	t.Cleanup(func() { keys.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &program{keys: keys, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		p.done <- Run(ctx, rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Input: in, Output: &p.screen, Unsent: &p.unsent})
+	}()
+	return p
+}
+
 func TestRunPrintsUnsentInputWhenCancelled(t *testing.T) {
 	rt := newRuntime(t, nil)
-	in, keys := io.Pipe()
-	defer keys.Close()
-	var screen, unsent lockedBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Input: in, Output: &screen, Unsent: &unsent})
-	}()
+	p := runProgram(t, rt)
+	keys, screen, unsent, cancel, done := p.keys, &p.screen, &p.unsent, p.cancel, p.done
 	if _, err := keys.Write([]byte("half a thought")); err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +89,7 @@ func TestRunPrintsUnsentInputWhenCancelled(t *testing.T) {
 func TestQueuedInputStaysSavedWhenTheProgramEnds(t *testing.T) {
 	g := newGate("slow")
 	rt := newRuntime(t, []agent.Tool{g}, agenttest.Reply().ToolCall("c1", "slow", `{}`).Stop(agent.StopReasonToolUse), reply("done"))
-	in, keys := io.Pipe()
-	defer keys.Close()
-	var screen, unsent lockedBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- Run(ctx, rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Input: in, Output: &screen, Unsent: &unsent})
-	}()
+	p := runProgram(t, rt)
 	if err := rt.Prompt("start"); err != nil {
 		t.Fatal(err)
 	}
@@ -93,16 +100,17 @@ func TestQueuedInputStaysSavedWhenTheProgramEnds(t *testing.T) {
 	if _, _, err := rt.FollowUp("follow me"); err != nil {
 		t.Fatal(err)
 	}
-	cancel()
+	p.cancel()
 	select {
-	case <-done:
+	case <-p.done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Run did not return after the context was cancelled")
 	}
+	unsent := p.unsent.String()
 	if q := rt.State().Queue; len(q) != 2 {
 		t.Fatalf("queue after the program ended: %+v, want both items kept", q)
 	}
-	if !strings.Contains(unsent.String(), "2 queued inputs stay saved in session") || strings.Contains(unsent.String(), "steer me") {
-		t.Fatalf("the note: %q", unsent.String())
+	if !strings.Contains(unsent, "2 queued inputs stay saved in session") || strings.Contains(unsent, "steer me") {
+		t.Fatalf("the note: %q", unsent)
 	}
 }
