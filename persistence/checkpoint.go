@@ -35,10 +35,13 @@ const (
 // checkpointer runs passive WAL checkpoints on its own connection and
 // goroutine, kicked by the writer.
 type checkpointer struct {
-	db      *sql.DB
-	gate    *writeGate
-	kick    chan struct{} // never closed, so a late kick cannot panic
-	quit    chan struct{}
+	db   *sql.DB
+	gate *writeGate
+	kick chan struct{} // never closed, so a late kick cannot panic
+	// ctx ends with stop, so that closing never waits out a checkpoint's
+	// wait at the gate or for a lock.
+	ctx     context.Context
+	cancel  context.CancelFunc
 	done    chan struct{}
 	commits atomic.Int64
 }
@@ -51,7 +54,8 @@ func startCheckpointer(path string, gate *writeGate) (*checkpointer, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	c := &checkpointer{db: db, gate: gate, kick: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &checkpointer{db: db, gate: gate, kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	go c.run()
 	return c, nil
 }
@@ -61,10 +65,10 @@ func startCheckpointer(path string, gate *writeGate) (*checkpointer, error) {
 // at the next kick; errors are ignored for the same reason.
 func (c *checkpointer) run() {
 	defer close(c.done)
-	ctx := context.Background()
+	ctx := c.ctx
 	for {
 		select {
-		case <-c.quit:
+		case <-ctx.Done():
 			return
 		case <-c.kick:
 			if frames, err := c.checkpoint(ctx); err == nil && frames > walResetFrames {
@@ -104,7 +108,7 @@ func (c *checkpointer) stop() error {
 	if c == nil {
 		return nil
 	}
-	close(c.quit)
+	c.cancel()
 	<-c.done
 	return c.db.Close()
 }

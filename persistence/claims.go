@@ -32,13 +32,15 @@ func (c *Claim) SessionID() string { return c.sessionID }
 
 // Release gives the session up: it clears the session's record of its owner
 // and its active writer (a run still going can no longer write it) and drops
-// the lock. The lock is dropped even when the database write fails, whose
-// error is returned. Releasing again does nothing.
-func (c *Claim) Release() error {
+// the lock. The lock is dropped even when the database write fails (a locked
+// database until ctx ends), whose error is returned: the record left behind
+// names a process that no longer holds the lock, which no listing believes
+// and the next claim replaces. Releasing again does nothing.
+func (c *Claim) Release(ctx context.Context) error {
 	s := c.store
 	s.claimsMu.Lock()
 	defer s.claimsMu.Unlock()
-	return s.releaseLocked(c)
+	return s.releaseLocked(ctx, c)
 }
 
 // owner describes the claim as ListSessions would.
@@ -218,8 +220,8 @@ func (s *Store) ownedError(ctx context.Context, id string) error {
 	return e
 }
 
-// releaseLocked releases c; the caller holds claimsMu.
-func (s *Store) releaseLocked(c *Claim) error {
+// releaseLocked releases c within ctx; the caller holds claimsMu.
+func (s *Store) releaseLocked(ctx context.Context, c *Claim) error {
 	if c.released {
 		return nil
 	}
@@ -229,7 +231,6 @@ func (s *Store) releaseLocked(c *Claim) error {
 	}
 	// The record goes while the lock is still held, so it cannot remove the
 	// record of the next owner.
-	ctx := context.Background()
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM session_owners WHERE session_id = ?`, c.sessionID); err != nil {
 			return err
@@ -243,13 +244,14 @@ func (s *Store) releaseLocked(c *Claim) error {
 	return errors.Join(err, c.lock.close())
 }
 
-// releaseAll releases every claim and refuses new ones: the store is closing.
-func (s *Store) releaseAll() error {
+// releaseAll releases every claim within ctx and refuses new ones: the
+// store is closing.
+func (s *Store) releaseAll(ctx context.Context) error {
 	s.claimsMu.Lock()
 	defer s.claimsMu.Unlock()
 	var errs []error
 	for _, c := range s.claims {
-		errs = append(errs, s.releaseLocked(c))
+		errs = append(errs, s.releaseLocked(ctx, c))
 	}
 	s.claims = nil
 	return errors.Join(errs...)

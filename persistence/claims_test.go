@@ -111,10 +111,10 @@ func TestASecondOwnerIsRefused(t *testing.T) {
 	f.append(t, user("still mine", 1))
 
 	// Released, the session passes on, and the old run can no longer write.
-	if err := c.Release(); err != nil {
+	if err := c.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Release(); err != nil {
+	if err := c.Release(ctx); err != nil {
 		t.Errorf("a second Release gave %v", err)
 	}
 	if ss, err := b.Session(ctx, testSession); err != nil || ss.Owner.Live() {
@@ -141,7 +141,7 @@ func TestClaimLatestSessionPassesOverOwnedOnes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := old.Release(); err != nil {
+	if err := old.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// "new" is the latest, but a owns it.

@@ -81,7 +81,7 @@ func ExampleStore_ClaimSession() {
 
 	// Claiming a session the store holds returns its claim.
 	claim, _ := first.ClaimSession(ctx, "s1")
-	_ = claim.Release()
+	_ = claim.Release(ctx)
 	claim, err = second.ClaimSession(ctx, "s1")
 	fmt.Println("second owns", claim.SessionID(), err == nil)
 	// Output:

@@ -102,15 +102,15 @@ func (p *LanePublisher) Publish(ctx context.Context, snap lanes.Snapshot) error 
 }
 
 // Close takes this process's snapshot out of the listing and drops the
-// lock; the lock goes even when the delete fails, and a listing then
-// removes the rows itself. Closing again does nothing.
-func (p *LanePublisher) Close() error {
+// lock; the lock goes even when the delete fails (a locked database until
+// ctx ends), and a listing then removes the rows itself. Closing again does
+// nothing.
+func (p *LanePublisher) Close(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.lock == nil {
 		return nil
 	}
-	ctx := context.Background()
 	err := p.store.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM lane_processes WHERE process_id = ?`, p.id)
 		return err

@@ -34,7 +34,7 @@ func init() {
 		fmt.Println("published")
 		for in.Scan() {
 		}
-		return p.Close()
+		return p.Close(context.Background())
 	}
 }
 
@@ -95,7 +95,7 @@ func newPublisher(t *testing.T, s *Store) *LanePublisher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = p.Close() })
+	t.Cleanup(func() { _ = p.Close(context.Background()) })
 	return p
 }
 
@@ -180,10 +180,10 @@ func TestEveryLivePublisherIsListed(t *testing.T) {
 			t.Fatalf("listed %+v, want both publishers", list)
 		}
 	}
-	if err := pa.Close(); err != nil {
+	if err := pa.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := pa.Close(); err != nil {
+	if err := pa.Close(ctx); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
 	if err := pa.Publish(ctx, busySnapshot("sa", at(30))); err == nil {

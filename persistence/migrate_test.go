@@ -151,7 +151,7 @@ func TestAddingATableIsAddingAFile(t *testing.T) {
 	}
 
 	// A failing migration rolls back completely.
-	_, err := open(dir, Options{}, with(`CREATE TABLE extra (x TEXT); SELECT * FROM no_such_table;`))
+	_, err := open(context.Background(), dir, Options{}, with(`CREATE TABLE extra (x TEXT); SELECT * FROM no_such_table;`))
 	if err == nil || !strings.Contains(err.Error(), "_extra.sql") {
 		t.Fatalf("a failing migration gave %v", err)
 	}
@@ -162,7 +162,7 @@ func TestAddingATableIsAddingAFile(t *testing.T) {
 	}
 	s.Close()
 
-	s, err = open(dir, Options{}, with(`CREATE TABLE extra (x TEXT NOT NULL);`))
+	s, err = open(context.Background(), dir, Options{}, with(`CREATE TABLE extra (x TEXT NOT NULL);`))
 	if err != nil {
 		t.Fatal(err)
 	}

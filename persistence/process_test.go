@@ -97,7 +97,7 @@ func TestClaimPassesOnWhenTheOwnerIsKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Release(); err != nil {
+	if err := c.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
 

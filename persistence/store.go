@@ -81,16 +81,23 @@ type Store struct {
 // and a *LockedError while a steer from before per-session ownership holds
 // the directory.
 func Open(dir string, opts Options) (*Store, error) {
+	return OpenContext(context.Background(), dir, opts)
+}
+
+// OpenContext is Open, given up when ctx ends: the waits for another
+// opener's migration lock and for the database's write lock (a migration)
+// end with ctx's error, and nothing stays open.
+func OpenContext(ctx context.Context, dir string, opts Options) (*Store, error) {
 	migs, err := embeddedMigrations()
 	if err != nil {
 		return nil, fmt.Errorf("embedded migrations: %w", err)
 	}
-	return open(dir, opts, migs)
+	return open(ctx, dir, opts, migs)
 }
 
-// open is Open with the migrations as a parameter, so tests can build
+// open is OpenContext with the migrations as a parameter, so tests can build
 // databases at older versions.
-func open(dir string, opts Options, migs []migration) (_ *Store, err error) {
+func open(ctx context.Context, dir string, opts Options, migs []migration) (_ *Store, err error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", dir, err)
@@ -102,10 +109,9 @@ func open(dir string, opts Options, migs []migration) (_ *Store, err error) {
 	}
 	defer func() {
 		if err != nil {
-			_ = s.closeAll()
+			_ = s.closeAll(ctx) // claims none: nothing waits on ctx
 		}
 	}()
-	ctx := context.Background()
 	if opts.ReadOnly {
 		return s, s.openReadOnly(ctx, len(migs))
 	}
@@ -310,17 +316,27 @@ func (s *Store) LogDir() string { return filepath.Join(s.dir, logsDirName) }
 func (s *Store) sessionsDir() string { return filepath.Join(s.dir, sessionsDirName) }
 
 // Close releases the sessions this store claims and closes the database. It
-// is safe to call more than once.
+// is safe to call more than once. A process that must quit on time closes
+// with CloseContext.
 func (s *Store) Close() error {
-	s.closeOnce.Do(func() { s.closeErr = s.closeAll() })
+	return s.CloseContext(context.Background())
+}
+
+// CloseContext is Close with the releases of the claims bounded by ctx: on a
+// database another process keeps locked, the records of ownership not yet
+// deleted when ctx ends are left behind (their OS locks, which decide who
+// owns a session, go regardless; see Claim.Release) and the error says so.
+// Only the first call of Close or CloseContext closes.
+func (s *Store) CloseContext(ctx context.Context) error {
+	s.closeOnce.Do(func() { s.closeErr = s.closeAll(ctx) })
 	return s.closeErr
 }
 
-// closeAll closes what is open; the claims go first (releasing one writes),
-// the writer last so that it checkpoints the WAL into the main file when it
-// is the database's last connection.
-func (s *Store) closeAll() error {
-	errs := []error{s.releaseAll(), s.ckpt.stop()}
+// closeAll closes what is open; the claims go first (releasing one writes,
+// within ctx), the writer last so that it checkpoints the WAL into the main
+// file when it is the database's last connection.
+func (s *Store) closeAll(ctx context.Context) error {
+	errs := []error{s.releaseAll(ctx), s.ckpt.stop()}
 	s.gate.close()
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())

@@ -82,7 +82,7 @@ func TestHostReportsSubagentProgress(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the answered sub-agent's session is still held: %v", err)
 	}
-	_ = claim.Release()
+	_ = claim.Release(context.Background())
 }
 
 // touchingChild is delegating, except that a child calls the touch tool

@@ -191,7 +191,7 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the finished background session is still held: %v", err)
 	}
-	if err := claim.Release(); err != nil {
+	if err := claim.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
 

@@ -122,7 +122,7 @@ func (r *Runtime) publishLanes(pub *persistence.LanePublisher, stop <-chan struc
 			return
 		case <-r.sched.Changes():
 		}
-		if err := pub.Publish(r.writeCtx, r.sched.Snapshot()); err != nil {
+		if err := r.givenUp(pub.Publish(r.writeCtx, r.sched.Snapshot())); err != nil {
 			r.log.Warn("publishing the lanes failed", "error", err)
 		}
 		select {
@@ -185,8 +185,9 @@ func (r *Runtime) startPublishing() {
 }
 
 // stopLanePublisher stops publishing and takes this process's rows out of
-// the shared database.
-func (r *Runtime) stopLanePublisher() {
+// the shared database, giving up on the database when ctx ends (the rows of
+// a publisher whose lock is gone are dropped by the next listing).
+func (r *Runtime) stopLanePublisher(ctx context.Context) {
 	r.pubMu.Lock()
 	defer r.pubMu.Unlock()
 	if r.lanePub == nil {
@@ -197,7 +198,7 @@ func (r *Runtime) stopLanePublisher() {
 		<-r.published
 		r.stopPublish = nil
 	}
-	if err := r.lanePub.Close(); err != nil {
+	if err := r.givenUp(r.lanePub.Close(ctx)); err != nil {
 		r.log.Warn("removing the lanes from the database failed", "error", err)
 	}
 	r.lanePub = nil

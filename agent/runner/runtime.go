@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -88,6 +87,12 @@ type Options struct {
 	// ones are refused with an *InputTooLargeError and nothing is stored.
 	// 0 is DefaultMaxInputBytes.
 	MaxInputBytes int
+	// Quit, when set, ends with the quit signal (main passes the signals'
+	// context). Then an input still being saved is refused at once (it was
+	// never acknowledged), and the writes already handed over get QuitWait
+	// before they are given up on: a database another process keeps locked
+	// cannot hold the quit up. Nil: only Close ends the writes.
+	Quit context.Context
 
 	// Store keeps sessions, transcripts and pending inputs; nil keeps them in
 	// memory only.
@@ -161,10 +166,15 @@ type Runtime struct {
 	// between a reset and the switch.
 	swap sync.RWMutex
 	// saver runs the event path's writes; writeCtx bounds every write and
-	// is cancelled by Close, so that no save can hang shutdown.
+	// inputCtx the saving of an input, so that no save can hang shutdown
+	// (see close.go).
 	saver        *saver
 	writeCtx     context.Context
 	cancelWrites context.CancelFunc
+	inputCtx     context.Context
+	cancelInputs context.CancelFunc
+	stopQuit     func() bool // stops watching Options.Quit
+	quitWait     time.Duration
 
 	mu          sync.Mutex
 	session     sessionState
@@ -234,13 +244,13 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
 	}
-	r.writeCtx, r.cancelWrites = context.WithCancel(context.Background())
 	if r.streamFor(model) == nil {
 		return nil, fmt.Errorf("model %s has no configured provider", model.Ref())
 	}
 	if err := r.unusable(model); err != nil {
 		return nil, err
 	}
+	r.startWrites()
 	r.saver.start(r.writeCtx)
 	r.engineFeed = newEngineFeed()
 	r.agent = agent.New(agent.Config{
@@ -423,14 +433,14 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 	if r.store == nil {
 		return it, nil
 	}
-	ctx := r.writeCtx
+	ctx := r.inputCtx
 	sessionID, err := r.ensureSession(ctx)
 	if err == nil {
 		if err = r.store.AddPendingInput(ctx, sessionID, it); err != nil {
 			err = fmt.Errorf("saving the input: %w", err)
 		}
 	}
-	if err != nil {
+	if err = r.givenUp(err); err != nil {
 		r.log.Error("an input was refused: it could not be saved", "session", sessionID, "error", err)
 	}
 	return it, err
@@ -556,7 +566,7 @@ func (r *Runtime) NewSession() error {
 	left := r.session.claim
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
-	r.release(left, nil)
+	r.release(r.writeCtx, left, nil)
 	return r.regate()
 }
 
@@ -569,58 +579,4 @@ func (r *Runtime) regate() error {
 	}
 	r.agent.SetTools(set)
 	return nil
-}
-
-// Close finishes the saves already handed over (until ctx ends), then stops
-// saving: later writes fail at once instead of hanging shutdown, and the
-// session is released. Call it after the last run is idle and before
-// closing the store.
-func (r *Runtime) Close(ctx context.Context) error {
-	r.subs.abortChildren(AbortQuit)
-	r.subs.wait(ctx) // their answers are saved before saving stops
-	err := r.saver.flush(ctx)
-	r.waitBackground(ctx)
-	r.stopLanePublisher()
-	r.engineFeed.stop()
-	r.engineFeed.wait(ctx) // no engine call goes on while the engines close
-	if cerr := r.engineReg.Close(); cerr != nil {
-		r.log.Warn("stopping the context engines failed", "error", cerr)
-	}
-	r.saver.stop()
-	r.cancelWrites()
-	select {
-	case <-r.saver.done:
-	case <-ctx.Done():
-		err = errors.Join(err, ctx.Err())
-	}
-	// Nothing writes the session any more: other processes may open it (a
-	// sub-agent's, once it has answered, while its parent goes on).
-	r.mu.Lock()
-	claim := r.session.claim
-	r.session.claim = nil
-	r.mu.Unlock()
-	r.release(claim, nil)
-	return err
-}
-
-func (r *Runtime) stopSaving() {
-	r.stopLanePublisher()
-	r.engineFeed.stop()
-	r.saver.stop()
-	r.cancelWrites()
-	<-r.saver.done
-}
-
-// waitBackground waits (until ctx ends) for the background ledger writes,
-// so that a success recorded after the last run is not cut off by Close.
-func (r *Runtime) waitBackground(ctx context.Context) {
-	done := make(chan struct{})
-	go func() {
-		r.background.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
 }

@@ -137,7 +137,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.mu.Unlock()
 	defer func() {
 		if err != nil && claim != previous {
-			_ = claim.Release()
+			r.release(ctx, claim, nil)
 		}
 	}()
 	sess, err := r.store.Session(ctx, id)
@@ -180,7 +180,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.mu.Lock()
 	r.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
 	r.mu.Unlock()
-	r.release(previous, claim)
+	r.release(ctx, previous, claim)
 	r.subs.mu.Lock()
 	r.subs.stored = true // answers a crash left for this session
 	r.subs.mu.Unlock()
@@ -232,12 +232,14 @@ func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 }
 
 // release gives up the claim on a session left behind, unless it is the one
-// kept (claiming a held session returns its claim).
-func (r *Runtime) release(left, kept *persistence.Claim) {
+// kept (claiming a held session returns its claim). Its record in the
+// database is cleared within ctx; the OS lock goes regardless, so a failure
+// (logged) keeps nobody from the session.
+func (r *Runtime) release(ctx context.Context, left, kept *persistence.Claim) {
 	if left == nil || left == kept {
 		return
 	}
-	if err := left.Release(); err != nil {
+	if err := r.givenUp(left.Release(ctx)); err != nil {
 		r.log.Warn("releasing a session failed", "session", left.SessionID(), "error", err)
 	}
 }
@@ -287,6 +289,7 @@ func (r *Runtime) persist(ev agent.Event) {
 // State().PersistError and announced once; once every kind of write that
 // failed has succeeded again, the error is cleared and that is announced.
 func (r *Runtime) saved(what string, err error) {
+	err = r.givenUp(err)
 	r.mu.Lock()
 	failing := len(r.persistErrs) > 0
 	if err != nil {

@@ -125,7 +125,7 @@ func (s *subagents) start(ctx context.Context, task string) (string, error) {
 	})
 	if err := child.Prompt(task); err != nil {
 		s.forget(child)
-		_ = child.Close(context.Background())
+		_ = child.Close(ctx) // the run's: a quit does not wait on it
 		return "", err
 	}
 	id := child.SessionID()
