@@ -99,12 +99,24 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if limit == 0 {
 			limit = runner.DefaultMaxInputBytes
 		}
-		if prompt, err = headless.ReadPrompt(opts.Args, stdin, limit); err != nil {
+		prompt, err = readPrompt(sig.Context(), opts.Args, stdin, limit)
+		if s := sig.Received(); s != nil {
+			return runner.ExitStatus(s)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "steer: %v\n", err)
 			return exitUsage
 		}
 	}
-	a, err := build(cfg, opts)
+	// Start-up waits on the database (another opener's migration, a claim
+	// while another process holds the write lock): a signal ends it.
+	a, err := build(sig.Context(), cfg, opts)
+	if s := sig.Received(); s != nil {
+		if err == nil {
+			a.close()
+		}
+		return runner.ExitStatus(s)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
@@ -113,7 +125,7 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		a.host = runner.NewHost(a.rt)
 	}
 	sig.Attach(a.runs())
-	if s := sig.Received(); s != nil { // during start-up: start nothing
+	if s := sig.Received(); s != nil { // since build: start nothing
 		a.close()
 		return runner.ExitStatus(s)
 	}
@@ -244,9 +256,11 @@ type app struct {
 
 // close ends the runtime in order, within runner.QuitWait: the active run
 // (already aborted by a signal or the front end) is given time to end, the
-// pending saves are written, then the database and the log are closed.
+// pending saves are written, then the database and the log are closed. On
+// a database another process keeps locked, what is not written when the
+// wait ends is given up on (and logged as failed): steer exits on time.
 func (a *app) close() {
-	ctx, cancel := context.WithTimeout(context.Background(), runner.QuitWait)
+	ctx, cancel := quitContext()
 	defer cancel()
 	runs := a.runs()
 	if err := runs.WaitForIdle(ctx); err != nil {
@@ -255,10 +269,35 @@ func (a *app) close() {
 	if err := runs.Close(ctx); err != nil {
 		a.logger.Error("saving the last changes failed", "error", err)
 	}
-	if err := a.store.Close(); err != nil {
+	if err := a.store.CloseContext(ctx); err != nil {
 		a.logger.Error("closing the database failed", "error", err)
 	}
 	a.closeLog()
+}
+
+// quitContext bounds the orderly part of a quit (runner.QuitWait).
+func quitContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), runner.QuitWait)
+}
+
+// readPrompt is headless.ReadPrompt, given up on when ctx ends (a signal
+// while steer run waits for its prompt on stdin).
+func readPrompt(ctx context.Context, args []string, stdin io.Reader, limit int) (string, error) {
+	type read struct {
+		prompt string
+		err    error
+	}
+	got := make(chan read, 1) // the reader may finish after nobody waits
+	go func() {
+		prompt, err := headless.ReadPrompt(args, stdin, limit)
+		got <- read{prompt, err}
+	}()
+	select {
+	case r := <-got:
+		return r.prompt, r.err
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
+	}
 }
 
 // runs is what signals abort and close ends: the host, else the runtime.
@@ -275,8 +314,10 @@ func (a *app) runs() interface {
 
 // build wires the runtime: the configuration's providers (the scripted one
 // always among them), the model to start with, the state directory with its
-// lock, log and database, the tools and the session.
-func build(cfg *config.Config, o headless.Args) (*app, error) {
+// lock, log and database, the tools and the session. ctx is the quit
+// signal: it ends the waits of start-up, and the runtime's writes after it
+// (runner.Options.Quit).
+func build(ctx context.Context, cfg *config.Config, o headless.Args) (*app, error) {
 	providers, err := providersFrom(cfg, o)
 	if err != nil {
 		return nil, err
@@ -294,23 +335,23 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the working directory: %w", err)
 	}
-	store, err := persistence.Open(stateDir, persistence.Options{})
+	store, err := persistence.OpenContext(ctx, stateDir, persistence.Options{})
 	if err != nil {
 		return nil, err
 	}
 	logger, closeLog, err := runner.OpenLog(stateDir)
 	if err != nil {
-		store.Close()
+		closeStore(store, slog.New(slog.DiscardHandler))
 		return nil, err
 	}
 	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote}
 	if o.Continue {
-		_, err := store.LatestUnownedSession(context.Background(), workspace)
+		_, err := store.LatestUnownedSession(ctx, workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
 			a.continued = "no saved session in this directory (or all are open in other steer processes); starting a new one"
 		}
 	}
-	a.rt, err = runner.New(context.Background(), runner.Options{
+	a.rt, err = runner.New(ctx, runner.Options{
 		Providers: providers,
 		Model:     model,
 		Resolve:   resolve,
@@ -339,11 +380,10 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 		MaxConcurrent:  cfg.Agent.MaxConcurrent,
 		Session:        o.Session,
 		Continue:       o.Continue,
+		Quit:           ctx,
 	})
 	if err != nil {
-		if cerr := store.Close(); cerr != nil {
-			logger.Error("closing the database failed", "error", cerr)
-		}
+		closeStore(store, logger)
 		closeLog()
 		return nil, err
 	}
@@ -357,6 +397,16 @@ func build(cfg *config.Config, o headless.Args) (*app, error) {
 	logger.Info("steer started", "command", o.Command, "config", cfg.Source, "model", a.rt.State().Model.Ref(),
 		"workspace", workspace, "session", a.rt.SessionID())
 	return a, nil
+}
+
+// closeStore closes a store that start-up gave up on, within
+// runner.QuitWait.
+func closeStore(store *persistence.Store, logger *slog.Logger) {
+	ctx, cancel := quitContext()
+	defer cancel()
+	if err := store.CloseContext(ctx); err != nil {
+		logger.Error("closing the database failed", "error", err)
+	}
 }
 
 // initialModel checks the model to start with, worded for where it came
