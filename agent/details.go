@@ -14,8 +14,18 @@ type CommandDetails struct {
 	DurationMs int64 `json:"durationMs"`
 	// Truncated is set when only part of the output is kept.
 	Truncated bool `json:"truncated"`
-	// OutputBytes is the size of the whole output, set when it was cut.
+	// OutputBytes is the output's size (so far, in a partial result: an
+	// update while the command runs, which carries these fields too).
 	OutputBytes int64 `json:"outputBytes,omitempty"`
+	// TailStart and TailEnd locate, in the result's text, the latest output
+	// verbatim (the whole output when nothing was cut); both 0 when the text
+	// holds none. TailEndsAt is where that tail ends in the output:
+	// OutputBytes, less a final line end the text leaves off. A reader
+	// following the output live takes from each tail the bytes past what it
+	// has already seen.
+	TailEndsAt int64 `json:"tailEndsAt,omitempty"`
+	TailStart  int   `json:"tailStart,omitempty"`
+	TailEnd    int   `json:"tailEnd,omitempty"`
 	// FullOutputPath is the file that keeps the whole output (or as much of
 	// it as is kept), set when the output was cut and the file written.
 	FullOutputPath string `json:"fullOutputPath,omitempty"`

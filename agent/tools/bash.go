@@ -171,10 +171,10 @@ func exitCode(ps *os.ProcessState) int {
 // bashResult is the result of a finished command; a result with an ending
 // note (exit code, abort, timeout) is an error.
 func bashResult(out *capture, details agent.CommandDetails, ending string) agent.ToolResult {
-	text, how := out.finish()
-	if how != nil {
-		details.Truncated, details.OutputBytes, details.FullOutputPath = true, how.total, how.path
-	}
+	got := out.finish()
+	text := got.text
+	details.Truncated, details.OutputBytes, details.FullOutputPath = got.truncated, got.total, got.path
+	details.TailStart, details.TailEnd, details.TailEndsAt = got.tailStart, got.tailEnd, got.endsAt
 	switch {
 	case text == "" && ending == "":
 		text = "(no output)"
@@ -206,6 +206,16 @@ func renderTail(t tail, ending string) string {
 	}
 }
 
+// partialResult is the output so far as a partial result: its tail and
+// where that tail stands in the output, for readers that follow it live.
+func partialResult(t tail) agent.ToolResult {
+	r := agent.TextResult(renderTail(t, ""))
+	if t.text != "" {
+		r.Details = agent.CommandDetails{OutputBytes: t.totalBytes, TailEndsAt: t.tailEndsAt, TailEnd: len(t.text)}
+	}
+	return r
+}
+
 // streamUpdates sends the output so far to update as it arrives: at once for
 // the first output, then at most every updateInterval. The returned func
 // stops the stream and returns once update will not be called again.
@@ -222,7 +232,7 @@ func streamUpdates(out *tailBuffer, update agent.ToolUpdate) (stop func()) {
 				return
 			case <-out.changed:
 			}
-			update(agent.TextResult(renderTail(out.snapshot(), "")))
+			update(partialResult(out.snapshot()))
 			throttle := time.NewTimer(updateInterval)
 			select {
 			case <-done:

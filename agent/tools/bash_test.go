@@ -72,8 +72,18 @@ func TestBash(t *testing.T) {
 				t.Errorf("IsError %v, details %+v; want IsError %v, exit code %d, truncated %v",
 					r.IsError, d, tt.isError, tt.exitCode, tt.trunc)
 			}
-			if want := tt.outputBytes; tt.trunc && d.OutputBytes != want || !tt.trunc && d.OutputBytes != 0 {
-				t.Errorf("outputBytes %d, want %d", d.OutputBytes, want)
+			if tt.outputBytes != 0 && d.OutputBytes != tt.outputBytes {
+				t.Errorf("outputBytes %d, want %d", d.OutputBytes, tt.outputBytes)
+			}
+			// The tail the details point at is the output's end, verbatim.
+			if d.TailEnd > 0 {
+				lastLine := strings.Split(strings.Split(tt.want, "\n\n[")[0], "\n")
+				if tail := got[d.TailStart:d.TailEnd]; !strings.HasSuffix(tail, lastLine[len(lastLine)-1]) {
+					t.Errorf("the tail %d:%d ends %q, want the output's last line %q", d.TailStart, d.TailEnd,
+						tail[max(0, len(tail)-20):], lastLine[len(lastLine)-1])
+				}
+			} else if !strings.HasPrefix(got, "(no output)") && !strings.HasPrefix(got, "[") {
+				t.Errorf("no tail in the details of %q", got[:min(len(got), 40)])
 			}
 		})
 	}

@@ -97,26 +97,35 @@ func (c *capture) Write(p []byte) (int, error) {
 	return c.tail.Write(p)
 }
 
-// cut says how a command's output was cut for the model: its whole size,
-// and the file keeping it ("" when none could be written).
-type cut struct {
-	total int64
-	path  string
+// captured is a command's output as the model reads it, and how that text
+// holds the output (see agent.CommandDetails).
+type captured struct {
+	text               string
+	total              int64 // bytes of output
+	endsAt             int64 // where the tail ends in the output: total, less a final line end text leaves off
+	tailStart, tailEnd int   // where text holds the output's last bytes
+	truncated          bool  // text leaves some of the output out
+	path               string
 }
 
 // finish closes the file and returns the command's output as the model
-// reads it, with the file's path when the output was cut (and then how it
-// was, non-nil). A file holding nothing the result does not is removed.
-func (c *capture) finish() (text string, how *cut) {
+// reads it, with the file's path when the output was cut. A file holding
+// nothing the result does not is removed.
+func (c *capture) finish() captured {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	path := c.closeFile()
 	all, total := c.tail.raw()
+	endsAt := total
+	if bytes.HasSuffix(all, []byte{'\n'}) {
+		endsAt-- // validText leaves the final line end off
+	}
 	if total <= int64(len(all)) {
 		if path != "" {
 			os.Remove(path)
 		}
-		return validText(all), nil
+		text := validText(all)
+		return captured{text: text, total: total, endsAt: endsAt, tailEnd: len(text)}
 	}
 	head := c.head[:snapHeadAt(c.head)]
 	tail := all[max(0, len(all)-tailKeep):]
@@ -126,8 +135,13 @@ func (c *capture) finish() (text string, how *cut) {
 	marker := fmt.Sprintf("\n\n[... %s omitted: the output has %s in %d lines; showing the first %s and the last %s. %s ...]\n\n",
 		formatSize(omitted), formatSize(total), lines, formatSize(int64(len(head))), formatSize(int64(len(tail))),
 		c.whereFull(path))
+	start := len(validText(head)) + len(marker)
 	body := validText(head) + marker + validText(tail)
-	return contextguard.TruncateToolResult(body, maxBytes), &cut{total: total, path: path}
+	out := captured{text: contextguard.TruncateToolResult(body, maxBytes), total: total, endsAt: endsAt, truncated: true, path: path}
+	if out.text == body { // the tail is where it was put
+		out.tailStart, out.tailEnd = start, len(body)
+	}
+	return out
 }
 
 // whereFull says where the full output is, or why it is not kept.

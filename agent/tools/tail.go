@@ -61,6 +61,9 @@ type tail struct {
 	total      int    // lines written
 	truncated  bool   // text leaves some of the output out
 	totalBytes int64
+	// tailEndsAt is where text ends in the output: totalBytes, less the
+	// final line end text leaves off.
+	tailEndsAt int64
 }
 
 // snapshot returns the last maxLines lines within maxBytes of the output.
@@ -83,7 +86,10 @@ func (b *tailBuffer) snapshot() tail {
 			data = trimPartialRune(data)
 		}
 	}
-	data = bytes.TrimSuffix(data, []byte{'\n'})
+	t.tailEndsAt = t.totalBytes
+	if bytes.HasSuffix(data, []byte{'\n'}) {
+		data, t.tailEndsAt = data[:len(data)-1], t.totalBytes-1
+	}
 	if bytes.Count(data, []byte{'\n'}) >= maxLines {
 		i := len(data)
 		for range maxLines {

@@ -39,6 +39,14 @@ type callOutput struct {
 	omitted int    // bytes past the limit, not printed
 	inexact bool   // omitted is a guess: the output's window moved
 	open    bool   // the last line printed may continue
+	// at is how much of a command's output is accounted for (printed,
+	// omitted or skipped), from the offsets its results carry; shown is how
+	// much of it was printed, and cut says that some was not. atEnd says
+	// the output up to at was printed to its end (then so is a final line
+	// end, which tails leave off).
+	at, shown int64
+	cut       bool
+	atEnd     bool
 }
 
 func newToolOutput(w io.Writer, clean func(string) string, limit int) *toolOutput {
@@ -71,12 +79,20 @@ func (o *toolOutput) event(ev agent.Event) {
 	case agent.ToolExecutionUpdate:
 		c := o.call(e.ToolCallID)
 		c.updated = true
-		o.show(c, resultText(e.Partial))
+		if d, ok := agent.CommandDetailsOf(e.Partial.Details); ok && d.TailEnd > 0 {
+			o.follow(c, resultText(e.Partial), d)
+		} else {
+			o.show(c, resultText(e.Partial))
+		}
 	case agent.ToolExecutionEnd:
 		c := o.call(e.ToolCallID)
 		details, command := agent.CommandDetailsOf(e.Result.Details)
-		if command || c.updated {
-			o.show(c, resultText(e.Result))
+		switch text := resultText(e.Result); {
+		case command && details.TailEnd > 0 && details.TailEnd <= len(text):
+			o.follow(c, text, details)
+			o.print(c, text[details.TailEnd:]) // how it ended: "[exit code 2]"
+		case command || c.updated:
+			o.show(c, text)
 		}
 		if note := notShown(c, details); note != "" {
 			fmt.Fprintf(o.w, "%s%s\n", outputPrefix, o.line(note))
@@ -91,24 +107,36 @@ func (o *toolOutput) event(ev agent.Event) {
 }
 
 // notShown words what of a call's output was not printed, "" when all of
-// it was. A command whose output was cut for the model says its whole size
-// (its result holds only a head and a tail, with a note between them, of
-// which the head is printed) and where the whole of it is kept.
+// it was. A command's results say where their text stands in the output,
+// which makes the count exact; without that, a command whose output was cut
+// for the model (its result holds a head and a tail, the head printed) is
+// counted from its whole size. Cut output says where the whole of it is.
 func notShown(c *callOutput, d agent.CommandDetails) string {
-	if d.Truncated && d.OutputBytes > 0 {
-		note := fmt.Sprintf("[… %d more bytes not shown", max(0, d.OutputBytes-int64(c.printed)))
-		if d.FullOutputPath != "" {
-			note += "; the whole output is in " + d.FullOutputPath
-		}
-		return note + "]"
-	}
+	var note string
 	switch {
+	case c.at > 0 && c.cut:
+		unseen := d.OutputBytes - c.shown
+		if c.atEnd && c.at == d.TailEndsAt {
+			unseen -= d.OutputBytes - d.TailEndsAt // the final line end, printed with the last line
+		}
+		note = fmt.Sprintf("… %d of the output's %d bytes not shown", max(0, unseen), d.OutputBytes)
+	case c.at == 0 && d.Truncated && d.OutputBytes > 0:
+		note = fmt.Sprintf("… %d more bytes not shown", max(0, d.OutputBytes-int64(c.printed)))
 	case c.omitted > 0 && c.inexact:
-		return "[… more output not shown]"
+		note = "… more output not shown"
 	case c.omitted > 0:
-		return fmt.Sprintf("[… %d more bytes not shown]", c.omitted)
+		note = fmt.Sprintf("… %d more bytes not shown", c.omitted)
 	}
-	return ""
+	if d.Truncated && d.FullOutputPath != "" {
+		if note != "" {
+			note += "; "
+		}
+		note += "the whole output is in " + d.FullOutputPath
+	}
+	if note == "" {
+		return ""
+	}
+	return "[" + note + "]"
 }
 
 // call returns the call's state, starting it for an update or end whose
@@ -122,25 +150,80 @@ func (o *toolOutput) call(id string) *callOutput {
 	return c
 }
 
+// follow prints what a command's result adds to the output c has seen, from
+// the offsets it carries: the bytes of its tail past c.at. Output that went
+// by between two results, past their tails, is said to be skipped.
+func (o *toolOutput) follow(c *callOutput, text string, d agent.CommandDetails) {
+	if d.TailStart < 0 || d.TailStart > d.TailEnd || d.TailEnd > len(text) {
+		o.show(c, text)
+		return
+	}
+	tail := text[d.TailStart:d.TailEnd]
+	fresh := d.TailEndsAt - c.at
+	if fresh <= 0 {
+		return
+	}
+	c.at = d.TailEndsAt
+	part := tail
+	if gap := fresh - int64(len(tail)); gap > 0 {
+		o.skip(c, int(gap))
+	} else {
+		part = tail[len(tail)-int(fresh):]
+		for part != "" && !utf8.RuneStart(part[0]) {
+			part = part[1:] // a rune the output replaced: its start was seen
+		}
+	}
+	n := o.print(c, part)
+	c.shown += int64(n)
+	c.cut = c.cut || n < len(part)
+	c.atEnd = n == len(part)
+}
+
+// skip says that n bytes of output went by unprinted, on a line of its own
+// while there is room, else counted with what the limit left out.
+func (o *toolOutput) skip(c *callOutput, n int) {
+	c.cut = true
+	if o.limit-c.printed <= 0 {
+		c.omitted += n
+		return
+	}
+	fmt.Fprintf(o.w, "%s[… %d bytes not shown]\n", outputPrefix, n)
+	c.open = false
+}
+
 // show prints the part of out, the output so far, that c has not printed.
 func (o *toolOutput) show(c *callOutput, out string) {
 	part, exact := newPart(c.seen, out)
 	c.seen = out
 	c.inexact = c.inexact || !exact
+	o.print(c, part)
+}
+
+// print prints part of the output, line by line under the prefix, within
+// the call's limit; what the limit leaves out is counted. It returns how many
+// bytes of part it printed.
+func (o *toolOutput) print(c *callOutput, part string) int {
 	if part == "" {
-		return
+		return 0
 	}
 	room := o.limit - c.printed
 	if room <= 0 {
 		c.omitted += len(part)
-		return
+		return 0
 	}
 	if len(part) > room {
 		cut := cutAt(part, room)
+		if strings.Trim(cut, "\n") == "" {
+			cut = "" // no room for a line: a bare line end would print an empty one
+		}
 		c.omitted += len(part) - len(cut)
 		part = cut
 	}
-	c.printed += len(part)
+	if part == "" {
+		return 0
+	}
+	printed := len(part)
+	c.printed += printed
 	if c.open && strings.HasPrefix(part, "\n") {
 		part = part[1:] // the end of the line printed last
 	}
@@ -156,6 +239,7 @@ func (o *toolOutput) show(c *callOutput, out string) {
 		b.WriteByte('\n')
 	}
 	io.WriteString(o.w, b.String())
+	return printed
 }
 
 // newPart returns what out adds to seen, an earlier state of the same

@@ -23,6 +23,24 @@ func end(id, out string, details any) agent.Event {
 
 var cmd = map[string]any{"command": "make"}
 
+// cmdUpdate is a command's partial result: its tail, ending at offset at of
+// the output (which has a line end more), then notes.
+func cmdUpdate(id, tail, notes string, at int64) agent.Event {
+	r := agent.TextResult(tail + notes)
+	r.Details = agent.CommandDetails{OutputBytes: at + 1, TailEndsAt: at, TailEnd: len(tail)}
+	return agent.ToolExecutionUpdate{ToolCallID: id, ToolName: "bash", Partial: r}
+}
+
+// cmdEnd is a command's result: before, its tail (ending at offset at of
+// the output, which has a line end more), then notes, with d's other
+// details.
+func cmdEnd(id, before, tail, notes string, at int64, d agent.CommandDetails) agent.Event {
+	d.OutputBytes, d.TailEndsAt, d.TailStart, d.TailEnd = at+1, at, len(before), len(before)+len(tail)
+	r := agent.TextResult(before + tail + notes)
+	r.Details = d
+	return agent.ToolExecutionEnd{ToolCallID: id, ToolName: "bash", Result: r}
+}
+
 // TestToolOutput: each update prints only what it adds to the last, line by
 // line under the prefix, within the per-call limit.
 func TestToolOutput(t *testing.T) {
@@ -71,6 +89,20 @@ func TestToolOutput(t *testing.T) {
 		{"output cut for the model and not kept", 8, nil, []agent.Event{
 			start("1", cmd), end("1", "1\n2\n3\n4\n\n[... omitted ...]\n\n100\n", agent.CommandDetails{Truncated: true, OutputBytes: 292}),
 		}, "→ bash make\n  │ 1\n  │ 2\n  │ 3\n  │ 4\n  │ [… 284 more bytes not shown]\n← bash ok\n"},
+		{"offsets: each update prints the bytes past what was seen", 0, nil, []agent.Event{
+			start("1", cmd), cmdUpdate("1", "a\nb", "", 3), cmdUpdate("1", "b\nc\nd", "\n\n[output truncated: showing the last 3 of 4 lines]", 7),
+			cmdEnd("1", "", "a\nb\nc\nd", "\n\n[exit code 1]", 7, agent.CommandDetails{ExitCode: 1}),
+		}, "→ bash make\n  │ a\n  │ b\n  │ c\n  │ d\n  │ \n  │ [exit code 1]\n← bash ok\n"},
+		{"offsets: output that went by between updates is said, in order", 0, nil, []agent.Event{
+			start("1", cmd), cmdUpdate("1", "3\n4", "\n\n[output truncated: showing the last 2 of 4 lines]", 7),
+			cmdEnd("1", "1\n2\n\n[... 2 B omitted ...]\n\n", "4\n5", "", 9,
+				agent.CommandDetails{Truncated: true, FullOutputPath: "/out.log"}),
+		}, "→ bash make\n  │ [… 4 bytes not shown]\n  │ 3\n  │ 4\n  │ 5\n  │ [… 4 of the output's 10 bytes not shown; the whole output is in /out.log]\n← bash ok\n"},
+		{"offsets: past the limit, everything left is counted exactly", 4, nil, []agent.Event{
+			start("1", cmd), cmdUpdate("1", "ab\ncd\nef", "", 8),
+			cmdEnd("1", "ab\n\n[... omitted ...]\n\n", "ef\ngh", "", 11,
+				agent.CommandDetails{Truncated: true, FullOutputPath: "/out.log"}),
+		}, "→ bash make\n  │ ab\n  │ [… 9 of the output's 12 bytes not shown; the whole output is in /out.log]\n← bash ok\n"},
 		{"clean applies to every line and the header", 0, func(s string) string { return strings.ReplaceAll(s, "\x1b", "") },
 			[]agent.Event{
 				start("1", map[string]any{"command": "echo \x1b[2J\nrm -rf x"}), update("1", "\x1b[31mred"),
