@@ -169,6 +169,7 @@ type Runtime struct {
 	// inputCtx the saving of an input, so that no save can hang shutdown
 	// (see close.go).
 	saver        *saver
+	barrier      *saveBarrier // tool calls wait on it for their message to be saved
 	writeCtx     context.Context
 	cancelWrites context.CancelFunc
 	inputCtx     context.Context
@@ -221,7 +222,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, saver: newSaver(), ledger: opts.Ledger, baseTools: opts.Tools}
+	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, saver: newSaver(), barrier: newSaveBarrier(), ledger: opts.Ledger, baseTools: opts.Tools}
 	r.subs = newSubagents(r)
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
@@ -300,19 +301,26 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	}
 	gated := tools.Gate(r.opts.Tools, r.opts.Approval, approver)
 	for i, t := range gated {
-		gated[i] = runnerTool{t}
+		gated[i] = runnerTool{Tool: t, r: r}
 	}
 	return agent.NewToolSet(gated...)
 }
 
-// runnerTool is a tool as the runner runs it: a result is cut to the
-// persist guard's hard maximum (contextguard.PersistMaxChars) before it
-// enters the transcript, and a call the user denied ends the run (the model
-// reads "denied by the user" but is not asked again until the user says
+// runnerTool is a tool as the runner runs it: it runs once the message
+// that called it is saved (see saveBarrier), a result is cut to the persist
+// guard's hard maximum (contextguard.PersistMaxChars) before it enters the
+// transcript, and a call the user denied ends the run (the model reads
+// "denied by the user" but is not asked again until the user says
 // something).
-type runnerTool struct{ agent.Tool }
+type runnerTool struct {
+	agent.Tool
+	r *Runtime
+}
 
 func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
+	if err := t.r.awaitSaved(ctx, callID); err != nil {
+		return agent.ErrorResult("not run: the run stopped before its call was saved"), nil
+	}
 	res, err := t.Tool.Execute(ctx, callID, args, update)
 	if d, ok := tools.RefusalOf(res.Details); ok && d.Refused == tools.RefusedByUser {
 		res.Terminate = true

@@ -283,6 +283,12 @@ func (r *Runtime) persist(ev agent.Event) {
 	}
 	what := "saving the session (" + ev.Type() + ")"
 	r.saver.add(saveJob{write: write, report: func(err error) { r.saved(what, err) }})
+	switch e := ev.(type) {
+	case agent.MessageEnd:
+		r.barrier.note(e.Message)
+	case agent.AgentEnd:
+		r.barrier.reset()
+	}
 }
 
 // saved records how a write went: a failure is logged, kept in

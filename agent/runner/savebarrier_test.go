@@ -1,0 +1,77 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+)
+
+// probeTool records, when it runs, how many of the runtime's saves were
+// still waiting: the ones of the message that called it and of the input
+// before it among them, unless the tool waited for them.
+type probeTool struct {
+	rt    **Runtime
+	found chan uint64
+}
+
+func (probeTool) Spec() agent.ToolSpec {
+	return agent.ToolSpec{Name: "probe", Description: "a test tool", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (p probeTool) Execute(context.Context, string, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
+	s := (*p.rt).saver
+	s.mu.Lock()
+	waiting := s.handed - s.saved
+	s.mu.Unlock()
+	p.found <- waiting
+	return agent.TextResult("probed"), nil
+}
+
+// TestAToolRunsOnlyOnceItsCallIsSaved: with the saves held up (another
+// process holds the database's write lock), a tool call waits until the
+// message that made it, and the input that led to it, are saved; a crash
+// in between would otherwise leave the input pending, to run again.
+func TestAToolRunsOnlyOnceItsCallIsSaved(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	t.Cleanup(func() { store.Close() })
+	release := make(chan struct{})
+	var rt *Runtime
+	probe := probeTool{rt: &rt, found: make(chan uint64, 1)}
+	rt = newRuntime(t, store, agenttest.NewScript(
+		agenttest.Reply().Text("one").Stop(agent.StopReasonStop),
+		agenttest.Reply().Wait(release).ToolCall("c1", "probe", `{}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().Text("done").Stop(agent.StopReasonStop),
+	), Options{Tools: []agent.Tool{probe}, Approval: "auto"})
+	if err := rt.Prompt("first"); err != nil { // the session and its claim, before the lock
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	if err := rt.Prompt("second"); err != nil {
+		t.Fatal(err)
+	}
+	unlock := lockDatabase(t, store.Path())
+	close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := rt.barrier.wait(ctx, "c1"); err != nil { // the call's message is with the saver, which waits on the lock
+		t.Fatal(err)
+	}
+	unlock()
+	select {
+	case waiting := <-probe.found:
+		if waiting != 0 {
+			t.Fatalf("the tool ran with %d saves still waiting (the input's, its call's); want none", waiting)
+		}
+	case <-ctx.Done():
+		t.Fatal("the tool never ran")
+	}
+	waitIdle(t, rt)
+	pending, err := store.PendingInputs(ctx, rt.SessionID())
+	if err != nil || len(pending) != 0 {
+		t.Fatalf("pending inputs after the run: %v, %v", pending, err)
+	}
+}
