@@ -61,7 +61,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		printUnsent(w, unsent)
 	}
 	if st := rt.State(); len(st.Queue) > 0 {
-		fmt.Fprintf(w, "steer: %s stay saved in session %s; `steer --session %s` sends them\n",
+		fmt.Fprintf(w, "steer: %s stay saved in session %s, in its queue again when you resume it (`steer --session %s`)\n",
 			plural(len(st.Queue), "queued input"), st.SessionID, st.SessionID)
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
