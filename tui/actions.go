@@ -23,7 +23,8 @@ type quitReadyMsg struct{}
 
 // handleRunEvents forwards the bridge's envelope to the components that show
 // runs, after dropping envelopes of runs older than the one on screen. The
-// end of a run the user interrupted takes the queue back into the editor.
+// end of a run the user interrupted takes its steering back into the
+// editor.
 func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 	if msg.RunID < m.runID {
 		return m, nil
@@ -37,7 +38,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 			m.running = false
 			if m.aborting {
 				m.aborting = false
-				m.takeBackAll("interrupted")
+				m.takeBackSteering("interrupted")
 			}
 		}
 	}
@@ -83,8 +84,9 @@ func (m Model) handleSend(text string, kind agent.QueueKind) (Model, tea.Cmd) {
 	return m.updateChat(msgs.ScrollMsg{ToEnd: true})
 }
 
-// handleAbort interrupts the active run. Queued items survive the abort and
-// come back into the editor when the run has ended.
+// handleAbort interrupts the active run. Queued items survive the abort: the
+// steering comes back into the editor when the run has ended, follow-ups
+// stay queued (see takeBackSteering).
 func (m Model) handleAbort() (Model, tea.Cmd) {
 	if m.compaction != nil {
 		return m.cancelCompaction()
@@ -98,13 +100,28 @@ func (m Model) handleAbort() (Model, tea.Cmd) {
 	return m, nil
 }
 
-// takeBackAll empties the queue of the session on screen into the editor
-// (never that of a session switched to since).
-func (m Model) takeBackAll(reason string) {
+// takeBackSteering takes the queued steering of the session on screen (never
+// that of a session switched to since) back into the editor: it was meant for
+// the run just interrupted. Follow-ups stay queued, keeping their kind: they
+// run after the next message.
+func (m Model) takeBackSteering(reason string) {
 	rt, sessionID := m.rt, m.sessionID
 	m.calls.submit(call{run: func() tea.Msg {
-		items, _ := rt.DequeueIn(sessionID, "")
-		return msgs.ItemsTakenBackMsg{Items: items, Reason: reason}
+		st := rt.State()
+		if st.SessionID != sessionID {
+			return nil
+		}
+		back := msgs.ItemsTakenBackMsg{Reason: reason}
+		for _, it := range st.Queue {
+			if it.Kind != agent.QueueSteer {
+				back.Kept++
+				continue
+			}
+			if items, err := rt.DequeueIn(sessionID, it.ID); err == nil {
+				back.Items = append(back.Items, items...)
+			}
+		}
+		return back
 	}})
 }
 
@@ -168,13 +185,19 @@ func (m Model) handleTakenBack(msg msgs.ItemsTakenBackMsg) (Model, tea.Cmd) {
 		m.input.TakeBack(strings.Join(texts, "\n"), kind)
 		m = m.setFocus(focusInput)
 	}
+	kept := ""
+	if msg.Kept > 0 { // they run after the next message
+		kept = fmt.Sprintf(" · %s still queued", plural(msg.Kept, "follow-up"))
+	}
 	switch {
 	case msg.Unsent:
 		return m.hint(msg.Reason + " · the text is back in the editor")
+	case msg.Reason != "" && len(items) > 0 && kept != "":
+		return m.hint(fmt.Sprintf("%s · %s back in the editor%s", msg.Reason, plural(len(items), "item"), kept))
 	case msg.Reason != "" && len(items) > 0:
 		return m.hint(fmt.Sprintf("%s · %s moved back to the editor", msg.Reason, plural(len(items), "queued item")))
 	case msg.Reason != "":
-		return m.hint(msg.Reason)
+		return m.hint(msg.Reason + kept)
 	}
 	return m, nil
 }

@@ -297,3 +297,28 @@ func TestCtrlCTwiceNeedsToBeQuick(t *testing.T) {
 	h.key(tea.KeyCtrlC, false)
 	h.waitFor("quit", func(Model) bool { return h.quit })
 }
+
+// TestEscTakesBackSteeringAndKeepsFollowUps: steering was meant for the run
+// just interrupted and comes back into the editor as steering; a follow-up
+// keeps its kind and its place in the queue.
+func TestEscTakesBackSteeringAndKeepsFollowUps(t *testing.T) {
+	h, _ := runWithGate(t)
+	h.typeText("focus on tests")
+	h.key(tea.KeyEnter, false)
+	h.typeText("then summarise")
+	h.key(tea.KeyEnter, true)
+	h.waitFor("both queued", func(m Model) bool { return len(m.queue.Items()) == 2 })
+
+	h.key(tea.KeyEsc, false)
+	h.waitFor("the steering back in the editor", func(m Model) bool { return m.input.Value() == "focus on tests" })
+	if k := h.m.input.Holding(); k != agent.QueueSteer {
+		t.Fatalf("the editor holds a %q item, want steering", k)
+	}
+	q := h.m.rt.State().Queue
+	if len(q) != 1 || q[0].Text != "then summarise" || q[0].Kind != agent.QueueFollowUp {
+		t.Fatalf("queue after the interruption = %+v, want the follow-up alone", q)
+	}
+	if v := h.m.status.View(); !strings.Contains(v, "1 follow-up still queued") {
+		t.Fatalf("status = %q, want the follow-up said to stay", v)
+	}
+}

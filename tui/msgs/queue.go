@@ -20,6 +20,9 @@ type ItemsTakenBackMsg struct {
 	// (too large, empty, not saved): their text comes back as it was typed,
 	// as no queue's item.
 	Unsent bool
+	// Kept counts the follow-ups left in the queue (an interruption takes
+	// back only steering).
+	Kept int
 }
 
 // QueuedDroppedMsg reports that a queued item was removed unsent.
