@@ -173,8 +173,8 @@ func exitCode(ps *os.ProcessState) int {
 func bashResult(out *capture, details agent.CommandDetails, ending string) agent.ToolResult {
 	got := out.finish()
 	text := got.text
-	details.Truncated, details.OutputBytes, details.FullOutputPath = got.truncated, got.total, got.path
-	details.TailStart, details.TailEnd, details.TailEndsAt = got.tailStart, got.tailEnd, got.endsAt
+	details.Truncated, details.FullOutputPath = got.truncated, got.path
+	details.OutputWindow = got.window
 	switch {
 	case text == "" && ending == "":
 		text = "(no output)"
@@ -210,9 +210,11 @@ func renderTail(t tail, ending string) string {
 // where that tail stands in the output, for readers that follow it live.
 func partialResult(t tail) agent.ToolResult {
 	r := agent.TextResult(renderTail(t, ""))
-	if t.text != "" {
-		r.Details = agent.CommandDetails{OutputBytes: t.totalBytes, TailEndsAt: t.tailEndsAt, TailEnd: len(t.text)}
+	w := agent.OutputWindow{OutputBytes: t.totalBytes, Partial: t.truncated}
+	if t.text != "" && !t.mended {
+		w.TailEndsAt, w.TailEnd = t.tailEndsAt, len(t.text)
 	}
+	r.Details = w
 	return r
 }
 

@@ -82,8 +82,11 @@ func TestBash(t *testing.T) {
 					t.Errorf("the tail %d:%d ends %q, want the output's last line %q", d.TailStart, d.TailEnd,
 						tail[max(0, len(tail)-20):], lastLine[len(lastLine)-1])
 				}
-			} else if !strings.HasPrefix(got, "(no output)") && !strings.HasPrefix(got, "[") {
+			} else if !strings.HasPrefix(got, "(no output)") && !strings.HasPrefix(got, "[") && !strings.Contains(got, "\uFFFD") {
 				t.Errorf("no tail in the details of %q", got[:min(len(got), 40)])
+			}
+			if strings.Contains(got, "\uFFFD") && d.TailEnd != 0 {
+				t.Errorf("mended output %q claims a verbatim tail %d:%d", got, d.TailStart, d.TailEnd)
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/contextguard"
 )
 
@@ -98,14 +99,12 @@ func (c *capture) Write(p []byte) (int, error) {
 }
 
 // captured is a command's output as the model reads it, and how that text
-// holds the output (see agent.CommandDetails).
+// holds the output (see agent.OutputWindow).
 type captured struct {
-	text               string
-	total              int64 // bytes of output
-	endsAt             int64 // where the tail ends in the output: total, less a final line end text leaves off
-	tailStart, tailEnd int   // where text holds the output's last bytes
-	truncated          bool  // text leaves some of the output out
-	path               string
+	text      string
+	window    agent.OutputWindow
+	truncated bool // text leaves some of the output out
+	path      string
 }
 
 // finish closes the file and returns the command's output as the model
@@ -125,7 +124,11 @@ func (c *capture) finish() captured {
 			os.Remove(path)
 		}
 		text := validText(all)
-		return captured{text: text, total: total, endsAt: endsAt, tailEnd: len(text)}
+		out := captured{text: text, window: agent.OutputWindow{OutputBytes: total}}
+		if int64(len(text)) == endsAt { // verbatim: nothing mended
+			out.window.TailEndsAt, out.window.TailEnd = endsAt, len(text)
+		}
+		return out
 	}
 	head := c.head[:snapHeadAt(c.head)]
 	tail := all[max(0, len(all)-tailKeep):]
@@ -136,10 +139,13 @@ func (c *capture) finish() captured {
 		formatSize(omitted), formatSize(total), lines, formatSize(int64(len(head))), formatSize(int64(len(tail))),
 		c.whereFull(path))
 	start := len(validText(head)) + len(marker)
-	body := validText(head) + marker + validText(tail)
-	out := captured{text: contextguard.TruncateToolResult(body, maxBytes), total: total, endsAt: endsAt, truncated: true, path: path}
-	if out.text == body { // the tail is where it was put
-		out.tailStart, out.tailEnd = start, len(body)
+	tailText := validText(tail)
+	body := validText(head) + marker + tailText
+	out := captured{text: contextguard.TruncateToolResult(body, maxBytes), truncated: true, path: path,
+		window: agent.OutputWindow{OutputBytes: total}}
+	verbatim := len(tailText) == len(bytes.TrimSuffix(tail, []byte{'\n'}))
+	if out.text == body && verbatim { // the tail is where it was put, as it was
+		out.window.TailStart, out.window.TailEnd, out.window.TailEndsAt = start, len(body), endsAt
 	}
 	return out
 }

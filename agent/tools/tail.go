@@ -64,6 +64,9 @@ type tail struct {
 	// tailEndsAt is where text ends in the output: totalBytes, less the
 	// final line end text leaves off.
 	tailEndsAt int64
+	// mended says that text is not the output verbatim: invalid UTF-8 in it
+	// was replaced.
+	mended bool
 }
 
 // snapshot returns the last maxLines lines within maxBytes of the output.
@@ -101,6 +104,7 @@ func (b *tailBuffer) snapshot() tail {
 		t.shown = bytes.Count(data, []byte{'\n'}) + 1
 	}
 	t.text = strings.ToValidUTF8(string(data), "\uFFFD")
+	t.mended = len(t.text) != len(data)
 	return t
 }
 

@@ -79,18 +79,19 @@ func (o *toolOutput) event(ev agent.Event) {
 	case agent.ToolExecutionUpdate:
 		c := o.call(e.ToolCallID)
 		c.updated = true
-		if d, ok := agent.CommandDetailsOf(e.Partial.Details); ok && d.TailEnd > 0 {
-			o.follow(c, resultText(e.Partial), d)
+		if w, ok := agent.OutputWindowOf(e.Partial.Details); ok {
+			o.follow(c, resultText(e.Partial), w)
 		} else {
 			o.show(c, resultText(e.Partial))
 		}
 	case agent.ToolExecutionEnd:
 		c := o.call(e.ToolCallID)
 		details, command := agent.CommandDetailsOf(e.Result.Details)
+		w, windowed := agent.OutputWindowOf(e.Result.Details)
 		switch text := resultText(e.Result); {
-		case command && details.TailEnd > 0 && details.TailEnd <= len(text):
-			o.follow(c, text, details)
-			o.print(c, text[details.TailEnd:]) // how it ended: "[exit code 2]"
+		case command && windowed && w.TailEnd <= len(text):
+			o.follow(c, text, w)
+			o.print(c, text[w.TailEnd:]) // how it ended: "[exit code 2]"
 		case command || c.updated:
 			o.show(c, text)
 		}
@@ -114,7 +115,7 @@ func (o *toolOutput) event(ev agent.Event) {
 func notShown(c *callOutput, d agent.CommandDetails) string {
 	var note string
 	switch {
-	case c.at > 0 && c.cut:
+	case c.at > 0 && c.cut && d.OutputBytes > 0:
 		unseen := d.OutputBytes - c.shown
 		if c.atEnd && c.at == d.TailEndsAt {
 			unseen -= d.OutputBytes - d.TailEndsAt // the final line end, printed with the last line
@@ -153,11 +154,12 @@ func (o *toolOutput) call(id string) *callOutput {
 // follow prints what a command's result adds to the output c has seen, from
 // the offsets it carries: the bytes of its tail past c.at. Output that went
 // by between two results, past their tails, is said to be skipped.
-func (o *toolOutput) follow(c *callOutput, text string, d agent.CommandDetails) {
+func (o *toolOutput) follow(c *callOutput, text string, d agent.OutputWindow) {
 	if d.TailStart < 0 || d.TailStart > d.TailEnd || d.TailEnd > len(text) {
 		o.show(c, text)
 		return
 	}
+	c.seen = text // for a later result without offsets
 	tail := text[d.TailStart:d.TailEnd]
 	fresh := d.TailEndsAt - c.at
 	if fresh <= 0 {

@@ -27,7 +27,7 @@ var cmd = map[string]any{"command": "make"}
 // the output (which has a line end more), then notes.
 func cmdUpdate(id, tail, notes string, at int64) agent.Event {
 	r := agent.TextResult(tail + notes)
-	r.Details = agent.CommandDetails{OutputBytes: at + 1, TailEndsAt: at, TailEnd: len(tail)}
+	r.Details = agent.OutputWindow{OutputBytes: at + 1, TailEndsAt: at, TailEnd: len(tail)}
 	return agent.ToolExecutionUpdate{ToolCallID: id, ToolName: "bash", Partial: r}
 }
 
@@ -84,10 +84,10 @@ func TestToolOutput(t *testing.T) {
 		{"output cut for the model counts what the result left out and says where it is", 8, nil, []agent.Event{
 			start("1", cmd), update("1", "1\n2\n3\n"),
 			end("1", "1\n2\n3\n4\n\n[... 90 B omitted ...]\n\n99\n100\n",
-				agent.CommandDetails{Truncated: true, OutputBytes: 292, FullOutputPath: "/state/tool-output/bash.log"}),
+				agent.CommandDetails{Truncated: true, OutputWindow: agent.OutputWindow{OutputBytes: 292}, FullOutputPath: "/state/tool-output/bash.log"}),
 		}, "→ bash make\n  │ 1\n  │ 2\n  │ 3\n  │ 4\n  │ [… 284 more bytes not shown; the whole output is in /state/tool-output/bash.log]\n← bash ok\n"},
 		{"output cut for the model and not kept", 8, nil, []agent.Event{
-			start("1", cmd), end("1", "1\n2\n3\n4\n\n[... omitted ...]\n\n100\n", agent.CommandDetails{Truncated: true, OutputBytes: 292}),
+			start("1", cmd), end("1", "1\n2\n3\n4\n\n[... omitted ...]\n\n100\n", agent.CommandDetails{Truncated: true, OutputWindow: agent.OutputWindow{OutputBytes: 292}}),
 		}, "→ bash make\n  │ 1\n  │ 2\n  │ 3\n  │ 4\n  │ [… 284 more bytes not shown]\n← bash ok\n"},
 		{"offsets: each update prints the bytes past what was seen", 0, nil, []agent.Event{
 			start("1", cmd), cmdUpdate("1", "a\nb", "", 3), cmdUpdate("1", "b\nc\nd", "\n\n[output truncated: showing the last 3 of 4 lines]", 7),
@@ -103,6 +103,10 @@ func TestToolOutput(t *testing.T) {
 			cmdEnd("1", "ab\n\n[... omitted ...]\n\n", "ef\ngh", "", 11,
 				agent.CommandDetails{Truncated: true, FullOutputPath: "/out.log"}),
 		}, "→ bash make\n  │ ab\n  │ [… 9 of the output's 12 bytes not shown; the whole output is in /out.log]\n← bash ok\n"},
+		{"offsets: a result without them (mended output) goes on from the text seen", 0, nil, []agent.Event{
+			start("1", cmd), cmdUpdate("1", "caf", "", 3),
+			end("1", "caf\uFFFD one\ncaf\uFFFD two", agent.CommandDetails{}),
+		}, "→ bash make\n  │ caf\n  │ \uFFFD one\n  │ caf\uFFFD two\n← bash ok\n"},
 		{"clean applies to every line and the header", 0, func(s string) string { return strings.ReplaceAll(s, "\x1b", "") },
 			[]agent.Event{
 				start("1", map[string]any{"command": "echo \x1b[2J\nrm -rf x"}), update("1", "\x1b[31mred"),
