@@ -15,13 +15,16 @@ import (
 // it hands the message to the saver; a call waits for that, then for the
 // saver to finish what it was handed.
 type saveBarrier struct {
-	mu      sync.Mutex
-	handed  map[string]bool // ids of calls whose message the saver has been handed
-	changed chan struct{}   // closed, and replaced, when handed grows
+	mu sync.Mutex
+	// handed counts, by id, the calls whose message the saver has been
+	// handed and that have not run yet: a provider may give two calls of
+	// one run the same id, and each must wait for its own message.
+	handed  map[string]int
+	changed chan struct{} // closed, and replaced, when handed grows
 }
 
 func newSaveBarrier() *saveBarrier {
-	return &saveBarrier{handed: map[string]bool{}, changed: make(chan struct{})}
+	return &saveBarrier{handed: map[string]int{}, changed: make(chan struct{})}
 }
 
 // note records the tool calls of msg, just handed to the saver.
@@ -33,7 +36,7 @@ func (b *saveBarrier) note(msg agent.Message) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, c := range calls {
-		b.handed[c.ID] = true
+		b.handed[c.ID]++
 	}
 	close(b.changed)
 	b.changed = make(chan struct{})
@@ -46,12 +49,17 @@ func (b *saveBarrier) reset() {
 	clear(b.handed)
 }
 
-// wait returns once the message of call id has been handed to the saver, or
-// with ctx's error.
+// wait returns once the message of call id has been handed to the saver,
+// taking that call off the count, or with ctx's error.
 func (b *saveBarrier) wait(ctx context.Context, id string) error {
 	for {
 		b.mu.Lock()
-		handed, changed := b.handed[id], b.changed
+		handed, changed := b.handed[id] > 0, b.changed
+		if handed {
+			if b.handed[id]--; b.handed[id] == 0 {
+				delete(b.handed, id)
+			}
+		}
 		b.mu.Unlock()
 		if handed {
 			return nil

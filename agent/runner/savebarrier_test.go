@@ -50,16 +50,16 @@ func TestAToolRunsOnlyOnceItsCallIsSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	jobs := handedJobs(rt.saver)
 	if err := rt.Prompt("second"); err != nil {
 		t.Fatal(err)
 	}
 	unlock := lockDatabase(t, store.Path())
+	waitHandedJobs(ctx, t, rt.saver, jobs+2) // the run's start and the question; the answer waits for release
 	close(release)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := rt.barrier.wait(ctx, "c1"); err != nil { // the call's message is with the saver, which waits on the lock
-		t.Fatal(err)
-	}
+	waitHandedJobs(ctx, t, rt.saver, jobs+3) // the call's message, whose save waits on the lock
 	unlock()
 	select {
 	case waiting := <-probe.found:
@@ -73,5 +73,51 @@ func TestAToolRunsOnlyOnceItsCallIsSaved(t *testing.T) {
 	pending, err := store.PendingInputs(ctx, rt.SessionID())
 	if err != nil || len(pending) != 0 {
 		t.Fatalf("pending inputs after the run: %v, %v", pending, err)
+	}
+}
+
+// TestACallIDUsedTwiceWaitsForItsOwnMessage: a provider that numbers calls
+// per response gives two calls of one run the same id; the second still
+// waits for its own message, not the first's.
+func TestACallIDUsedTwiceWaitsForItsOwnMessage(t *testing.T) {
+	b := newSaveBarrier()
+	call := agent.Message{Role: agent.RoleAssistant, Content: []agent.Content{agent.ToolCall("c1", "probe", nil)}}
+	b.note(call)
+	if err := b.wait(context.Background(), "c1"); err != nil {
+		t.Fatalf("the first call: %v", err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.wait(done, "c1"); err == nil {
+		t.Fatal("the second call of id c1 went ahead on the first one's message")
+	}
+	waited := make(chan error)
+	go func() { waited <- b.wait(context.Background(), "c1") }()
+	b.note(call)
+	if err := <-waited; err != nil {
+		t.Fatalf("the second call after its own message: %v", err)
+	}
+	if len(b.handed) != 0 {
+		t.Fatalf("handed = %v after both calls ran, want it empty", b.handed)
+	}
+}
+
+// handedJobs is how many writes the saver has been handed.
+func handedJobs(s *saver) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.handed
+}
+
+// waitHandedJobs waits until the saver has been handed n writes. The saver
+// announces only what it saved, so this polls.
+func waitHandedJobs(ctx context.Context, t *testing.T, s *saver, n uint64) {
+	t.Helper()
+	for handedJobs(s) < n {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the saver was handed %d writes, want %d", handedJobs(s), n)
+		case <-time.After(time.Millisecond):
+		}
 	}
 }
