@@ -100,6 +100,9 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	defer saves.stop()
 
 	if err := rt.Prompt(prompt); err != nil {
+		mu.Lock()
+		out.Flush() // the session header of --json, the only line there is
+		mu.Unlock()
 		fmt.Fprintf(errw, "steer: %v\n", err)
 		var tooLarge *runner.InputTooLargeError
 		if errors.As(err, &tooLarge) {

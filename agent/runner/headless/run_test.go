@@ -158,6 +158,11 @@ func TestRunRefusesATooLargePrompt(t *testing.T) {
 	if list, err := store.ListSessions(context.Background(), persistence.ListOptions{}); err != nil || len(list) != 0 {
 		t.Errorf("sessions after a refused prompt: %v, %v", list, err)
 	}
+	stdout.Reset()
+	Run(context.Background(), rt, "a prompt too long", RunOptions{JSON: true}, &stdout, &stderr)
+	if !strings.HasPrefix(stdout.String(), `{"type":"session"`) {
+		t.Errorf("--json stdout of a refused prompt = %q, want the session header", stdout.String())
+	}
 }
 
 // stuckTool ignores cancellation until released.

@@ -105,10 +105,11 @@ func (o *Outbox) Drain(ctx context.Context) error {
 	}
 }
 
-// Close drains the outbox (see Drain) and stops its goroutine; what is
-// still queued when ctx ends is dropped. Later writes fail.
+// Close stops taking writes, waits until what was queued is written out
+// (or dropped after a failure) and stops the goroutine; when ctx ends first,
+// what is still queued is dropped and Close returns ctx's error without
+// waiting for a write in progress.
 func (o *Outbox) Close(ctx context.Context) error {
-	err := o.Drain(ctx)
 	o.mu.Lock()
 	o.closed = true
 	o.mu.Unlock()
@@ -116,10 +117,15 @@ func (o *Outbox) Close(ctx context.Context) error {
 	case o.wake <- struct{}{}:
 	default:
 	}
-	if err == nil {
-		<-o.done
+	select {
+	case <-o.done:
+		return nil
+	case <-ctx.Done():
+		o.mu.Lock()
+		o.queued = nil
+		o.mu.Unlock()
+		return ctx.Err()
 	}
-	return err
 }
 
 func (o *Outbox) loop() {
