@@ -6,23 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/steer-tui/steer/persistence/persisttest"
 )
 
 // giveUpBound is how long a write whose context has ended may still take:
 // far below the ~25 s a write spends on a locked database before it reports
 // ErrBusy, so that a test cannot pass by waiting the lock out.
 const giveUpBound = 3 * time.Second
-
-// lockDatabase makes another connection hold the write lock of the store's
-// database until the test ends, as another process's long transaction would.
-func lockDatabase(t *testing.T, s *Store) {
-	t.Helper()
-	hold := rawConn(t, s.Path())
-	if _, err := hold.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = hold.ExecContext(context.Background(), "ROLLBACK") })
-}
 
 // within runs f, failing the test when it has not returned after
 // giveUpBound; it returns f's error.
@@ -80,7 +71,7 @@ func TestClosingGivesUpOnALockedDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 			lock := tt.lock(f, pub)
-			lockDatabase(t, f.store)
+			persisttest.HoldWriteLock(t, f.store.Path())
 
 			err = within(t, tt.name, func() error { return tt.close(f, pub, claim) })
 			if !errors.Is(err, context.Canceled) {

@@ -3,7 +3,6 @@ package runner
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"errors"
 	"log/slog"
 	"strings"
@@ -14,39 +13,13 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/persistence"
+	"github.com/steer-tui/steer/persistence/persisttest"
 )
 
 // giveUpBound is how long a quit may take once its wait is over: far below
 // the ~25 s one write spends on a locked database before it reports busy,
 // so that no test here passes by waiting the lock out.
 const giveUpBound = 3 * time.Second
-
-// lockDatabase makes another connection hold the database's write lock, as
-// another process's long transaction would, until unlock or the test's end.
-func lockDatabase(t *testing.T, path string) (unlock func()) {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)") // past this runtime's own writes
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
-	var once sync.Once
-	unlock = func() {
-		once.Do(func() {
-			_, _ = conn.ExecContext(context.Background(), "ROLLBACK")
-			conn.Close()
-			db.Close()
-		})
-	}
-	t.Cleanup(unlock)
-	return unlock
-}
 
 // returnsWithin runs f and fails the test when it has not returned after
 // giveUpBound.
@@ -110,7 +83,7 @@ func newStuckSaves(t *testing.T, opts Options) stuckSaves {
 	if err := rt.Prompt("second"); err != nil { // saved before the lock
 		t.Fatal(err)
 	}
-	unlock := lockDatabase(t, store.Path())
+	unlock := persisttest.HoldWriteLock(t, store.Path())
 	close(release)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -212,7 +185,7 @@ func TestQuitRefusesAnInputStillBeingSaved(t *testing.T) {
 	quit, signal := context.WithCancel(context.Background())
 	defer signal()
 	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("never").Stop(agent.StopReasonStop)), Options{Quit: quit})
-	unlock := lockDatabase(t, store.Path())
+	unlock := persisttest.HoldWriteLock(t, store.Path())
 	refused := make(chan error, 1)
 	go func() { refused <- rt.Prompt("typed as steer quit") }()
 	signal()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/persistence/persisttest"
 )
 
 // probeTool records, when it runs, how many of the runtime's saves were
@@ -56,7 +57,7 @@ func TestAToolRunsOnlyOnceItsCallIsSaved(t *testing.T) {
 	if err := rt.Prompt("second"); err != nil {
 		t.Fatal(err)
 	}
-	unlock := lockDatabase(t, store.Path())
+	unlock := persisttest.HoldWriteLock(t, store.Path())
 	waitHandedJobs(ctx, t, rt.saver, jobs+2) // the run's start and the question; the answer waits for release
 	close(release)
 	waitHandedJobs(ctx, t, rt.saver, jobs+3) // the call's message, whose save waits on the lock

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,36 +10,13 @@ import (
 	"testing"
 	"time"
 
-	_ "modernc.org/sqlite" // the driver, to hold the database's write lock
-
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/persistence/persisttest"
 )
 
 // lockedQuitSlack is what a quit on a locked database may take beyond its
 // wait; a write that waited the lock out would take ~25 s.
 const lockedQuitSlack = 3 * time.Second
-
-// holdWriteLock keeps steer.db's write lock in another connection, as
-// another process's long transaction would, until the test ends.
-func holdWriteLock(t *testing.T, stateDir string) {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(stateDir, "steer.db")+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_, _ = conn.ExecContext(context.Background(), "ROLLBACK")
-		conn.Close()
-		db.Close()
-	})
-}
 
 // waitOpened waits until process pid has the state directory's database
 // open: steer catches the quit signals before it opens anything, so a
@@ -110,7 +85,7 @@ func TestQuitOnALockedDatabaseIsOnTime(t *testing.T) {
 			}
 			var seen []string
 			waitLine(t, ch, `"type":"tool_execution_start"`, 10*time.Second, &seen)
-			holdWriteLock(t, s.stateDir)
+			persisttest.HoldWriteLock(t, filepath.Join(s.stateDir, "steer.db"))
 			go func() {
 				for range ch {
 				}
@@ -144,7 +119,7 @@ func TestASignalEndsStartUpOnALockedDatabase(t *testing.T) {
 			if code, _, stderr := s.run(nil, "--pace", "0", "run", "hello"); code != 0 {
 				t.Fatalf("the first run exited %d: %s", code, stderr)
 			}
-			holdWriteLock(t, s.stateDir)
+			persisttest.HoldWriteLock(t, filepath.Join(s.stateDir, "steer.db"))
 			cmd := s.command(append(append([]string{"--pace", "0"}, tt.args...), "run", "again")...)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
