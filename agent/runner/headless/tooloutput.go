@@ -170,10 +170,7 @@ func (o *toolOutput) follow(c *callOutput, text string, d agent.OutputWindow) {
 	if gap := fresh - int64(len(tail)); gap > 0 {
 		o.skip(c, int(gap))
 	} else {
-		part = tail[len(tail)-int(fresh):]
-		for part != "" && !utf8.RuneStart(part[0]) {
-			part = part[1:] // a rune the output replaced: its start was seen
-		}
+		part = tail[len(tail)-int(fresh):] // a verbatim tail: its offsets fall between runes
 	}
 	n := o.print(c, part)
 	c.shown += int64(n)
