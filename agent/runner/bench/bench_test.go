@@ -53,16 +53,23 @@ func BenchmarkStartup(b *testing.B) {
 	report(b, "steer", summarize(samples))
 }
 
-// BenchmarkSideBySide times curl and `steer run` reading the same unpaced
-// stream, runs alternating, and reports steer's median over curl's.
+// BenchmarkSideBySide times curl, the floor program and `steer run` reading
+// the same unpaced stream, runs alternating, and reports each median and
+// steer's and the floor's over curl's. The floor (testdata/floor) is what
+// the required libraries cost before any of steer's own work: a target
+// below it cannot be reached by a steer built from them.
 func BenchmarkSideBySide(b *testing.B) {
 	for _, chunks := range []int{1, 20_000} {
 		b.Run(fmt.Sprintf("chunks=%d", chunks), func(b *testing.B) {
 			srv := streamServer(b, chunks)
 			s := newSandbox(b, srv.URL)
-			var curls, steers []sample
+			var curls, floors, steers []sample
 			for range runs(b) {
 				c, err := run(curl(b, srv.URL))
+				if err != nil {
+					b.Fatal(err)
+				}
+				f, err := run(s.floor(b, srv.URL))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -71,11 +78,16 @@ func BenchmarkSideBySide(b *testing.B) {
 					b.Fatal(err)
 				}
 				checkAnswer(b, st, chunks)
-				curls, steers = append(curls, c), append(steers, st)
+				if f.output != c.output {
+					b.Fatalf("the floor printed %d bytes, curl %d", f.output, c.output)
+				}
+				curls, floors, steers = append(curls, c), append(floors, f), append(steers, st)
 			}
-			c, st := summarize(curls), summarize(steers)
+			c, f, st := summarize(curls), summarize(floors), summarize(steers)
 			report(b, "curl", c)
+			report(b, "floor", f)
 			report(b, "steer", st)
+			b.ReportMetric(float64(f.median)/float64(c.median), "floor/curl")
 			b.ReportMetric(float64(st.median)/float64(c.median), "steer/curl")
 		})
 	}

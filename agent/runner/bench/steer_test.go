@@ -14,28 +14,45 @@ import (
 // build, to compare).
 const EnvBinary = "STEER_BENCH_BIN"
 
-// buildDir holds the binary once a benchmark has built it.
-var buildDir string
+// buildDir holds the binaries once a benchmark has built them.
+var (
+	buildDir     string
+	makeBuildDir = sync.OnceValues(func() (string, error) {
+		dir, err := os.MkdirTemp("", "steer-bench-")
+		buildDir = dir
+		return dir, err
+	})
+)
 
 // steerBinary builds steer once for the package's benchmarks, or takes the
 // binary EnvBinary names, and measures a fresh copy of it (see copyBinary).
 var steerBinary = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "steer-bench-")
+	return build("github.com/steer-tui/steer", "steer", os.Getenv(EnvBinary))
+})
+
+// floorBinary builds testdata/floor: the least a program built from steer's
+// required libraries can do to answer (see its doc comment).
+var floorBinary = sync.OnceValues(func() (string, error) {
+	return build("./testdata/floor", "floor", "")
+})
+
+// build builds pkg, unless src names a binary already built, and returns a
+// fresh copy of it named name.
+func build(pkg, name, src string) (string, error) {
+	dir, err := makeBuildDir()
 	if err != nil {
 		return "", err
 	}
-	buildDir = dir
-	bin := filepath.Join(dir, "steer")
-	src := os.Getenv(EnvBinary)
+	bin := filepath.Join(dir, name)
 	if src == "" {
-		src = filepath.Join(dir, "steer.built")
-		out, err := exec.Command("go", "build", "-o", src, "github.com/steer-tui/steer").CombinedOutput()
+		src = bin + ".built"
+		out, err := exec.Command("go", "build", "-o", src, pkg).CombinedOutput()
 		if err != nil {
-			return "", fmt.Errorf("building steer: %v\n%s", err, out)
+			return "", fmt.Errorf("building %s: %v\n%s", name, err, out)
 		}
 	}
 	return bin, copyBinary(src, bin)
-})
+}
 
 // copyBinary writes a copy of the binary src to dst with plain writes. A
 // process's peak RSS is mostly the binary's pages the kernel maps around
@@ -98,6 +115,17 @@ func (s *sandbox) steer(args ...string) *exec.Cmd {
 	cmd := exec.Command(s.bin, args...)
 	cmd.Dir, cmd.Env = s.dir, s.env
 	return cmd
+}
+
+// floor is the floor program answering from the server at baseURL, saving
+// in the sandbox.
+func (s *sandbox) floor(b *testing.B, baseURL string) *exec.Cmd {
+	b.Helper()
+	bin, err := floorBinary()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return exec.Command(bin, baseURL+"/v1", s.dir)
 }
 
 // ask is `steer run` asking the local model.
