@@ -4,14 +4,21 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // overflowLimitPatterns are the ways providers state their context limit in
 // an overflow error; the first group is the limit in tokens. Each comes from
 // a real error (see overflow_test.go). Only wording about the context or the
 // prompt counts: output limits (max_tokens), rate limits (tokens per minute)
-// and size limits in bytes or characters state other numbers.
-var overflowLimitPatterns = compileAll(
+// and size limits in bytes or characters state other numbers. They compile
+// on first use: only an overflow error needs them, and compiling them with
+// (?i) at start-up cost every process ~1 ms and a main stack grown to 512 KB.
+var overflowLimitPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return compileAll(overflowLimitSources...)
+})
+
+var overflowLimitSources = []string{
 	// OpenAI, Azure, DeepSeek, vLLM, OpenRouter ("This endpoint's …")
 	`maximum context length is ([\d,]+) tokens`,
 	// Anthropic, also through Bedrock and LiteLLM
@@ -42,7 +49,7 @@ var overflowLimitPatterns = compileAll(
 	`exceeds (?:the )?maximum allowed input length of ([\d,]+) tokens`,
 	`but the configured context size is ([\d,]+) tokens`,
 	`range of input length should be \[1, ?([\d,]+)\]`,
-)
+}
 
 func compileAll(patterns ...string) []*regexp.Regexp {
 	out := make([]*regexp.Regexp, len(patterns))
@@ -59,7 +66,7 @@ func compileAll(patterns ...string) []*regexp.Regexp {
 // window for the rest of the run (Budget.Window), if it is smaller than the
 // model's.
 func OverflowLimit(errorText string) (tokens int, ok bool) {
-	for _, re := range overflowLimitPatterns {
+	for _, re := range overflowLimitPatterns() {
 		m := re.FindStringSubmatch(errorText)
 		if m == nil {
 			continue

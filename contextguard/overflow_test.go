@@ -57,15 +57,15 @@ func TestOverflowLimit(t *testing.T) {
 		{"402 This request requires more credits, or fewer max_tokens. You requested up to 4096 tokens, but can only afford 4000.", 0, "OpenRouter credits"},
 		{"", 0, "empty"},
 	}
-	used := make([]bool, len(overflowLimitPatterns))
+	used := make([]bool, len(overflowLimitPatterns()))
 	for _, c := range cases {
-		for i, re := range overflowLimitPatterns {
+		for i, re := range overflowLimitPatterns() {
 			used[i] = used[i] || re.MatchString(c.text)
 		}
 	}
 	for i, u := range used {
 		if !u {
-			t.Errorf("pattern %s matches no real error", overflowLimitPatterns[i])
+			t.Errorf("pattern %s matches no real error", overflowLimitPatterns()[i])
 		}
 	}
 	for _, c := range cases {
