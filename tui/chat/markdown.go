@@ -17,27 +17,45 @@ import (
 // same style without syntax highlighting for the open block of a streaming
 // message, which is re-rendered on every flush. Renderers are stateful and
 // not safe for concurrent use; the chat model uses them on the Update
-// goroutine only and rebuilds them when the width changes.
+// goroutine only and rebuilds them when the width changes. Paragraphs of
+// plain prose skip Glamour when prose renders them identically (see prose).
 type markdown struct {
 	width      int
 	full, fast *glamour.TermRenderer
-	fallback   func(string) string // plain wrapping when Glamour fails
+	prose      bool // prose agrees with Glamour at this width and style
 }
 
 func newMarkdown(width int, full, fast gansi.StyleConfig, profile termenv.Profile) *markdown {
 	md := &markdown{width: width}
 	md.full, _ = glamour.NewTermRenderer(glamour.WithStyles(full), glamour.WithWordWrap(width), glamour.WithColorProfile(profile))
 	md.fast, _ = glamour.NewTermRenderer(glamour.WithStyles(fast), glamour.WithWordWrap(width), glamour.WithColorProfile(profile))
+	md.prose = md.full != nil && proseAgrees(md)
 	return md
 }
 
-// render returns the lines of src rendered with r, trimmed of the blank
-// lines and trailing padding Glamour puts around a document. src is
-// sanitised before any styling, and Glamour's output again keeping only its
-// colours: the markdown parser decodes character references such as
-// "&#x1b;" into the very control characters the first pass removed.
+// render returns the lines of src rendered, trimmed of the blank lines and
+// trailing padding Glamour puts around a document: by prose when src is
+// paragraphs of plain prose and prose agrees with Glamour here, else by
+// Glamour (fast: without highlighting).
 func (md *markdown) render(src string, fast bool) []string {
 	src = sanitize.String(src, sanitize.Options{})
+	if md.prose {
+		if paras, ok := proseParagraphs(src); ok {
+			var out []string
+			for _, p := range paras {
+				out = appendBlock(out, prose(p, md.width))
+			}
+			return out
+		}
+	}
+	return md.glamour(src, fast)
+}
+
+// glamour renders src, already sanitised, with Glamour, and sanitises its
+// output again keeping only its colours: the markdown parser decodes
+// character references such as "&#x1b;" into the very control characters
+// the first pass removed.
+func (md *markdown) glamour(src string, fast bool) []string {
 	r := md.full
 	if fast {
 		r = md.fast
