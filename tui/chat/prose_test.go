@@ -95,8 +95,8 @@ func TestProseParagraphs(t *testing.T) {
 	}{
 		{"One.\n\nTwo.\n", []string{"One.\n", "Two.\n"}},
 		{"One.\n\n\nTwo", []string{"One.\n", "Two"}},
-		{"One.\nTwo.", nil},           // one paragraph of two lines
-		{"One.\n  \nTwo.", nil},       // a line of spaces
+		{"One.\nTwo.", nil},         // one paragraph of two lines
+		{"One.\n  \nTwo.", nil},     // a line of spaces
 		{"One.\n\n- a list\n", nil}, // not all prose
 		{"\n\n", nil},
 	} {
