@@ -9,7 +9,7 @@ import (
 )
 
 // Most of a long answer is paragraphs of plain words, and Glamour spends
-// ~80 µs on each (parsing, its element tree, a writer chain per rune):
+// ~66 µs on each (parsing, its element tree, a writer chain per rune):
 // rendered once per block, that is most of the TUI's cost on a long stream
 // (issue 16). A paragraph with nothing markdown could read as syntax
 // renders as its text wrapped, so prose renders it with the same two wraps
