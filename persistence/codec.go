@@ -1,7 +1,6 @@
 package persistence
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"sync"
@@ -17,7 +16,7 @@ const decodeChunk = 256
 func encodeMessages(msgs []agent.Message) ([]string, error) {
 	out := make([]string, len(msgs))
 	for i, m := range msgs {
-		b, err := json.Marshal(m)
+		b, err := m.MarshalJSON() // not json.Marshal, which would scan and copy it again
 		if err != nil {
 			return nil, fmt.Errorf("encode message %d: %w", i, err)
 		}
