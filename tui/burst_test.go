@@ -112,7 +112,7 @@ func TestBurstsThroughTheParser(t *testing.T) {
 	rt := newRuntime(t, nil, replies(len(phrases))...)
 	in, keys := io.Pipe()
 	defer keys.Close()
-	var screen lockedBuffer
+	var screen agenttest.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

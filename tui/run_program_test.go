@@ -1,12 +1,10 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,28 +15,10 @@ import (
 	"github.com/steer-tui/steer/tui/theme"
 )
 
-// lockedBuffer is a bytes.Buffer safe for the program's writer and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // program is Run on a runtime, with its input, screen and unsent text.
 type program struct {
 	keys           *io.PipeWriter
-	screen, unsent lockedBuffer
+	screen, unsent agenttest.Buffer
 	cancel         context.CancelFunc
 	done           chan error // Run's result
 }

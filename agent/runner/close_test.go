@@ -1,12 +1,10 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,31 +35,13 @@ func returnsWithin[T any](t *testing.T, what string, f func() T) T {
 	}
 }
 
-// logBuffer is a log the test reads.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // stuckSaves is a runtime whose second run has ended while another
 // connection holds the database's write lock: the run's saves, the lanes'
 // snapshot and the session's release all wait on it.
 type stuckSaves struct {
 	rt     *Runtime
 	store  *persistence.Store
-	log    *logBuffer
+	log    *agenttest.Buffer
 	unlock func()
 }
 
@@ -70,7 +50,7 @@ func newStuckSaves(t *testing.T, opts Options) stuckSaves {
 	store := openStore(t, t.TempDir())
 	t.Cleanup(func() { store.Close() })
 	release := make(chan struct{})
-	log := &logBuffer{}
+	log := &agenttest.Buffer{}
 	opts.Logger = slog.New(slog.NewJSONHandler(log, nil))
 	rt := newRuntime(t, store, agenttest.NewScript(
 		agenttest.Reply().Text("one").Stop(agent.StopReasonStop),
