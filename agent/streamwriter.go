@@ -109,13 +109,24 @@ func (w *StreamWriter) ThinkingDelta(s string) {
 // with the delta held for b.
 func (w *StreamWriter) delta(typ AssistantEventType, b *blockBuilder, s string) {
 	if !w.hold {
-		b.text.WriteString(s)
+		b.write(s)
 		w.push(AssistantEvent{Type: typ, ContentIndex: b.index, Delta: s})
 		return
 	}
 	if w.held.typ != typ || w.held.block != b {
 		w.Flush()
 		w.held = heldDelta{typ: typ, block: b, from: b.text.Len()}
+	}
+	b.write(s)
+}
+
+// write appends s to the block's text, doubling the buffer when s does not
+// fit: append grows a large buffer by as little as a quarter, so an 80 KB
+// answer arriving in small deltas was reallocated 23 times, leaving five
+// times its size in garbage (twice, now).
+func (b *blockBuilder) write(s string) {
+	if b.text.Cap()-b.text.Len() < len(s) {
+		b.text.Grow(len(s)) // to twice the capacity plus len(s)
 	}
 	b.text.WriteString(s)
 }
