@@ -125,6 +125,17 @@ func UserMessage(text string, at time.Time) Message {
 	return Message{Role: RoleUser, Content: []Content{Text(text)}, Timestamp: at}
 }
 
+// HasText reports whether the message has text: whether TextContent would
+// be non-empty, without joining an answer that may run to megabytes.
+func (m Message) HasText() bool {
+	for _, c := range m.Content {
+		if c.Type == ContentText && c.Text != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // TextContent joins the text blocks of the message.
 func (m Message) TextContent() string {
 	var b strings.Builder

@@ -301,7 +301,7 @@ func writeText(out *bufio.Writer, ev agent.Event) {
 			out.WriteString(e.Event.Delta)
 		}
 	case agent.MessageEnd:
-		if e.Message.Role == agent.RoleAssistant && e.Message.TextContent() != "" {
+		if e.Message.Role == agent.RoleAssistant && e.Message.HasText() {
 			out.WriteString("\n")
 		}
 	}
