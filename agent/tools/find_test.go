@@ -9,7 +9,7 @@ import (
 )
 
 // searchTree builds a workspace for find and grep: .gitignore files at two
-// levels (one negation), an ignored directory, a .git directory, a binary
+// levels (negations at both), an ignored directory, a .git directory, a binary
 // file, hidden files, and links to a directory and a file outside.
 func searchTree(t *testing.T) string {
 	t.Helper()
@@ -33,6 +33,8 @@ func searchTree(t *testing.T) string {
 		"src/deep/gen.go":        "func DeepGenerated() {}\n",
 		"src/deep/c.spec.ts":     "it('works')\n",
 		"docs/readme.md":         "# Docs\n",
+		"docs/.gitignore":        "!notes.log\n",
+		"docs/notes.log":         "notes\n",
 		"../outside/secret.txt":  "func secret\n",
 		"../outside/secret2.txt": "func secret\n",
 	} {
@@ -65,7 +67,9 @@ func TestFind(t *testing.T) {
 		{name: "braces", args: map[string]any{"pattern": "*.{md,ts}"},
 			want: "docs/readme.md\nsrc/b.ts\nsrc/deep/c.spec.ts", details: FindDetails{Shown: 3}},
 		{name: "negated ignore keeps a file", args: map[string]any{"pattern": "*.log"},
-			want: "keep.log", details: FindDetails{Shown: 1}},
+			want: "docs/notes.log\nkeep.log", details: FindDetails{Shown: 2}},
+		{name: "a deeper .gitignore re-includes what its ancestor's ignores", args: map[string]any{"pattern": "notes.log"},
+			want: "docs/notes.log", details: FindDetails{Shown: 1}},
 		{name: "directories end with a slash", args: map[string]any{"pattern": "deep"},
 			want: "src/deep/", details: FindDetails{Shown: 1}},
 		{name: "in a subdirectory, its ancestors' .gitignore applies", args: map[string]any{"pattern": "*.go", "path": "src/deep"},

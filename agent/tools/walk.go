@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io/fs"
@@ -11,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/git-pkgs/gitignore"
 )
 
 // errStopWalk ends a walk early without an error (a limit was reached).
@@ -37,23 +36,22 @@ func walk(ctx context.Context, base, root string, fn walkFunc) error {
 	}
 	rootParts := splitPath(mustRel(base, root))
 	// The ancestors' .gitignore files apply too, each to its own subtree.
-	var patterns []gitignore.Pattern
+	var ignored ignores
 	for i := range rootParts {
-		patterns = append(patterns, readIgnore(filepath.Join(base, filepath.Join(rootParts[:i]...)), rootParts[:i])...)
+		ignored.add(filepath.Join(base, filepath.Join(rootParts[:i]...)), rootParts[:i])
 	}
-	err := walkDir(ctx, root, rootParts, nil, patterns, fn)
+	err := walkDir(ctx, root, rootParts, nil, &ignored, fn)
 	if errors.Is(err, errStopWalk) {
 		return nil
 	}
 	return err
 }
 
-func walkDir(ctx context.Context, dir string, domain, rel []string, patterns []gitignore.Pattern, fn walkFunc) error {
+func walkDir(ctx context.Context, dir string, domain, rel []string, ignored *ignores, fn walkFunc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	patterns = append(slices.Clip(patterns), readIgnore(dir, domain)...)
-	match := gitignore.NewMatcher(patterns)
+	ignored.add(dir, domain)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // unreadable: nothing to list, as git would say
@@ -65,7 +63,7 @@ func walkDir(ctx context.Context, dir string, domain, rel []string, patterns []g
 			continue
 		}
 		entryDomain := append(slices.Clip(domain), name)
-		if len(patterns) > 0 && match.Match(entryDomain, isDir) {
+		if ignored.match(entryDomain, isDir) {
 			continue
 		}
 		entryRel := append(slices.Clip(rel), name)
@@ -77,7 +75,7 @@ func walkDir(ctx context.Context, dir string, domain, rel []string, patterns []g
 			return err
 		}
 		if isDir {
-			if err := walkDir(ctx, filepath.Join(dir, name), entryDomain, entryRel, patterns, fn); err != nil {
+			if err := walkDir(ctx, filepath.Join(dir, name), entryDomain, entryRel, ignored, fn); err != nil {
 				return err
 			}
 		}
@@ -85,24 +83,30 @@ func walkDir(ctx context.Context, dir string, domain, rel []string, patterns []g
 	return nil
 }
 
-// readIgnore parses dir's .gitignore, whose patterns apply below domain
-// (dir's path from the walk's base, as components).
-func readIgnore(dir string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(filepath.Join(dir, ignoreFile))
+// ignores holds the .gitignore patterns a walk has met so far, each scoped
+// to the directory (as components from the walk's base) whose file it came
+// from. The last pattern that matches decides, so a deeper file overrides
+// its ancestors; a sibling's patterns never match outside its directory.
+type ignores struct {
+	m   gitignore.Matcher
+	any bool
+}
+
+// add reads dir's .gitignore, if it has one, whose patterns apply below
+// domain (dir's path from the walk's base).
+func (ig *ignores) add(dir string, domain []string) {
+	data, err := os.ReadFile(filepath.Join(dir, ignoreFile))
 	if err != nil {
-		return nil
+		return
 	}
-	defer f.Close()
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, slices.Clone(domain)))
-	}
-	return ps
+	ig.m.AddPatterns(data, strings.Join(domain, "/"))
+	ig.any = true
+}
+
+// match reports whether the entry at domain (its path from the walk's base)
+// is ignored.
+func (ig *ignores) match(domain []string, isDir bool) bool {
+	return ig.any && ig.m.MatchPath(strings.Join(domain, "/"), isDir)
 }
 
 // mustRel is filepath.Rel for a path known to lie within base.
