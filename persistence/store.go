@@ -60,8 +60,8 @@ type Store struct {
 	latest int // the schema version this binary writes
 
 	guard  *legacyGuard  // nil when read-only
-	writer *sql.DB       // the one writer connection; nil when read-only
-	reader *sql.DB       // read-only connections
+	writer *sqlDB        // the one writer connection; nil when read-only
+	reader *sqlDB        // read-only connections
 	ckpt   *checkpointer // nil when read-only
 	gate   *writeGate    // nil when read-only
 
@@ -226,8 +226,8 @@ func (s *Store) openWriter(ctx context.Context) error {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	s.writer = db
-	if err := checkPragmas(ctx, db, s.path, writerPragmas); err != nil {
+	s.writer = &sqlDB{db}
+	if err := checkPragmas(ctx, s.writer, s.path, writerPragmas); err != nil {
 		return s.classify(err)
 	}
 	return nil
@@ -241,8 +241,8 @@ func (s *Store) openReader(ctx context.Context) error {
 	}
 	db.SetMaxOpenConns(readerPoolSize)
 	db.SetMaxIdleConns(readerPoolSize)
-	s.reader = db
-	if err := checkPragmas(ctx, db, s.path, readerPragmas); err != nil {
+	s.reader = &sqlDB{db}
+	if err := checkPragmas(ctx, s.reader, s.path, readerPragmas); err != nil {
 		return s.classify(err)
 	}
 	return nil
