@@ -1,14 +1,14 @@
 package tui
 
 import (
-	"regexp"
-
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent/lazyregexp"
 )
 
 // colourReply is the body of a terminal's answer to the OSC 10/11 colour
 // queries: "11;rgb:1c1c/1c1c/1c1c".
-var colourReply = regexp.MustCompile(`^1[01];rgba?:[0-9a-fA-F]{1,4}(/[0-9a-fA-F]{1,4}){2,3}$`)
+var colourReply = lazyregexp.Regexp{Expr: `^1[01];rgba?:[0-9a-fA-F]{1,4}(/[0-9a-fA-F]{1,4}){2,3}$`}
 
 // lateReply reports whether msg is part of the terminal's answer to the
 // background-colour query that came too late: theme.Detect asks before the
@@ -28,7 +28,7 @@ func (m *Model) lateReply(msg tea.KeyMsg) bool {
 		return true
 	case !open:
 		return false
-	case msg.Type == tea.KeyRunes && !msg.Alt && colourReply.MatchString(string(msg.Runes)):
+	case msg.Type == tea.KeyRunes && !msg.Alt && colourReply.Get().MatchString(string(msg.Runes)):
 		m.replyOpen = true // its terminator follows
 		return true
 	case msg.Type == tea.KeyRunes && msg.Alt && string(msg.Runes) == `\`, msg.Type == tea.KeyCtrlG:

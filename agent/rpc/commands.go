@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
@@ -15,43 +16,48 @@ import (
 // error the response reports.
 type handler func(s *Server, ctx context.Context, c command) (any, error)
 
-// handlers maps each implemented command to its handler.
-var handlers = map[string]handler{
-	"prompt":                  (*Server).prompt,
-	"steer":                   (*Server).steer,
-	"follow_up":               (*Server).followUp,
-	"abort":                   (*Server).abort,
-	"new_session":             (*Server).newSession,
-	"switch_session":          (*Server).switchSession,
-	"get_state":               (*Server).getState,
-	"get_messages":            (*Server).getMessages,
-	"set_model":               (*Server).setModel,
-	"get_available_models":    (*Server).getAvailableModels,
-	"set_thinking_level":      (*Server).setThinkingLevel,
-	"set_steering_mode":       (*Server).setSteeringMode,
-	"set_follow_up_mode":      (*Server).setFollowUpMode,
-	"get_last_assistant_text": (*Server).getLastAssistantText,
-	"dequeue":                 (*Server).dequeue,
-	"inspect":                 (*Server).inspect,
-	"approve":                 (*Server).approve,
-	"compact":                 (*Server).compact,
-	"clear_quarantine":        (*Server).clearQuarantine,
-	"quit":                    (*Server).quit,
-}
-
-// notSupported lists the commands of pi's protocol and of steer's that are
-// known but not implemented yet; they fail with a clear error rather than
-// "unknown command".
-var notSupported = map[string]bool{
-	// pi
-	"set_auto_compaction": true, "set_auto_retry": true, "abort_retry": true,
-	"cycle_model": true, "cycle_thinking_level": true, "get_available_thinking_levels": true,
-	"bash": true, "abort_bash": true, "get_session_stats": true, "export_html": true,
-	"fork": true, "clone": true, "get_fork_messages": true,
-	"get_entries": true, "get_tree": true, "navigate_tree": true, "set_session_name": true,
-	"get_commands": true,
-	// steer
-}
+// handlers are the implemented commands and their handlers; notSupported
+// lists the commands of pi's protocol and of steer's that are known but not
+// implemented yet, which fail with a clear error rather than "unknown
+// command". Arrays, not maps: package initialisation runs in every steer
+// process, rpc or not, and a map literal is built there.
+var (
+	handlers = [...]struct {
+		typ string
+		h   handler
+	}{
+		{"prompt", (*Server).prompt},
+		{"steer", (*Server).steer},
+		{"follow_up", (*Server).followUp},
+		{"abort", (*Server).abort},
+		{"new_session", (*Server).newSession},
+		{"switch_session", (*Server).switchSession},
+		{"get_state", (*Server).getState},
+		{"get_messages", (*Server).getMessages},
+		{"set_model", (*Server).setModel},
+		{"get_available_models", (*Server).getAvailableModels},
+		{"set_thinking_level", (*Server).setThinkingLevel},
+		{"set_steering_mode", (*Server).setSteeringMode},
+		{"set_follow_up_mode", (*Server).setFollowUpMode},
+		{"get_last_assistant_text", (*Server).getLastAssistantText},
+		{"dequeue", (*Server).dequeue},
+		{"inspect", (*Server).inspect},
+		{"approve", (*Server).approve},
+		{"compact", (*Server).compact},
+		{"clear_quarantine", (*Server).clearQuarantine},
+		{"quit", (*Server).quit},
+	}
+	notSupported = [...]string{
+		// pi
+		"set_auto_compaction", "set_auto_retry", "abort_retry",
+		"cycle_model", "cycle_thinking_level", "get_available_thinking_levels",
+		"bash", "abort_bash", "get_session_stats", "export_html",
+		"fork", "clone", "get_fork_messages",
+		"get_entries", "get_tree", "navigate_tree", "set_session_name",
+		"get_commands",
+		// steer
+	}
+)
 
 // errStreaming is the answer to a prompt that names no streaming behaviour
 // while a run is active.
@@ -75,10 +81,12 @@ func (s *Server) handleLine(ctx context.Context, line []byte) (quit bool) {
 }
 
 func (s *Server) dispatch(ctx context.Context, c command) (any, error) {
-	if h, ok := handlers[c.typ]; ok {
-		return h(s, ctx, c)
+	for _, h := range handlers {
+		if h.typ == c.typ {
+			return h.h(s, ctx, c)
+		}
 	}
-	if notSupported[c.typ] {
+	if slices.Contains(notSupported[:], c.typ) {
 		return nil, fmt.Errorf("%s is not supported yet", c.typ)
 	}
 	return nil, fmt.Errorf("unknown command: %s", c.typ)

@@ -24,8 +24,10 @@ const (
 	reapWait  = 5 * time.Second
 )
 
-// errLineTooLong is a line from the engine past maxLineBytes.
-var errLineTooLong = fmt.Errorf("the engine wrote a line longer than %d bytes", maxLineBytes)
+// errLineTooLong is a line from the engine past maxLineBytes (its message
+// says the size: errors.New of a constant runs no code at init, where
+// fmt.Errorf would in every steer process).
+var errLineTooLong = errors.New("the engine wrote a line longer than 64 MiB")
 
 // process is one running engine program and the goroutines that serve it:
 // the writer sends request lines, the reader hands each answer to the

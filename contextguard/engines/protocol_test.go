@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -140,5 +141,11 @@ func TestReadLine(t *testing.T) {
 				t.Errorf("lines %d, want %d", len(got), len(tc.lines))
 			}
 		})
+	}
+}
+
+func TestLineTooLongNamesTheLimit(t *testing.T) {
+	if want := fmt.Sprintf(" %d MiB", maxLineBytes>>20); !strings.HasSuffix(errLineTooLong.Error(), want) {
+		t.Errorf("errLineTooLong = %q, want it to end with %q (maxLineBytes)", errLineTooLong, want)
 	}
 }

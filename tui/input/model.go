@@ -5,7 +5,6 @@ package input
 
 import (
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/cursor"
@@ -14,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/lazyregexp"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -234,7 +234,7 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 
 // commandLine matches a line that names a slash command: "/name" and its
 // arguments. "/usr/bin is slow" is text, not a command.
-var commandLine = regexp.MustCompile(`^/([a-z][a-z0-9-]*)(?:\s+(.*))?$`)
+var commandLine = lazyregexp.Regexp{Expr: `^/([a-z][a-z0-9-]*)(?:\s+(.*))?$`}
 
 // Submit handles a sending key: Enter sends the text as steering (or
 // re-sends a taken-back item as the kind it had), Alt+Enter as a follow-up
@@ -271,7 +271,7 @@ func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
 		followUp = !alt
 	}
 	m.Reset()
-	switch sub := commandLine.FindStringSubmatch(text); {
+	switch sub := commandLine.Get().FindStringSubmatch(text); {
 	case sub != nil:
 		return msgs.RunCommandMsg{Name: sub[1], Args: strings.TrimSpace(sub[2])}, true
 	case followUp:

@@ -22,19 +22,36 @@ const (
 	minAnswerTokens   = 1024
 )
 
-// thinkingBudgets are the budget_tokens of each thinking level. (seed)
-var thinkingBudgets = map[agent.ThinkingLevel]int{
-	agent.ThinkingMinimal: 1024,
-	agent.ThinkingLow:     2048,
-	agent.ThinkingMedium:  8192,
-	agent.ThinkingHigh:    16384,
-	agent.ThinkingXHigh:   32768,
+// thinkingBudget is the budget_tokens of a thinking level (seed); ok is
+// false for off. A switch rather than a map: package initialisation runs in
+// every steer process, and a map literal is built there.
+func thinkingBudget(level agent.ThinkingLevel) (budget int, ok bool) {
+	switch level {
+	case agent.ThinkingMinimal:
+		return 1024, true
+	case agent.ThinkingLow:
+		return 2048, true
+	case agent.ThinkingMedium:
+		return 8192, true
+	case agent.ThinkingHigh:
+		return 16384, true
+	case agent.ThinkingXHigh:
+		return 32768, true
+	}
+	return 0, false
 }
 
-// adaptiveModels deprecate thinking budgets in favour of adaptive thinking;
-// the SDK prints a warning to stderr — under the TUI — for a budget sent to
-// them, so they get adaptive thinking with an effort instead.
-var adaptiveModels = map[string]bool{"claude-opus-4-6": true, "claude-mythos-preview": true}
+// adaptive reports the models that deprecate thinking budgets in favour of
+// adaptive thinking; the SDK prints a warning to stderr — under the TUI —
+// for a budget sent to them, so they get adaptive thinking with an effort
+// instead.
+func adaptive(modelID string) bool {
+	switch modelID {
+	case "claude-opus-4-6", "claude-mythos-preview":
+		return true
+	}
+	return false
+}
 
 // Placeholders for what a request cannot carry.
 const (
@@ -69,11 +86,11 @@ func buildParams(model agent.Model, llm agent.LLMContext, opts agent.StreamOptio
 // when there is no room for the API's smallest budget.
 func applyThinking(p *sdk.MessageNewParams, model agent.Model, level agent.ThinkingLevel, maxTokens int) {
 	p.MaxTokens = int64(maxTokens)
-	budget, ok := thinkingBudgets[level]
+	budget, ok := thinkingBudget(level)
 	if !model.Reasoning || !ok {
 		return
 	}
-	if adaptiveModels[model.ID] {
+	if adaptive(model.ID) {
 		p.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}}
 		p.OutputConfig = sdk.OutputConfigParam{Effort: effortOf(level)}
 		return

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/lazyregexp"
 )
 
 // The answers below are Markdown, written so that streaming them shows the
@@ -176,7 +176,7 @@ func readAnswer(o outcome) string {
 
 // numberedLine is a line of the read tool's output: its number, a tab,
 // then the file's line.
-var numberedLine = regexp.MustCompile(`^ *\d+\t`)
+var numberedLine = lazyregexp.Regexp{Expr: `^ *\d+\t`}
 
 // withoutLineNumbers returns the file's lines from the read tool's output:
 // the numbers taken off and the note on further lines dropped. Output of
@@ -184,7 +184,7 @@ var numberedLine = regexp.MustCompile(`^ *\d+\t`)
 func withoutLineNumbers(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		prefix := numberedLine.FindString(l)
+		prefix := numberedLine.Get().FindString(l)
 		if prefix == "" {
 			if len(out) > 0 && (l == "" || strings.HasPrefix(l, "[showing lines")) {
 				break // the blank line and the note after the numbered lines
@@ -244,7 +244,7 @@ func errorAnswer(o outcome) string {
 	return s + ":\n\n" + strings.Join(lines, "\n")
 }
 
-var exitCodeText = regexp.MustCompile(`(?i)exit (?:code|status)\D{0,3}(-?\d+)`)
+var exitCodeText = lazyregexp.Regexp{Expr: `(?i)exit (?:code|status)\D{0,3}(-?\d+)`}
 
 // exitCode finds a command's exit code in the result's details or text.
 func exitCode(o outcome) (int, bool) {
@@ -256,7 +256,7 @@ func exitCode(o outcome) (int, bool) {
 			}
 		}
 	}
-	if m := exitCodeText.FindStringSubmatch(o.text); m != nil {
+	if m := exitCodeText.Get().FindStringSubmatch(o.text); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			return n, true
 		}
@@ -353,13 +353,28 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-var languages = map[string][2]string{ // extension → fence tag, description
-	".go": {"go", "Go"}, ".md": {"markdown", "Markdown"}, ".json": {"json", "JSON"},
-	".py": {"python", "Python"}, ".js": {"javascript", "JavaScript"}, ".ts": {"typescript", "TypeScript"},
-	".sh": {"sh", "shell script"}, ".yaml": {"yaml", "YAML"}, ".yml": {"yaml", "YAML"},
-	".toml": {"toml", "TOML"}, ".rs": {"rust", "Rust"}, ".c": {"c", "C"}, ".html": {"html", "HTML"},
-	".css": {"css", "CSS"}, ".sql": {"sql", "SQL"}, ".txt": {"", "text"},
+// languages are the fence tag and description of each extension the
+// scripted provider names: an array, not a map, so that declaring it runs no
+// code in processes that never use it.
+var languages = [...]struct{ ext, tag, kind string }{
+	{".go", "go", "Go"}, {".md", "markdown", "Markdown"}, {".json", "json", "JSON"},
+	{".py", "python", "Python"}, {".js", "javascript", "JavaScript"}, {".ts", "typescript", "TypeScript"},
+	{".sh", "sh", "shell script"}, {".yaml", "yaml", "YAML"}, {".yml", "yaml", "YAML"},
+	{".toml", "toml", "TOML"}, {".rs", "rust", "Rust"}, {".c", "c", "C"}, {".html", "html", "HTML"},
+	{".css", "css", "CSS"}, {".sql", "sql", "SQL"}, {".txt", "", "text"},
 }
 
-func lang(file string) string     { return languages[strings.ToLower(path.Ext(file))][0] }
-func fileKind(file string) string { return languages[strings.ToLower(path.Ext(file))][1] }
+// language is the fence tag and description of file's extension; both are
+// empty for one it does not know.
+func language(file string) (tag, kind string) {
+	ext := strings.ToLower(path.Ext(file))
+	for _, l := range languages {
+		if l.ext == ext {
+			return l.tag, l.kind
+		}
+	}
+	return "", ""
+}
+
+func lang(file string) string     { tag, _ := language(file); return tag }
+func fileKind(file string) string { _, kind := language(file); return kind }
