@@ -137,13 +137,15 @@ func (r *Runtime) feedEngine(ev agent.Event) {
 type engineFeed struct {
 	mu      sync.Mutex
 	jobs    []func()
+	idle    chan struct{} // closed while no job is queued or running
 	wake    chan struct{}
 	stopped bool
 	done    chan struct{}
 }
 
 func newEngineFeed() *engineFeed {
-	f := &engineFeed{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	f := &engineFeed{idle: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	close(f.idle)
 	go f.run()
 	return f
 }
@@ -152,6 +154,11 @@ func (f *engineFeed) add(job func()) {
 	f.mu.Lock()
 	if !f.stopped {
 		f.jobs = append(f.jobs, job)
+		select {
+		case <-f.idle:
+			f.idle = make(chan struct{})
+		default: // already busy
+		}
 	}
 	f.mu.Unlock()
 	select {
@@ -166,6 +173,11 @@ func (f *engineFeed) run() {
 		for {
 			f.mu.Lock()
 			if len(f.jobs) == 0 {
+				select {
+				case <-f.idle:
+				default:
+					close(f.idle)
+				}
 				stopped := f.stopped
 				f.mu.Unlock()
 				if stopped {
@@ -178,6 +190,24 @@ func (f *engineFeed) run() {
 			f.mu.Unlock()
 			job()
 		}
+	}
+}
+
+// flush waits (until ctx ends) until every job added so far has run.
+func (f *engineFeed) flush(ctx context.Context) error {
+	f.mu.Lock()
+	idle := f.idle
+	f.mu.Unlock()
+	select {
+	case <-idle: // idle already: say so even when ctx has ended
+		return nil
+	default:
+	}
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
