@@ -32,7 +32,23 @@ func TestMakeGrowsTheStack(t *testing.T) {
 }
 
 //go:noinline
-func small() { sink = byte(index) }
+func small() { _ = index }
+
+// TestMakeConcurrently calls Make from many goroutines at once: under -race,
+// it must touch nothing they share.
+func TestMakeConcurrently(t *testing.T) {
+	const callers = 8
+	done := make(chan struct{})
+	for range callers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			Make()
+		}()
+	}
+	for range callers {
+		<-done
+	}
+}
 
 func stackInUse() uint64 {
 	var m runtime.MemStats
