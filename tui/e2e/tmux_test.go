@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -68,9 +70,29 @@ func startPane(t *testing.T, shell string) *pane {
 		// Offline whatever the developer's environment holds: no keys, no config file.
 		"-e", "ANTHROPIC_API_KEY=", "-e", "OPENAI_API_KEY=", "-e", "OPENROUTER_API_KEY=",
 		"-e", "XDG_CONFIG_HOME="+t.TempDir(), shell)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	pid, err := strconv.Atoi(strings.TrimSpace(p.tmux("display-message", "-p", "#{pane_pid}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", p.socket, "kill-server").Run()
+		// Killing the server hangs up on steer, which still closes its store:
+		// the temporary directories go only after it has.
+		waitExit(t, pid, 10*time.Second)
+	})
 	p.waitFor("the first screen", "scripted/echo", 10*time.Second)
 	return p
+}
+
+// waitExit waits for the process pid to be gone, failing after timeout.
+func waitExit(t *testing.T, pid int, timeout time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(timeout); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Errorf("process %d still runs %v after its terminal closed", pid, timeout)
+			return
+		}
+	}
 }
 
 func (p *pane) tmux(args ...string) string {
