@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"github.com/steer-tui/steer/tui/theme"
@@ -162,6 +163,37 @@ func TestEndedStreamIsTheExactRender(t *testing.T) {
 				reused := len(s.blocks) > 0 && !strings.Contains(d.doc, "]:") && !slices.ContainsFunc(s.blocks, notPlainProse)
 				if reused != d.reused {
 					t.Errorf("%q: finished blocks kept = %v, want %v", d.doc, reused, d.reused)
+				}
+			}
+		}
+	}
+}
+
+// TestTabsFitTheWidth renders text with tabs (code in a fence, grep-style
+// lines, an indented block): no tab reaches the screen, where the terminal
+// would move it to a tab stop the layout cannot see, and no line is wider
+// than the width.
+func TestTabsFitTheWidth(t *testing.T) {
+	docs := []string{
+		"```go\nfunc main() {\n\tif x {\n\t\treturn\t// done\n\t}\n}\n```",
+		"Results:\n\n    a.go:7:\t\"github.com/x/y\"\n    b.go:9:\tstackroom.Make() // the SDK's reflective JSON encoder runs deep",
+		"\tindented\twith\ttabs\tall\tthe\tway\tto\tthe\tend\tof\tthe\tline",
+		"Plain\tprose\twith\ttabs\tbetween\tthe\twords\tof\ta\tsentence.",
+	}
+	for _, width := range []int{30, 60} {
+		for _, name := range []string{"dark", "plain"} {
+			st := theme.Dark()
+			if name == "plain" {
+				st = theme.Plain()
+			}
+			md := newMarkdown(width, st.Markdown, theme.Fast(st.Markdown), termenv.TrueColor)
+			for _, doc := range docs {
+				for _, fast := range []bool{false, true} {
+					for _, line := range md.render(doc, fast) {
+						if strings.Contains(line, "\t") || ansi.StringWidth(line) > width {
+							t.Errorf("%s, width %d, fast %v: line %q (%d columns) of %q", name, width, fast, line, ansi.StringWidth(line), doc)
+						}
+					}
 				}
 			}
 		}

@@ -202,7 +202,7 @@ func (o *outputLines) get(output string, allowSGR bool) []string {
 		return o.lines
 	}
 	text := sanitize.String(output, sanitize.Options{AllowSGR: allowSGR})
-	text = strings.ReplaceAll(strings.TrimRight(text, "\n"), "\t", "    ")
+	text = strings.TrimRight(text, "\n") // tabs are spaces already (sanitize)
 	o.src, o.allowSGR, o.lines = output, allowSGR, strings.Split(text, "\n")
 	o.made++
 	return o.lines

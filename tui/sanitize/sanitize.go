@@ -9,13 +9,16 @@
 //     DCS, SOS, PM, APC and two-byte ESC sequences), whether introduced by
 //     ESC or by a C1 control; SGR colour sequences survive only when
 //     Options.AllowSGR is set (tool output the user opted into);
-//   - C0 controls except newline and tab, DEL and the C1 range;
+//   - C0 controls except newline, DEL and the C1 range;
 //   - bidi embedding, override and isolate controls (U+202A–U+202E,
 //     U+2066–U+2069), which can make text read differently than it runs;
 //   - invalid UTF-8, replaced by U+FFFD.
 //
 // A carriage return not followed by a newline starts its line over, as a
 // terminal would (progress bars keep their last state); "\r\n" is a newline.
+// A tab becomes four spaces: a terminal moves a tab to its next tab
+// stop, which a layout measuring the text cannot know, so a line with tabs
+// overflowed its width and left stale cells on the screen.
 package sanitize
 
 import (
@@ -32,8 +35,11 @@ type Options struct {
 	AllowSGR bool
 }
 
+// tab is what String writes for a tab.
+const tab = "    "
+
 // String returns s without escape sequences or control characters except
-// "\n" and "\t" (see the package doc).
+// "\n", its tabs as spaces (see the package doc).
 func String(s string, opts Options) string {
 	if clean(s) {
 		return s
@@ -53,7 +59,7 @@ func String(s string, opts Options) string {
 			line = line[:0]
 			i++
 		case c == '\t':
-			line = append(line, c)
+			line = append(line, tab...)
 			i++
 		case c == '\r':
 			i++
@@ -97,14 +103,14 @@ func String(s string, opts Options) string {
 	return b.String()
 }
 
-// clean reports whether s needs no change: printable ASCII, newlines and
-// tabs, or UTF-8 without C1 and bidi controls. It keeps the common case
+// clean reports whether s needs no change: printable ASCII and newlines,
+// or UTF-8 without C1 and bidi controls. It keeps the common case
 // allocation-free.
 func clean(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+			if (c < 0x20 && c != '\n') || c == 0x7f {
 				return false
 			}
 			i++
