@@ -16,7 +16,7 @@ func searchTree(t *testing.T) string {
 	root := t.TempDir()
 	ws, outside := filepath.Join(root, "ws"), filepath.Join(root, "outside")
 	for name, content := range map[string]string{
-		".gitignore":             "build/\n*.log\n!keep.log\n# a comment\n\n",
+		".gitignore":             "build/\n*.log\n!keep.log\n*.egg-info\n# a comment\n\n",
 		".git/config":            "func git\n",
 		".hidden.go":             "package hidden // func-free\n",
 		"main.go":                "package main\n\nfunc main() {\n\tprintln(\"Hello\")\n}\n",
@@ -35,6 +35,7 @@ func searchTree(t *testing.T) string {
 		"docs/readme.md":         "# Docs\n",
 		"docs/.gitignore":        "!notes.log\n",
 		"docs/notes.log":         "notes\n",
+		"pkg.egg-info/PKG-INFO":  "Name: pkg\n",
 		"../outside/secret.txt":  "func secret\n",
 		"../outside/secret2.txt": "func secret\n",
 	} {
@@ -70,6 +71,10 @@ func TestFind(t *testing.T) {
 			want: "docs/notes.log\nkeep.log", details: FindDetails{Shown: 2}},
 		{name: "a deeper .gitignore re-includes what its ancestor's ignores", args: map[string]any{"pattern": "notes.log"},
 			want: "docs/notes.log", details: FindDetails{Shown: 1}},
+		{name: "inside a directory an ancestor's pattern ignores, nothing", args: map[string]any{"pattern": "*", "path": "pkg.egg-info"},
+			want: "No files found matching pattern"},
+		{name: "inside a directory an ancestor ignores with a slash, nothing", args: map[string]any{"pattern": "*", "path": "build"},
+			want: "No files found matching pattern"},
 		{name: "directories end with a slash", args: map[string]any{"pattern": "deep"},
 			want: "src/deep/", details: FindDetails{Shown: 1}},
 		{name: "in a subdirectory, its ancestors' .gitignore applies", args: map[string]any{"pattern": "*.go", "path": "src/deep"},

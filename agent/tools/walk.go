@@ -35,23 +35,27 @@ func walk(ctx context.Context, base, root string, fn walkFunc) error {
 		base = root
 	}
 	rootParts := splitPath(mustRel(base, root))
-	// The ancestors' .gitignore files apply too, each to its own subtree.
+	// The ancestors' .gitignore files apply too, each to its own subtree,
+	// and inside an ignored directory everything is ignored, as git has it.
 	var ignored ignores
 	for i := range rootParts {
-		ignored.add(filepath.Join(base, filepath.Join(rootParts[:i]...)), rootParts[:i])
+		ignored = ignored.with(filepath.Join(base, filepath.Join(rootParts[:i]...)), rootParts[:i])
+		if ignored.match(rootParts[:i+1], true) {
+			return nil
+		}
 	}
-	err := walkDir(ctx, root, rootParts, nil, &ignored, fn)
+	err := walkDir(ctx, root, rootParts, nil, ignored, fn)
 	if errors.Is(err, errStopWalk) {
 		return nil
 	}
 	return err
 }
 
-func walkDir(ctx context.Context, dir string, domain, rel []string, ignored *ignores, fn walkFunc) error {
+func walkDir(ctx context.Context, dir string, domain, rel []string, ignored ignores, fn walkFunc) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	ignored.add(dir, domain)
+	ignored = ignored.with(dir, domain)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // unreadable: nothing to list, as git would say
@@ -83,30 +87,42 @@ func walkDir(ctx context.Context, dir string, domain, rel []string, ignored *ign
 	return nil
 }
 
-// ignores holds the .gitignore patterns a walk has met so far, each scoped
-// to the directory (as components from the walk's base) whose file it came
-// from. The last pattern that matches decides, so a deeper file overrides
-// its ancestors; a sibling's patterns never match outside its directory.
+// ignores are the .gitignore files that apply in one directory of a walk:
+// its own and its ancestors', outermost first, each scoped to the directory
+// (as components from the walk's base) it sits in. The last pattern that
+// matches decides, so a deeper file overrides its ancestors. A directory
+// without a .gitignore shares its parent's; one with a file gets a matcher
+// of its own, so that an entry is matched only against the patterns that
+// can apply to it and never against a sibling directory's.
 type ignores struct {
-	m   gitignore.Matcher
-	any bool
+	files []ignoreSource
+	m     *gitignore.Matcher // nil when there are no files
 }
 
-// add reads dir's .gitignore, if it has one, whose patterns apply below
-// domain (dir's path from the walk's base).
-func (ig *ignores) add(dir string, domain []string) {
+// ignoreSource is one .gitignore file's content and its directory.
+type ignoreSource struct {
+	data []byte
+	dir  string
+}
+
+// with returns the ignores of dir (domain from the walk's base), given its
+// parent's: ig itself when dir has no .gitignore.
+func (ig ignores) with(dir string, domain []string) ignores {
 	data, err := os.ReadFile(filepath.Join(dir, ignoreFile))
 	if err != nil {
-		return
+		return ig
 	}
-	ig.m.AddPatterns(data, strings.Join(domain, "/"))
-	ig.any = true
+	files := append(slices.Clip(ig.files), ignoreSource{data: data, dir: strings.Join(domain, "/")})
+	m := &gitignore.Matcher{}
+	for _, f := range files {
+		m.AddPatterns(f.data, f.dir)
+	}
+	return ignores{files: files, m: m}
 }
 
-// match reports whether the entry at domain (its path from the walk's base)
-// is ignored.
-func (ig *ignores) match(domain []string, isDir bool) bool {
-	return ig.any && ig.m.MatchPath(strings.Join(domain, "/"), isDir)
+// match reports whether the entry at domain is ignored.
+func (ig ignores) match(domain []string, isDir bool) bool {
+	return ig.m != nil && ig.m.MatchPath(strings.Join(domain, "/"), isDir)
 }
 
 // mustRel is filepath.Rel for a path known to lie within base.
