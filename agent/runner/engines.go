@@ -193,7 +193,8 @@ func (f *engineFeed) run() {
 	}
 }
 
-// flush waits (until ctx ends) until every job added so far has run.
+// flush waits (until ctx ends) until no job is queued or running, so also
+// for jobs added while it waits.
 func (f *engineFeed) flush(ctx context.Context) error {
 	f.mu.Lock()
 	idle := f.idle
@@ -268,6 +269,12 @@ func (r *Runtime) Engines(ctx context.Context) (EnginesView, error) {
 // ClearQuarantine lifts engine's quarantine (for every steer process on the
 // state directory); false when it had none.
 func (r *Runtime) ClearQuarantine(ctx context.Context, engine string) (bool, error) {
+	// The engine is told of a run's last messages after the run ends: those
+	// notifications go first, to the built-in engine standing in, rather
+	// than to the engine just cleared, which would fail them again.
+	if err := r.engineFeed.flush(ctx); err != nil {
+		return false, err
+	}
 	if engine == r.engine.Name() {
 		return r.engine.Clear(ctx)
 	}

@@ -496,17 +496,13 @@ func (r *Runtime) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
 	return r.Dequeue(id)
 }
 
-// WaitForIdle waits until no run is active, everything the last run
-// produced has been saved (or failed to be, see State().PersistError), and
-// the context engine has been told all of it.
+// WaitForIdle waits until no run is active and everything the last run
+// produced has been saved (or failed to be, see State().PersistError).
 func (r *Runtime) WaitForIdle(ctx context.Context) error {
 	if err := r.agent.WaitForIdle(ctx); err != nil {
 		return err
 	}
-	if err := r.saver.flush(ctx); err != nil {
-		return err
-	}
-	return r.engineFeed.flush(ctx)
+	return r.saver.flush(ctx)
 }
 
 // State returns a snapshot.
