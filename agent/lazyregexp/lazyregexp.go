@@ -19,11 +19,16 @@ type Regexp struct {
 
 	once sync.Once
 	re   *regexp.Regexp
+	err  error
 }
 
-// Get returns the compiled expression. Like regexp.MustCompile, it panics if
-// Expr does not compile: a pattern in the source is a programming error.
+// Get returns the compiled expression. Like regexp.MustCompile, it panics,
+// at every call, if Expr does not compile: a pattern in the source is a
+// programming error.
 func (r *Regexp) Get() *regexp.Regexp {
-	r.once.Do(func() { r.re = regexp.MustCompile(r.Expr) })
+	r.once.Do(func() { r.re, r.err = regexp.Compile(r.Expr) })
+	if r.err != nil {
+		panic("lazyregexp: " + r.err.Error())
+	}
 	return r.re
 }

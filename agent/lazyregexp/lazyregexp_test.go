@@ -5,9 +5,8 @@ import (
 	"testing"
 )
 
-var number = Regexp{Expr: `^\d+$`}
-
 func TestGetCompilesOnceOnFirstUse(t *testing.T) {
+	number := &Regexp{Expr: `^\d+$`}
 	if number.re != nil {
 		t.Fatal("compiled before the first Get")
 	}
@@ -39,12 +38,16 @@ func TestGetCompilesOnceOnFirstUse(t *testing.T) {
 	}
 }
 
-func TestGetPanicsOnABadPattern(t *testing.T) {
-	bad := Regexp{Expr: `(`}
-	defer func() {
-		if recover() == nil {
-			t.Error("Get of an invalid pattern did not panic")
-		}
-	}()
-	bad.Get()
+func TestGetPanicsOnABadPatternEveryTime(t *testing.T) {
+	bad := &Regexp{Expr: `(`}
+	for call := range 2 {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("call %d: Get of an invalid pattern did not panic", call+1)
+				}
+			}()
+			bad.Get()
+		}()
+	}
 }

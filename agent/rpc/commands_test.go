@@ -297,3 +297,25 @@ func TestReadLine(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// TestCommandNamesAreUnique checks the command tables: a name handled twice
+// would make the second handler dead, and a name both handled and listed as
+// not supported would be unreachable in the list.
+func TestCommandNamesAreUnique(t *testing.T) {
+	seen := map[string]string{}
+	for _, h := range handlers {
+		if h.typ == "" || h.h == nil {
+			t.Errorf("an empty entry in handlers: %+v", h)
+		}
+		if seen[h.typ] != "" {
+			t.Errorf("%s is handled twice", h.typ)
+		}
+		seen[h.typ] = "handled"
+	}
+	for _, typ := range notSupported {
+		if was := seen[typ]; was != "" {
+			t.Errorf("%s is listed as not supported, and is %s already", typ, was)
+		}
+		seen[typ] = "listed as not supported"
+	}
+}
