@@ -4,8 +4,9 @@
 // streamed body to stdout without decoding it (as curl does), and saves a
 // row saying how long it was with modernc.org/sqlite. It also holds, without
 // running it, the code any steer binary holds for its TUI and its other
-// provider (see linked). BenchmarkSideBySide runs it beside curl and steer:
-// no steer built from these libraries can start faster or smaller than this.
+// provider (see linked), and returns package init's garbage as steer does.
+// BenchmarkSideBySide runs it beside curl and steer: no steer built from
+// these libraries can start faster or smaller than this.
 //
 //	floor BASE_URL STATE_DIR
 package main
@@ -18,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -35,6 +37,7 @@ import (
 const envLinked = "FLOOR_RUN_LINKED"
 
 func main() {
+	debug.FreeOSMemory() // as steer does: package init's garbage goes back first
 	if os.Getenv(envLinked) != "" {
 		linked()
 		return
@@ -103,7 +106,8 @@ func linked() {
 	if _, err := tea.NewProgram(editor{textarea.New()}).Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 	}
-	client := anthropic.NewClient(anthropicoption.WithMaxRetries(0))
+	// Never the real API: nothing listens on the discard port.
+	client := anthropic.NewClient(anthropicoption.WithBaseURL("http://127.0.0.1:9"), anthropicoption.WithAPIKey("floor"), anthropicoption.WithMaxRetries(0))
 	stream := client.Messages.NewStreaming(context.Background(), anthropic.MessageNewParams{
 		Model:     "m",
 		MaxTokens: 1,
