@@ -5,13 +5,14 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -77,22 +78,42 @@ func startPane(t *testing.T, shell string) *pane {
 	t.Cleanup(func() {
 		_ = exec.Command("tmux", "-L", p.socket, "kill-server").Run()
 		// Killing the server hangs up on steer, which still closes its store:
-		// the temporary directories go only after it has.
-		waitExit(t, pid, 10*time.Second)
+		// the temporary directories go only after it has. The pane's process
+		// leads a session that steer is in, started by a shell or not.
+		waitSessionGone(t, pid, 10*time.Second)
 	})
 	p.waitFor("the first screen", "scripted/echo", 10*time.Second)
 	return p
 }
 
-// waitExit waits for the process pid to be gone, failing after timeout.
-func waitExit(t *testing.T, pid int, timeout time.Duration) {
+// waitSessionGone waits until no process is left in the session sid,
+// failing after timeout.
+func waitSessionGone(t *testing.T, sid int, timeout time.Duration) {
 	t.Helper()
-	for deadline := time.Now().Add(timeout); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(timeout); sessionAlive(sid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Errorf("process %d still runs %v after its terminal closed", pid, timeout)
+			t.Errorf("processes of session %d still run %v after their terminal closed", sid, timeout)
 			return
 		}
 	}
+}
+
+// sessionAlive reports whether a process of session sid still runs (or has
+// not been reaped): the sixth field of /proc/PID/stat, after the command's
+// closing parenthesis.
+func sessionAlive(sid int) bool {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // gone meanwhile
+		}
+		rest := string(b[bytes.LastIndexByte(b, ')')+1:])
+		if f := strings.Fields(rest); len(f) > 3 && f[3] == strconv.Itoa(sid) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *pane) tmux(args ...string) string {
