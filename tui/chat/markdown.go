@@ -378,11 +378,10 @@ func trimRightStyled(line string) string {
 	return line[:end]
 }
 
-// wrapLines wraps plain text to width, each line separately.
+// wrapLines wraps sanitised text (no tabs) to width, each line separately.
 func wrapLines(s string, width int) []string {
 	if width < 1 {
 		width = 1
 	}
-	s = strings.ReplaceAll(s, "\t", "    ")
 	return strings.Split(ansi.Wrap(s, width, ""), "\n")
 }

@@ -122,7 +122,7 @@ var corpus = []attack{
 	{"truncated sequence", "a\xe2\x82", "a\uFFFD\uFFFD"},
 
 	// What stays.
-	{"newlines and tabs", "a\tb\nc\r\nd", "a    b\nc\nd"},
+	{"newlines and tabs", "a\tb\nc\r\nd", "a   b\nc\nd"},
 	{"unicode text", "naïve 日本語 🙂 עברית", "naïve 日本語 🙂 עברית"},
 }
 

@@ -16,9 +16,10 @@
 //
 // A carriage return not followed by a newline starts its line over, as a
 // terminal would (progress bars keep their last state); "\r\n" is a newline.
-// A tab becomes four spaces: a terminal moves a tab to its next tab
-// stop, which a layout measuring the text cannot know, so a line with tabs
-// overflowed its width and left stale cells on the screen.
+// A tab becomes the spaces to the next multiple of four columns: a terminal
+// moves a tab to its next tab stop, which a layout measuring the text cannot
+// know, so a line with tabs overflowed its width and left stale cells on the
+// screen.
 package sanitize
 
 import (
@@ -35,11 +36,14 @@ type Options struct {
 	AllowSGR bool
 }
 
-// tab is what String writes for a tab.
-const tab = "    "
+// tabStop is the columns between tab stops.
+const tabStop = 4
+
+// spaces pads a tab (tabStop of them at most).
+const spaces = "    "
 
 // String returns s without escape sequences or control characters except
-// "\n", its tabs as spaces (see the package doc).
+// "\n", its tabs as spaces to the next tab stop (see the package doc).
 func String(s string, opts Options) string {
 	if clean(s) {
 		return s
@@ -48,25 +52,31 @@ func String(s string, opts Options) string {
 	b.Grow(len(s))
 	// The current line is built apart and joins b at its newline, so that a
 	// lone "\r" starts it over by truncating it: copying b's whole content on
-	// each one made progress-bar output cost quadratic time.
+	// each one made progress-bar output cost quadratic time. A tab's column
+	// is measured from the last tab's (tabCol, at tabAt in line), so that a
+	// line of many tabs is measured once.
 	var line []byte
+	tabCol, tabAt := 0, 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '\n':
 			b.Write(line)
 			b.WriteByte(c)
-			line = line[:0]
+			line, tabCol, tabAt = line[:0], 0, 0
 			i++
 		case c == '\t':
-			line = append(line, tab...)
+			col := tabCol + ansi.StringWidth(string(line[tabAt:]))
+			pad := tabStop - col%tabStop
+			line = append(line, spaces[:pad]...)
+			tabCol, tabAt = col+pad, len(line)
 			i++
 		case c == '\r':
 			i++
 			if i < len(s) && s[i] == '\n' {
 				continue // "\r\n" is a newline, written next
 			}
-			line = line[:0]
+			line, tabCol, tabAt = line[:0], 0, 0
 		case c == ansi.ESC:
 			seq, _, n, _ := ansi.DecodeSequence(s[i:], ansi.NormalState, nil)
 			if n <= 0 {

@@ -16,7 +16,9 @@ func TestString(t *testing.T) {
 		want string
 	}{
 		{"plain text is unchanged", "hello\n world", false, "hello\n world"},
-		{"a tab becomes four spaces", "hello\n\tworld\ta", false, "hello\n    world    a"},
+		{"a tab becomes spaces to the next stop", "hello\n\tworld\ta\t\tb", false, "hello\n    world   a       b"},
+		{"a tab after wide runes counts their columns", "日本\tx", false, "日本    x"},
+		{"a tab after colours counts only the text", "\x1b[31mab\x1b[0m\tc", true, "\x1b[31mab\x1b[0m  c"},
 		{"unicode is unchanged", "héllo — 世界 🙂", false, "héllo — 世界 🙂"},
 		{"OSC 52 clipboard write (BEL)", "a\x1b]52;c;ZXZpbA==\x07b", false, "ab"},
 		{"OSC 52 clipboard write (ST)", "a\x1b]52;c;ZXZpbA==\x1b\\b", false, "ab"},
@@ -33,7 +35,7 @@ func TestString(t *testing.T) {
 		{"CRLF is a newline", "one\r\ntwo\r\n", false, "one\ntwo\n"},
 		{"carriage return restarts only its line", "a\nb\rc\n\rd\r", false, "a\nc\n"},
 		{"carriage return drops the SGR before it", "\x1b[31m1%\r\x1b[32m2%\x1b[0m", true, "\x1b[32m2%\x1b[0m"},
-		{"tab before a carriage return goes too", "\tx\ry\tz", false, "y    z"},
+		{"tab before a carriage return goes too", "\tx\ry\tz", false, "y   z"},
 		{"backspace removed", "ab\bc", false, "abc"},
 		{"BEL removed", "ding\a!", false, "ding!"},
 		{"other C0 removed", "a\x00b\x01c\x0bd\x0ce\x1ff", false, "abcdef"},
@@ -84,7 +86,8 @@ func quadraticString(s string, opts Options) string {
 			i++
 			lineStart = b.Len()
 		case c == '\t':
-			b.WriteString(tab)
+			col := ansi.StringWidth(b.String()[lineStart:])
+			b.WriteString(spaces[:tabStop-col%tabStop])
 			i++
 		case c == '\r':
 			i++
