@@ -131,6 +131,20 @@ func (b *blockBuilder) write(s string) {
 	b.text.WriteString(s)
 }
 
+// trimSpare is the spare buffer a closed block may keep whatever its size.
+const trimSpare = 1 << 10
+
+// trim copies a closed block's text to a buffer of its size when much of the
+// buffer is spare: the text is kept as long as the session, and write's
+// doubling can leave up to half of it unused.
+func (b *blockBuilder) trim() {
+	if s := b.text.String(); b.text.Cap()-len(s) > max(len(s)/4, trimSpare) {
+		b.text = strings.Builder{}
+		b.text.Grow(len(s))
+		b.text.WriteString(s)
+	}
+}
+
 // ThinkingSignature sets the signature of the open (or a new) thinking block.
 func (w *StreamWriter) ThinkingSignature(sig string) {
 	b := w.ensure(ContentThinking)
@@ -190,8 +204,10 @@ func (w *StreamWriter) EndBlock() {
 	w.open = nil
 	switch b.kind {
 	case ContentText:
+		b.trim()
 		w.push(AssistantEvent{Type: EventTextEnd, ContentIndex: b.index, Content: b.text.String()})
 	case ContentThinking:
+		b.trim()
 		w.push(AssistantEvent{Type: EventThinkingEnd, ContentIndex: b.index, Content: b.text.String()})
 	case ContentToolCall:
 		var args map[string]any

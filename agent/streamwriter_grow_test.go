@@ -30,3 +30,23 @@ func TestBlockTextGrowsByDoubling(t *testing.T) {
 		}
 	}
 }
+
+// TestClosedBlockTextIsTrimmed closes blocks whose buffers doubling left
+// half empty, and blocks already snug: afterwards no buffer keeps more spare
+// than a quarter of its text or trimSpare, and the text is unchanged.
+func TestClosedBlockTextIsTrimmed(t *testing.T) {
+	for _, size := range []int{0, 1, 100, 40 << 10, 65 << 10, 80 << 10} {
+		var b blockBuilder
+		for b.text.Len() < size {
+			b.write("x")
+		}
+		want := b.text.String()
+		b.trim()
+		if got := b.text.String(); got != want {
+			t.Errorf("%d bytes: text changed", size)
+		}
+		if c := b.text.Cap(); c-size > max(size/4, trimSpare) {
+			t.Errorf("%d bytes: capacity %d after trim", size, c)
+		}
+	}
+}
