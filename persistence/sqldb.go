@@ -10,7 +10,11 @@ import (
 // sqlDB is a database/sql handle whose calls into SQLite first make room on
 // the calling goroutine's stack (package stackroom: SQLite, C translated to
 // Go, runs deep through giant functions). Rows and transactions it returns
-// are used on the goroutine that asked for them, which has the room.
+// are used on the goroutine that asked for them, which has the room. Only
+// the context methods the store calls are wrapped: the others it embeds
+// (Exec, Query, PrepareContext, Conn, ...) go in without room, as do
+// database/sql's own goroutines (opening connections, rolling back a
+// transaction whose context ended).
 type sqlDB struct{ *sql.DB }
 
 func (d sqlDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
