@@ -344,13 +344,20 @@ func (a *Agent) WaitForIdle(ctx context.Context) error {
 	a.mu.Lock()
 	idle := a.idle
 	a.mu.Unlock()
-	select { // idle first: a done ctx does not hide an idle agent
-	case <-idle:
+	return WaitClosed(ctx, idle)
+}
+
+// WaitClosed waits until ch is closed, or returns ctx's error. A closed ch
+// wins over an ended ctx: a caller whose deadline has passed still learns
+// that the wait is over.
+func WaitClosed(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
 		return nil
 	default:
 	}
 	select {
-	case <-idle:
+	case <-ch:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()

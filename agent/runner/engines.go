@@ -199,17 +199,7 @@ func (f *engineFeed) flush(ctx context.Context) error {
 	f.mu.Lock()
 	idle := f.idle
 	f.mu.Unlock()
-	select {
-	case <-idle: // idle already: say so even when ctx has ended
-		return nil
-	default:
-	}
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return agent.WaitClosed(ctx, idle)
 }
 
 // wait waits (until ctx ends) for the goroutine to end after stop.
