@@ -377,9 +377,11 @@ func build(ctx context.Context, cfg *config.Config, o headless.Args) (*app, erro
 		MaxInputBytes:  cfg.Agent.MaxInputBytes,
 		Logger:         logger,
 		Store:          store,
-		Ledger:         store.Ledger(),
+		Ledger:         ledgerFor(o, store),
+		Rehearsal:      rehearsalName(o.Scenario),
 		Fallbacks:      cfg.Fallbacks,
 		Cooldowns:      failover.Cooldowns(cfg.Auth.Cooldowns),
+		Failover:       failover.Config{CooldownWait: cfg.Auth.MaxCooldownWait},
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
 		HiddenEnv:      cfg.SecretEnvNames(),
@@ -406,6 +408,26 @@ func build(ctx context.Context, cfg *config.Config, o headless.Args) (*app, erro
 	logger.Info("steer started", "command", o.Command, "config", cfg.Source, "model", a.rt.State().Model.Ref(),
 		"workspace", workspace, "session", a.rt.SessionID())
 	return a, nil
+}
+
+// ledgerFor is the auth-profile ledger of a process: the state directory's,
+// shared by every steer process, except in a rehearsal (--scenario), whose
+// scripted failures must never cool down a real profile: it gets a ledger
+// of its own, in memory.
+func ledgerFor(o headless.Args, store *persistence.Store) failover.Ledger {
+	if o.Scenario != "" {
+		return &failover.MemLedger{}
+	}
+	return store.Ledger()
+}
+
+// rehearsalName is how the inspectors label a rehearsal's ledger: the
+// scenario's name, or its file's name without the extension.
+func rehearsalName(scenario string) string {
+	if scenario == "" {
+		return ""
+	}
+	return strings.TrimSuffix(filepath.Base(scenario), filepath.Ext(scenario))
 }
 
 // closeStore closes a store that start-up gave up on, within

@@ -1,5 +1,7 @@
 package failover
 
+import "time"
+
 // Decision is what the runner does after an attempt (SPEC §5.2): one of
 // four actions. String gives the snake_case code shown in the failover
 // trace and stored in run records.
@@ -158,6 +160,11 @@ type Config struct {
 	// MaxAttempts, when positive, replaces the attempt limit AttemptLimit
 	// derives from the number of profiles.
 	MaxAttempts int
+	// CooldownWait bounds every wait for a provider: a cooldown waited out
+	// (DecideCooldownWait) and a same-profile retry's delay (DecideRetry).
+	// nil takes DefaultCooldownWait; 0 means never wait (config
+	// auth.maxCooldownWaitSeconds).
+	CooldownWait *time.Duration
 }
 
 // Verdict is Decide's answer: the action, the recovery to run before a

@@ -53,8 +53,10 @@ type Retry struct {
 //	retry_limit         the run's attempts are spent (AttemptLimit)          no
 //	timeout_once        timeout, not retried yet                             yes    none
 //	hint_too_long       overloaded or rate_limit, hint > MaxRetryWait        no
+//	                    or > the wait bound (Config.CooldownWait)
 //	hint_short          overloaded or rate_limit, a hint, retries left       yes    the hint
-//	overloaded_backoff  overloaded without a hint, retries left              yes    2 s, 4 s
+//	overloaded_backoff  overloaded without a hint, retries left, the         yes    2 s, 4 s
+//	                    backoff within the wait bound
 //	no_retry            otherwise                                            no
 //
 // A rate limit without a hint is not retried: the key is throttled for an
@@ -97,13 +99,14 @@ var retryRules = []retryRule{
 	{"timeout_once", func(f RetryFacts, _ Config) bool {
 		return f.Reason == ReasonTimeout && f.Retries < MaxTimeoutRetries
 	}, true, func(RetryFacts) time.Duration { return 0 }},
-	{"hint_too_long", func(f RetryFacts, _ Config) bool {
-		return transient(f.Reason) && f.Hint.After > MaxRetryWait
+	{"hint_too_long", func(f RetryFacts, c Config) bool {
+		return transient(f.Reason) && f.Hint.After > min(MaxRetryWait, c.CooldownWaitLimit())
 	}, false, nil},
 	{"hint_short", func(f RetryFacts, _ Config) bool {
 		return transient(f.Reason) && f.Hint.After > 0 && f.Retries < MaxTransientRetries
 	}, true, func(f RetryFacts) time.Duration { return f.Hint.After }},
-	{"overloaded_backoff", func(f RetryFacts, _ Config) bool {
-		return f.Reason == ReasonOverloaded && f.Hint.After == 0 && f.Retries < MaxTransientRetries
+	{"overloaded_backoff", func(f RetryFacts, c Config) bool {
+		return f.Reason == ReasonOverloaded && f.Hint.After == 0 && f.Retries < MaxTransientRetries &&
+			OverloadedBackoff<<f.Retries <= c.CooldownWaitLimit()
 	}, true, func(f RetryFacts) time.Duration { return OverloadedBackoff << f.Retries }},
 }

@@ -57,11 +57,20 @@ type RetryStartInfo struct {
 	Profile      string `json:"profile"`
 	Model        string `json:"model"`
 	DelaySource  string `json:"delaySource,omitempty"`
+	// Cooldown says the request waits for a cooldown to end — Profile's
+	// window for Model, which lasts until Until in the ledger — rather than
+	// retrying after a short delay (every candidate was cooling down).
+	Cooldown bool       `json:"cooldown,omitempty"`
+	Until    *time.Time `json:"until,omitempty"`
 }
 
 // Summary words the retry for people, with left the time still to wait:
-// "overloaded on profile anthropic:main: retrying in 3s (1/2)".
+// "overloaded on profile anthropic:main: retrying in 3s (1/2)", or for a
+// cooldown "waiting 23s for openai:a (rate_limit)".
 func (i RetryStartInfo) Summary(left time.Duration) string {
+	if i.Cooldown {
+		return fmt.Sprintf("waiting %s for %s (%s)", left.Round(time.Second), i.Profile, i.Reason)
+	}
 	when := "retrying now"
 	if left > 0 {
 		when = "retrying in " + left.Round(time.Second).String()

@@ -69,6 +69,10 @@ type attemptRun struct {
 	run      failover.Reason   // the merged reason of the failures so far
 	failures []attempt         // the failures Decide moved on from, in order
 	reasons  []failover.Reason // their reasons
+
+	cooldownWaits int                  // cooldowns waited out (cooldownwait.go)
+	hintEnds      map[string]time.Time // "profile model" → when its provider said to come back
+	waitsEnded    bool                 // their auto_retry_end went out
 }
 
 // target is the model a request tries now, and what its attempts need.
@@ -90,13 +94,33 @@ type attempt struct {
 func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
 
 // runAttempts tries the chain's models and their profiles in order until one
-// answers or the decision is to surface the error, which then goes out.
+// answers or the decision is to surface the error, which then goes out —
+// unless every candidate is cooling down and the request may wait for the
+// soonest window (cooldownwait.go): then it waits and tries the chain again.
 func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
 	q := &attemptRun{ctx: ctx, llm: llm, opts: opts, out: out}
 	chain := r.modelChain(m)
+	for {
+		last, done := r.tryChain(q, chain)
+		if done {
+			return
+		}
+		if r.waitForCooldown(q, chain, &last) {
+			continue
+		}
+		q.endCooldownWaits(last)
+		surface(last, q.out)
+		return
+	}
+}
+
+// tryChain makes one pass over the chain. done: the request has ended (an
+// answer, or a failure that went out); otherwise last is the failure to
+// surface, which the caller may still wait past.
+func (r *Runtime) tryChain(q *attemptRun, chain []agent.Model) (last attempt, done bool) {
 	for i, model := range chain {
 		prov := r.providerOf(model)
-		usable := r.orderProfiles(q.ctx, prov, model)
+		usable := q.ready(r.orderProfiles(q.ctx, prov, model), model, r.opts.Now())
 		t := target{prov: prov, model: model, profiles: len(usable), holdThinking: i+1 < len(chain)}
 		var tried []string
 		for {
@@ -110,8 +134,9 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 			tried = append(tried, cand.ID)
 			f, done := r.onProfile(q, t, cand.ID)
 			if done {
-				return
+				return attempt{}, true
 			}
+			q.noteHint(cand.ID, model, f.final.Partial.Error, r.opts.Now())
 			verdict := failover.Decide(failover.Facts{
 				Stage: f.stage, Failed: true, Reason: f.reason, RunReason: q.run,
 				ProfilesLeft: failover.Left(usable, tried, ""), ModelsLeft: len(chain) - i - 1,
@@ -133,13 +158,12 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 					annotate(q.ctx, q.out, AnnotationFailover, AttemptInfo{Reason: f.info.Reason, Decision: f.info.Decision, From: model.Ref(), To: chain[i+1].Ref()})
 				}
 			default:
-				surface(f.attempt, q.out)
-				return
+				return f.attempt, false
 			}
 			break
 		}
 	}
-	surface(q.failures[failover.MostCredible(q.reasons)], q.out)
+	return q.failures[failover.MostCredible(q.reasons)], false
 }
 
 // skipModel records a model none of whose profiles may be used now, and
@@ -209,19 +233,16 @@ func surface(a attempt, out *agent.AssistantStream) {
 }
 
 // noProfileLeft is the failure of a model none of whose profiles may be
-// used now: each is cooling down or disabled.
+// used now: each is cooling down or disabled. Until when, and how to clear
+// it, the cooldown wait adds (lockedOutText) when it does not wait.
 func (r *Runtime) noProfileLeft(m agent.Model, prov Provider, usable []failover.Candidate) attempt {
 	text := fmt.Sprintf("every auth profile of %s is unavailable", prov.Name)
-	if c := usable[0:1]; len(c) > 0 {
-		// The window the ordering saw, read inside it: it may have ended
-		// since, and reading it now would find no reason.
-		at := r.opts.Now()
-		if !c[0].Until.IsZero() {
-			at = c[0].Until.Add(-time.Millisecond)
+	if len(usable) > 0 {
+		st := usable[0].State.Status(r.opts.Now())
+		if st.State == failover.StateAvailable && !usable[0].Until.IsZero() {
+			st = usable[0].State.Status(usable[0].Until.Add(-time.Millisecond)) // it ended since the ordering
 		}
-		st := c[0].State.Status(at)
-		text = fmt.Sprintf("every auth profile of %s is in %s (%s) until %s", prov.Name, st.State, st.Reason,
-			st.Until.Local().Format(time.TimeOnly))
+		text = fmt.Sprintf("every auth profile of %s is in %s (%s)", prov.Name, st.State, st.Reason)
 	}
 	return attempt{final: failedEvent(m, text, r.opts.Now())}
 }

@@ -61,7 +61,7 @@ func attemptRuntime(t *testing.T, p *byProfile, fallbacks ...string) ([]agent.An
 	rt, err := New(context.Background(), Options{
 		Providers: []Provider{{Name: "p", Models: []agent.Model{primary, fallback}, Stream: p.stream,
 			Profiles: []Profile{{ID: "p:a", APIKey: "key-a"}, {ID: "p:b", APIKey: "key-b"}}}},
-		Model: "p/big", Fallbacks: fallbacks, Ledger: ledger, Now: time.Now,
+		Model: "p/big", Fallbacks: fallbacks, Ledger: ledger, Now: time.Now, Failover: noCooldownWait,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -442,3 +442,8 @@ func TestAnAbortedAttemptStillEnds(t *testing.T) {
 		t.Fatalf("annotations %v, want the attempt's start and end", kinds)
 	}
 }
+
+// noCooldownWait is a failover policy that never waits for a cooldown: the
+// tests of rotation and retries see a request fail once its candidates are
+// spent (cooldownwait_test.go tests the waits).
+var noCooldownWait = failover.Config{CooldownWait: new(time.Duration)}

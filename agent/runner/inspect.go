@@ -26,6 +26,9 @@ type ProfileView struct {
 	Successes   int        `json:"successes"`
 	LastUsed    *time.Time `json:"lastUsed"`
 	LastSuccess *time.Time `json:"lastSuccess"`
+	// Scenario names the rehearsal whose own ledger the row comes from
+	// (--scenario); absent for the shared ledger.
+	Scenario string `json:"scenario,omitempty"`
 }
 
 // ViewProfile is how profile id of provider stands at now by its ledger
@@ -52,7 +55,7 @@ func timeOrNil(t time.Time) *time.Time {
 }
 
 // Profiles views every auth profile of the configured providers, in their
-// order, from the shared ledger.
+// order, from the shared ledger (a rehearsal's own, labelled).
 func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
 	now := r.opts.Now()
 	var out []ProfileView
@@ -62,7 +65,9 @@ func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, ViewProfile(pr.ID, p.Name, st, now))
+			v := ViewProfile(pr.ID, p.Name, st, now)
+			v.Scenario = r.opts.Rehearsal
+			out = append(out, v)
 		}
 	}
 	return out, nil

@@ -12,12 +12,13 @@ import (
 // starts its error counters over, so that the next request may use it at
 // once; its lifetime statistics stay (the inspector's "clear cooldown").
 // With a state directory the shared ledger is cleared for every steer
-// process; id must be one of the configured profiles.
+// process (a rehearsal clears its own); id must be one of the configured
+// profiles.
 func (r *Runtime) ClearProfile(ctx context.Context, id string) error {
 	if !r.hasProfile(id) {
 		return fmt.Errorf("no auth profile %q is configured", id)
 	}
-	if r.store != nil {
+	if r.store != nil && r.opts.Rehearsal == "" {
 		return r.store.ClearProfile(ctx, id)
 	}
 	_, err := r.ledger.Update(ctx, id, clearWindows)

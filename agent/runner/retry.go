@@ -110,6 +110,7 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 		if retries > 0 {
 			annotate(q.ctx, q.out, AnnotationRetryEnd, RetryEndInfo{Success: true, Attempt: retries})
 		}
+		q.endCooldownWaits(a)
 		q.out.Push(context.Background(), a.final)
 		r.recordSuccess(id)
 		if switched {

@@ -69,7 +69,7 @@ func retryRun(t *testing.T, c *counted, sleep *fakeSleep, fallbacks ...string) (
 	rt, err := New(context.Background(), Options{
 		Providers: []Provider{{Name: "p", Models: []agent.Model{primary, fallback}, Stream: c.stream,
 			Profiles: []Profile{{ID: "p:a"}, {ID: "p:b"}}}},
-		Model: "p/big", Fallbacks: fallbacks, Now: time.Now, Sleep: sleep.sleep,
+		Model: "p/big", Fallbacks: fallbacks, Now: time.Now, Sleep: sleep.sleep, Failover: retryOnly,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -286,3 +286,10 @@ func TestRetryStartSummary(t *testing.T) {
 		}
 	}
 }
+
+// retryOnly is a failover policy whose wait bound admits the same-profile
+// retries (at most MaxRetryWait) but no cooldown (30 s at least): these
+// tests see what the retries do, cooldownwait_test.go what the waits do.
+var retryOnly = failover.Config{CooldownWait: ptr(failover.MaxRetryWait)}
+
+func ptr[T any](v T) *T { return &v }

@@ -42,6 +42,11 @@ type Options struct {
 	Logger         *slog.Logger
 	// Now defaults to time.Now.
 	Now func() time.Time
+	// Rehearsal names the scenario a rehearsal plays (--scenario), "" for a
+	// real run. A rehearsal's Ledger is its own, in memory: nothing it
+	// records may cool down a real profile for any other run or process,
+	// and the inspectors label its rows with the scenario.
+	Rehearsal string
 	// Ledger is the shared auth-profile ledger (persistence.Store.Ledger);
 	// nil keeps one in memory.
 	Ledger failover.Ledger

@@ -66,7 +66,7 @@ var (
 	// soakProfiles are each provider's auth profiles, in the configured order.
 	soakProfiles = map[string][]string{"p": {"p:a", "p:b", "p:c"}, "q": {"q:a", "q:b"}}
 	// soakNoProfile is the error of a model whose every profile is cooling down.
-	soakNoProfile = regexp.MustCompile(`^every auth profile of \w+ is in \w+ \((\w+)\) until `)
+	soakNoProfile = regexp.MustCompile(`^every auth profile of \w+ is in \w+ \((\w+)\)`)
 )
 
 // fault is what the provider does with one request.

@@ -146,6 +146,11 @@ type ContextEngine struct {
 // AuthSettings are the "auth" section.
 type AuthSettings struct {
 	Cooldowns Cooldowns
+	// MaxCooldownWait bounds every wait for a provider: a cooldown waited
+	// out when every candidate is cooling down, a same-profile retry's
+	// delay (auth.maxCooldownWaitSeconds); nil when the file sets none
+	// (failover.DefaultCooldownWait), 0 for no wait at all.
+	MaxCooldownWait *time.Duration
 }
 
 // Cooldowns tune the failure ledger (SPEC §5.3); 0 means the default.

@@ -99,6 +99,7 @@ func TestLoadErrors(t *testing.T) {
 			`FILE:1: agent.followUpMode: unknown mode "All" (want one-at-a-time or all)`},
 		{"negative agent timeout", `{"agent": {"timeoutSeconds": -3}}`, nil, `FILE:1: agent.timeoutSeconds: must not be negative, got -3`},
 		{"negative maxConcurrent", `{"agent": {"maxConcurrent": -1}}`, nil, `FILE:1: agent.maxConcurrent: must not be negative, got -1`},
+		{"negative cooldown wait", `{"auth": {"maxCooldownWaitSeconds": -1}}`, nil, `FILE:1: auth.maxCooldownWaitSeconds: must not be negative, got -1`},
 		{"unknown context engine", `{"agent": {"contextEngine": "notez"}, "contextEngines": {"notes": {"command": ["x"]}}}`, nil,
 			`FILE:1: agent.contextEngine: unknown context engine "notez" (known: legacy, notes)`},
 		{"engine without command", "{\"contextEngines\": {\n  \"notes\": {\"command\": []}}}", nil,

@@ -298,3 +298,30 @@ func TestLoadLocalServerNeedsNoKey(t *testing.T) {
 		t.Errorf("Model = %q", cfg.Model)
 	}
 }
+
+func TestMaxCooldownWait(t *testing.T) {
+	cases := []struct {
+		name string
+		file string
+		want string // "" for unset
+	}{
+		{"unset takes the default", `{}`, ""},
+		{"zero means no wait", `{"auth": {"maxCooldownWaitSeconds": 0}}`, "0s"},
+		{"seconds", `{"auth": {"maxCooldownWaitSeconds": 90}}`, "1m30s"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := loadWith(writeConfig(t, c.file), envOf(nil), defaultCatalogue, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if w := cfg.Auth.MaxCooldownWait; w != nil {
+				got = w.String()
+			}
+			if got != c.want {
+				t.Errorf("MaxCooldownWait = %q, want %q", got, c.want)
+			}
+		})
+	}
+}

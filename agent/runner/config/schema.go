@@ -65,7 +65,8 @@ type fileContextEngine struct {
 }
 
 type fileAuth struct {
-	Cooldowns fileCooldowns `json:"cooldowns"`
+	Cooldowns              fileCooldowns `json:"cooldowns"`
+	MaxCooldownWaitSeconds *float64      `json:"maxCooldownWaitSeconds"`
 }
 
 type fileCooldowns struct {

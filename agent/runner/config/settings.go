@@ -112,6 +112,13 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		AuthPermanentMax:     seconds(cd.AuthPermanentMaxMinutes * minute),
 		FailureWindow:        seconds(cd.FailureWindowHours * hour),
 	}
+	if w := fc.Auth.MaxCooldownWaitSeconds; w != nil {
+		if err := b.nonNegative("auth.maxCooldownWaitSeconds", *w); err != nil {
+			return err
+		}
+		d := seconds(*w)
+		c.Auth.MaxCooldownWait = &d
+	}
 
 	if a := fc.Tools.Approval; a != "" {
 		mode, err := tools.ParseApproval(a)
