@@ -91,8 +91,8 @@ func TestCooldownWait(t *testing.T) {
 			fails: []*agent.ProviderError{{Kind: agent.ErrorHTTP, Status: 401, Message: "invalid api key"}}, requests: 1,
 			errorHas: []string{"invalid api key", "p:a cools down for auth until"}, ledger: 30 * time.Second},
 		{name: "a provider that keeps refusing is waited for at most MaxCooldownWaits times",
-			fails:    []*agent.ProviderError{limited429(""), limited429(""), limited429(""), limited429(""), limited429("")},
-			waits:    []time.Duration{30 * time.Second, 30 * time.Second, 30 * time.Second}, requests: 4,
+			fails: []*agent.ProviderError{limited429(""), limited429(""), limited429(""), limited429(""), limited429("")},
+			waits: []time.Duration{30 * time.Second, 30 * time.Second, 30 * time.Second}, requests: 4,
 			errorHas: []string{"Rate limit reached", "until "}, ledger: 30 * time.Second},
 	}
 	for _, tc := range cases {
