@@ -46,6 +46,12 @@ func ClassifyError(perr *agent.ProviderError, err error) Reason {
 	}
 	r := classify(perr.Status, providerText(perr), []string{perr.Type, perr.Code})
 	switch perr.Kind {
+	case agent.ErrorStream:
+		// The provider itself says it could not connect: to its upstream,
+		// since it is talking to us.
+		if r == ReasonNetwork {
+			return ReasonServerError
+		}
 	case agent.ErrorNetwork:
 		// A transport failure is a timeout unless its text knows better
 		// (a refused connection, a certificate, a refused key at a proxy).

@@ -63,6 +63,8 @@ func TestClassifyError(t *testing.T) {
 			Message: "the conversation exceeds the context window of claude (stop_reason model_context_window_exceeded)"}, nil, ReasonContextOverflow},
 		{"stream overloaded event", &agent.ProviderError{Kind: agent.ErrorStream, Type: "overloaded_error",
 			Message: "Overloaded"}, nil, ReasonOverloaded},
+		{"a stream error about the provider's upstream", &agent.ProviderError{Kind: agent.ErrorStream,
+			Message: "upstream: dial tcp 10.0.0.5:8000: connect: connection refused"}, nil, ReasonServerError},
 		{"stream without words", &agent.ProviderError{Kind: agent.ErrorStream,
 			Message: "the provider reported an error mid-stream"}, nil, ReasonNoErrorDetails},
 		{"http 400 empty body", &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 400,
