@@ -103,8 +103,13 @@ func bareStatus(status int) Reason {
 }
 
 // textBeatsStatus reports whether a reason found in the text replaces the
-// one the status gives.
+// one the status gives. A reason only our side of the connection can know
+// (network) never does: a status means the server answered, and a proxy's
+// 502 saying "dial tcp …: connection refused" is about its upstream.
 func textBeatsStatus(status int, r Reason) bool {
+	if status != 0 && slices.Contains(transportOnly, r) {
+		return false
+	}
 	keeps, limited := statusKeeps[status]
 	return !limited || slices.Contains(keeps, r)
 }

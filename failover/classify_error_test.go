@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"syscall"
@@ -29,7 +30,12 @@ func TestClassifyError(t *testing.T) {
 		{"unknown authority", nil, wrap(x509.UnknownAuthorityError{}), ReasonTLSCertificate},
 		{"hostname", nil, wrap(x509.HostnameError{Host: "x"}), ReasonTLSCertificate},
 		{"reset", nil, wrap(&os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}), ReasonTimeout},
-		{"refused", nil, wrap(&os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}), ReasonTimeout},
+		{"refused", nil, wrap(&os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}), ReasonNetwork},
+		{"no route", nil, wrap(&net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.EHOSTUNREACH}}), ReasonNetwork},
+		{"unreachable", nil, wrap(&os.SyscallError{Syscall: "connect", Err: syscall.ENETUNREACH}), ReasonNetwork},
+		{"no such host", nil, wrap(&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}}), ReasonNetwork},
+		{"dial timed out", nil, wrap(&net.OpError{Op: "dial", Net: "tcp", Err: os.ErrDeadlineExceeded}), ReasonNetwork},
+		{"read timed out", nil, wrap(&net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded}), ReasonTimeout},
 		{"cut mid-stream", nil, fmt.Errorf("reading body: %w", io.ErrUnexpectedEOF), ReasonTimeout},
 		{"plain error text", nil, errors.New("429 Too Many Requests"), ReasonRateLimit},
 		{"idle watchdog", &agent.ProviderError{Kind: agent.ErrorTimeout,
@@ -37,7 +43,14 @@ func TestClassifyError(t *testing.T) {
 		{"empty answer", &agent.ProviderError{Kind: agent.ErrorEmpty,
 			Message: "anthropic sent a response without any content"}, nil, ReasonEmptyResponse},
 		{"network kind", &agent.ProviderError{Kind: agent.ErrorNetwork,
-			Message: "openai: dial tcp: lookup api.openai.com"}, nil, ReasonTimeout},
+			Message: "openai: dial tcp: lookup api.openai.com"}, nil, ReasonNetwork},
+		{"network kind cut mid-stream", &agent.ProviderError{Kind: agent.ErrorNetwork,
+			Message: "openai: read tcp 127.0.0.1:50000->127.0.0.1:8080: read: connection reset by peer"}, nil, ReasonTimeout},
+		{"network kind without words", &agent.ProviderError{Kind: agent.ErrorNetwork,
+			Message: "openai: something odd"}, nil, ReasonTimeout},
+		{"not an event stream", &agent.ProviderError{Kind: agent.ErrorMalformed, Status: 200,
+			Message: `the server at http://127.0.0.1:1/v1/chat/completions answered with an HTML page ("502 Bad Gateway"), not an event stream: check baseURL`,
+			Body:    "<html><title>502 Bad Gateway</title></html>"}, nil, ReasonMalformed},
 		{"network kind with a certificate", &agent.ProviderError{Kind: agent.ErrorNetwork,
 			Message: "openai: x509: certificate signed by unknown authority"}, nil, ReasonTLSCertificate},
 		{"malformed stream", &agent.ProviderError{Kind: agent.ErrorMalformed,
@@ -50,6 +63,8 @@ func TestClassifyError(t *testing.T) {
 			Message: "the conversation exceeds the context window of claude (stop_reason model_context_window_exceeded)"}, nil, ReasonContextOverflow},
 		{"stream overloaded event", &agent.ProviderError{Kind: agent.ErrorStream, Type: "overloaded_error",
 			Message: "Overloaded"}, nil, ReasonOverloaded},
+		{"a stream error about the provider's upstream", &agent.ProviderError{Kind: agent.ErrorStream,
+			Message: "upstream: dial tcp 10.0.0.5:8000: connect: connection refused"}, nil, ReasonServerError},
 		{"stream without words", &agent.ProviderError{Kind: agent.ErrorStream,
 			Message: "the provider reported an error mid-stream"}, nil, ReasonNoErrorDetails},
 		{"http 400 empty body", &agent.ProviderError{Kind: agent.ErrorHTTP, Status: 400,

@@ -13,6 +13,12 @@ type rule struct {
 // insufficient_quota is billing. Patterns are regular expressions matched
 // against the lower-cased text; they are compiled once, on first use.
 var textRules = []rule{
+	// A successful status whose body is not the event stream asked for (an
+	// HTML page, a whole JSON answer), in the words the provider packages
+	// use (llmhttp): first, because the page's own text (its title, a
+	// "502 Bad Gateway" inside it) must not pass for the provider's error.
+	{`\bnot an event stream\b`, ReasonMalformed},
+
 	// A provider-side conversation, session or response item that is gone.
 	{`\b(?:session|conversation|thread|container)(?:[_ ]id)?\b[^.\n]{0,40}?\b(?:not found|does not exist|doesn't exist|no longer exists|has expired|is expired|expired|is invalid)`, ReasonSessionExpired},
 	{`\bno (?:such session|conversation found|session found)\b|\binvalid session\b|\bsession[_ ]expired\b`, ReasonSessionExpired},
@@ -72,8 +78,17 @@ var textRules = []rule{
 	// rule, which would otherwise take the connection error wrapped around it.
 	{`\bx509\b|\btls: failed to verify\b|\bcertificate (?:verify|verification|has expired|is not valid|signed by unknown|is not trusted)|\bcertificate_verify_failed\b|\bself[- ]signed certificate\b|\bunable to (?:get local issuer|verify the first) certificate\b|\bcert_has_expired\b|\bhostname mismatch\b`, ReasonTLSCertificate},
 
+	// The connection could not be made: refused, the host name does not
+	// resolve, no route. Before the timeout rule: "dial tcp …: i/o timeout"
+	// never reached the provider either. Go's forms ("dial tcp
+	// 127.0.0.1:1: connect: connection refused", "dial tcp: lookup
+	// x.invalid: no such host"), Node's (ECONNREFUSED, getaddrinfo
+	// ENOTFOUND), Python's (NewConnectionError, [Errno -2] Name or service
+	// not known), Windows' (actively refused).
+	{`\bconnection refused\b|\beconnrefused\b|\bactively refused\b|\bno connection could be made\b|\bno route to host\b|\behostunreach\b|\bnetwork is unreachable\b|\benetunreach\b|\bno such host\b|\benotfound\b|\beai_again\b|\bgetaddrinfo\b|\bname or service not known\b|\bnodename nor servname\b|\btemporary failure in name resolution\b|\bcould not resolve host\b|\bdial tcp\b|\bproxyconnect\b|\bfailed to establish a new connection\b|\bnewconnectionerror\b|\bcannot connect to host\b|\bconnect call failed\b|\bcould not connect to\b`, ReasonNetwork},
+
 	// The request or the connection timed out or was cut.
-	{`\btime[ds]?[ -]?out\b|\btimeout\b|\bdeadline[_ ]exceeded\b|\bconnection (?:reset|refused|aborted|closed|error|timed out|terminated)\b|\beconn(?:reset|refused|aborted)\b|\betimedout\b|\besockettimedout\b|\bsocket hang up\b|\bunexpected eof\b|\beof\b|\bbroken pipe\b|\bepipe\b|\bnetwork (?:error|is unreachable)\b|\benetunreach\b|\behostunreach\b|\bno such host\b|\benotfound\b|\beai_again\b|\bfetch failed\b|\bstream (?:ended|closed|disconnected|was closed|was aborted)\b[^\n]{0,40}\b(?:before|without|unexpectedly|prematurely)\b|\bbefore message_stop\b|\bpremature(?:ly)? clos|\bincomplete (?:chunked )?(?:read|response|stream)\b|\boperation was aborted\b|\bund_err_|\bnetwork_error\b|\bclient closed request\b|\bfailed to establish a new connection\b|\bnewconnectionerror\b|\bconnecttimeouterror\b|\bapiconnectionerror\b|\berror communicating with\b|\bconnection error\b|\bconnecterror\b|\bactively refused\b|\bno connection could be made\b|\bmax retries exceeded with url\b|\bunexpected end of (?:json input|stream|data|file)\b|\binvalid json response body\b`, ReasonTimeout},
+	{`\btime[ds]?[ -]?out\b|\btimeout\b|\bdeadline[_ ]exceeded\b|\bconnection (?:reset|aborted|closed|error|timed out|terminated)\b|\beconn(?:reset|aborted)\b|\betimedout\b|\besockettimedout\b|\bsocket hang up\b|\bunexpected eof\b|\beof\b|\bbroken pipe\b|\bepipe\b|\bnetwork error\b|\bfetch failed\b|\bstream (?:ended|closed|disconnected|was closed|was aborted)\b[^\n]{0,40}\b(?:before|without|unexpectedly|prematurely)\b|\bbefore message_stop\b|\bpremature(?:ly)? clos|\bincomplete (?:chunked )?(?:read|response|stream)\b|\boperation was aborted\b|\bund_err_|\bnetwork_error\b|\bclient closed request\b|\bconnecttimeouterror\b|\bapiconnectionerror\b|\berror communicating with\b|\bconnection error\b|\bconnecterror\b|\bmax retries exceeded with url\b|\bunexpected end of (?:json input|stream|data|file)\b|\binvalid json response body\b`, ReasonTimeout},
 }
 
 // typeHints map a provider's structured error type or code, or the name of
@@ -164,6 +179,10 @@ var statusKeeps = map[int][]Reason{
 	404: {ReasonSessionExpired, ReasonModelNotFound, ReasonContextOverflow, ReasonBilling, ReasonAuth, ReasonAuthPermanent, ReasonUnclassified},
 	429: {ReasonBilling},
 }
+
+// transportOnly are the text reasons that describe our own connection, so
+// they apply only when no status came back.
+var transportOnly = []Reason{ReasonNetwork}
 
 // retryWindow is how a 402 speaks of a limit that lifts by itself: then it
 // is a rate limit, not an unpaid bill.

@@ -33,7 +33,7 @@ func TestClassifyVariants(t *testing.T) {
 		{0, "deadline exceeded", "timeout"},
 		{0, "Connection error.", "timeout"},
 		{0, "fetch failed", "timeout"},
-		{0, "dial tcp: lookup api.example.com: no such host (ENOTFOUND)", "timeout"},
+		{0, "dial tcp: lookup api.example.com: no such host (ENOTFOUND)", "network"},
 		{0, "The operation was aborted", "timeout"},
 		{0, "Error: write EPIPE", "timeout"},
 		{0, "500 Internal Server Error", "server_error"},

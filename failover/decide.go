@@ -285,7 +285,9 @@ func rotationHelps(f Facts) bool {
 
 // Escalatable reports whether reaching the retry limit with this reason may
 // move to another model: not for timeout, format or session_expired, which
-// another model would most likely repeat. (seed)
+// another model would most likely repeat (seed), nor malformed, which is
+// surfaced at once everywhere else: the base URL answers every model with
+// the same page.
 func Escalatable(r Reason) bool {
-	return r != ReasonTimeout && r != ReasonFormat && r != ReasonSessionExpired
+	return r != ReasonTimeout && r != ReasonFormat && r != ReasonSessionExpired && r != ReasonMalformed
 }

@@ -31,6 +31,8 @@ type reasonPolicy struct {
 //	context_overflow  no      no        compaction and truncation, then give up
 //	session_expired   no      no        the conversation is gone on that side
 //	unclassified      no      no        a specific refusal another key would repeat
+//	malformed         no      no        the base URL serves a page, not the API
+//	network           no      yes       the host cannot be reached: same host for every key
 var reasonPolicies = [...]reasonPolicy{
 	ReasonAuth:            {rotate: true, fallback: true},
 	ReasonAuthPermanent:   {rotate: true, fallback: true},
@@ -48,6 +50,8 @@ var reasonPolicies = [...]reasonPolicy{
 	ReasonContextOverflow: {rotate: false, fallback: false},
 	ReasonSessionExpired:  {rotate: false, fallback: false},
 	ReasonUnclassified:    {rotate: false, fallback: false},
+	ReasonMalformed:       {rotate: false, fallback: false},
+	ReasonNetwork:         {rotate: false, fallback: true},
 }
 
 // reasonStrength orders reasons by how strong a signal they are, strongest
@@ -65,13 +69,15 @@ var reasonPolicies = [...]reasonPolicy{
 //	 7 model_not_found   the model is not there
 //	 8 session_expired   the provider-side conversation is gone
 //	 9 format            the request is malformed
-//	10 tls_certificate   the endpoint cannot be trusted
-//	11 timeout           no answer in time
-//	12 server_error      the provider broke
-//	13 empty_response    an answer without content
-//	14 unclassified      a specific error of no known kind
-//	15 no_error_details  a generic "an error occurred"
-//	16 unknown           nothing to go on
+//	10 malformed         the endpoint is not the API (a page, a JSON answer)
+//	11 tls_certificate   the endpoint cannot be trusted
+//	12 network           the endpoint cannot be reached
+//	13 timeout           no answer in time
+//	14 server_error      the provider broke
+//	15 empty_response    an answer without content
+//	16 unclassified      a specific error of no known kind
+//	17 no_error_details  a generic "an error occurred"
+//	18 unknown           nothing to go on
 var reasonStrength = [...]Reason{
 	ReasonBilling,
 	ReasonAuthPermanent,
@@ -82,7 +88,9 @@ var reasonStrength = [...]Reason{
 	ReasonModelNotFound,
 	ReasonSessionExpired,
 	ReasonFormat,
+	ReasonMalformed,
 	ReasonTLSCertificate,
+	ReasonNetwork,
 	ReasonTimeout,
 	ReasonServerError,
 	ReasonEmptyResponse,

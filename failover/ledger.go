@@ -16,8 +16,8 @@ type ReasonCounts [len(reasonCodes)]int
 //
 // Ordinary cooldown (every ledgered reason but billing and auth_permanent):
 // 30 s → 1 min → 5 min (cap) by consecutive error count, scoped to the
-// failing model for rate_limit, timeout and overloaded, profile-wide
-// otherwise. When the failed response carried a hint (Retry-After, a
+// failing model for the reasons that name it (ModelScoped: rate_limit,
+// timeout, overloaded, model_not_found), profile-wide otherwise. When the failed response carried a hint (Retry-After, a
 // rate-limit reset: RetryHint) longer than the schedule, the hint sets the
 // length — the schedule is the floor — and CooldownSource records the
 // header. Disabled (billing, auth_permanent): base × 2^(n−1), capped, n

@@ -78,10 +78,16 @@ func (c Cooldowns) Disabled(r Reason, n int) time.Duration {
 func DisablesProfile(r Reason) bool { return r == ReasonBilling || r == ReasonAuthPermanent }
 
 // ModelScoped reports whether a reason's cooldown is scoped to the model that
-// failed (rate_limit, timeout, overloaded: another model of the same key may
-// still answer); every other reason cools the whole profile.
+// failed, because the reason names the model, not the key: rate_limit,
+// timeout and overloaded (another model of the same key may still answer)
+// and model_not_found (a mistyped model id must not lock the key's other
+// models out). Every other reason cools the whole profile (SPEC §5.3).
 func ModelScoped(r Reason) bool {
-	return r == ReasonRateLimit || r == ReasonTimeout || r == ReasonOverloaded
+	switch r {
+	case ReasonRateLimit, ReasonTimeout, ReasonOverloaded, ReasonModelNotFound:
+		return true
+	}
+	return false
 }
 
 // Ledgered reports whether a failure is written to the shared ledger at all.
@@ -89,10 +95,14 @@ func ModelScoped(r Reason) bool {
 // profile for every session sharing it), server_error, empty_response, nor a
 // timeout before the provider was reached. (seed) Nor context_overflow, for
 // format's reason: the session is too long, whatever the key, and the
-// context guard's recovery (compaction) must still reach the provider.
+// context guard's recovery (compaction) must still reach the provider. Nor
+// malformed and network (steer's): a base URL that serves a web page or
+// cannot be reached says nothing about the key, and a cooldown would only
+// hide the configuration error behind "every auth profile is unavailable".
 func Ledgered(r Reason, providerReached bool) bool {
 	switch r {
-	case ReasonFormat, ReasonServerError, ReasonEmptyResponse, ReasonContextOverflow:
+	case ReasonFormat, ReasonServerError, ReasonEmptyResponse, ReasonContextOverflow,
+		ReasonMalformed, ReasonNetwork:
 		return false
 	case ReasonTimeout:
 		return providerReached

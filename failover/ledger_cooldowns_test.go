@@ -60,6 +60,10 @@ func TestLedgered(t *testing.T) {
 		{ReasonAuth, true, true},
 		{ReasonBilling, true, true},
 		{ReasonUnknown, true, true},
+		{ReasonMalformed, true, false},
+		{ReasonNetwork, false, false},
+		{ReasonNetwork, true, false},
+		{ReasonModelNotFound, true, true},
 	}
 	for _, c := range cases {
 		if got := Ledgered(c.r, c.reached); got != c.want {
@@ -68,9 +72,12 @@ func TestLedgered(t *testing.T) {
 	}
 }
 
+// modelScoped are the reasons SPEC §5.3 scopes to the failing model.
+var modelScoped = map[Reason]bool{ReasonRateLimit: true, ReasonTimeout: true, ReasonOverloaded: true, ReasonModelNotFound: true}
+
 func TestScopes(t *testing.T) {
 	for _, r := range Reasons() {
-		scoped := r == ReasonRateLimit || r == ReasonTimeout || r == ReasonOverloaded
+		scoped := modelScoped[r]
 		if ModelScoped(r) != scoped {
 			t.Errorf("ModelScoped(%s) = %v", r, !scoped)
 		}

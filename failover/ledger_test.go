@@ -84,6 +84,13 @@ func TestRecordFailure(t *testing.T) {
 			steps(fail(0, ReasonBilling, "m1")),
 			ProfileState{Failures: 3, LastFailureAt: at(0), LastFailureReason: ReasonBilling, ErrorCount: 1,
 				ReasonCounts: counts(ReasonBilling, 1), DisabledUntil: at(5 * time.Hour), DisabledReason: ReasonBilling}},
+		{"a missing model cools that model, not the key",
+			ProfileState{}, steps(fail(0, ReasonModelNotFound, "gpt-4.1-typo")),
+			ProfileState{Failures: 1, LastFailureAt: at(0), LastFailureReason: ReasonModelNotFound, ErrorCount: 1,
+				ReasonCounts: counts(ReasonModelNotFound, 1), CooldownUntil: at(30 * sec), CooldownModel: "gpt-4.1-typo", CooldownReason: ReasonModelNotFound}},
+		{"a page instead of a stream and a refused connection are not written",
+			ProfileState{}, steps(fail(0, ReasonMalformed, "m1"), fail(0, ReasonNetwork, "m1")),
+			ProfileState{}},
 		{"format is not written to the ledger",
 			ProfileState{}, steps(fail(0, ReasonFormat, "m1"), fail(0, ReasonServerError, "m1"), fail(0, ReasonEmptyResponse, "m1")),
 			ProfileState{}},
@@ -120,6 +127,7 @@ func TestAvailable(t *testing.T) {
 	cooled := fail(0, ReasonRateLimit, "m1")(ProfileState{})
 	wide := fail(0, ReasonAuth, "m1")(ProfileState{})
 	disabled := fail(0, ReasonBilling, "m1")(cooled)
+	missing := fail(0, ReasonModelNotFound, "typo")(ProfileState{})
 	cases := []struct {
 		name      string
 		s         ProfileState
@@ -136,6 +144,8 @@ func TestAvailable(t *testing.T) {
 		{"profile cooled for every model", wide, time.Second, "m2", false, at(30 * time.Second), EligibleInCooldown},
 		{"disabled wins over cooldown", disabled, time.Second, "m1", false, at(5 * time.Hour), EligibleDisabled},
 		{"disabled for every model", disabled, time.Minute, "m2", false, at(5 * time.Hour), EligibleDisabled},
+		{"a missing model is cooled", missing, time.Second, "typo", false, at(30 * time.Second), EligibleInCooldown},
+		{"the key's other models stay usable after a missing model", missing, time.Second, "m1", true, time.Time{}, EligibleOK},
 	}
 	for _, c := range cases {
 		ok, until, why := c.s.Available(at(c.now), c.model)

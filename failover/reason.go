@@ -6,9 +6,12 @@
 // functions of their inputs and an injected clock.
 package failover
 
-// Reason is why a provider attempt failed: a closed set of 16 (SPEC §5.1).
-// String gives the snake_case code used in events, the ledger and the
-// inspector.
+// Reason is why a provider attempt failed: a closed set of 18 (SPEC §5.1),
+// the seed's 16 and steer's malformed and network. String gives the
+// snake_case code used in events, the ledger and the inspector. New reasons
+// go at the end: the values index ReasonCounts and the decision tables, and
+// the ledger stores reasons by code, so a database written before them
+// still loads.
 type Reason int
 
 // The reasons. (seed)
@@ -29,6 +32,13 @@ const (
 	ReasonEmptyResponse  // a successful answer that carries nothing
 	ReasonNoErrorDetails // only a generic "an error occurred"
 	ReasonUnclassified   // a real, specific error that fits no other reason
+	// ReasonMalformed: a successful status whose body is not the expected
+	// event stream (an HTML page, a whole JSON answer): the base URL points
+	// at something that is not the API. (steer)
+	ReasonMalformed
+	// ReasonNetwork: the connection could not be made (refused, the host
+	// name does not resolve, no route): nothing reached the provider. (steer)
+	ReasonNetwork
 )
 
 var reasonCodes = [...]string{
@@ -48,6 +58,8 @@ var reasonCodes = [...]string{
 	ReasonEmptyResponse:   "empty_response",
 	ReasonNoErrorDetails:  "no_error_details",
 	ReasonUnclassified:    "unclassified",
+	ReasonMalformed:       "malformed",
+	ReasonNetwork:         "network",
 }
 
 // Reasons lists every reason, in declaration order.

@@ -3,8 +3,8 @@ package failover
 import "testing"
 
 func TestReasonCodesRoundTrip(t *testing.T) {
-	if n := len(Reasons()); n != 16 {
-		t.Fatalf("%d reasons, want the closed set of 16", n)
+	if n := len(Reasons()); n != 18 {
+		t.Fatalf("%d reasons, want the closed set of 18", n)
 	}
 	seen := map[string]bool{}
 	for _, r := range Reasons() {

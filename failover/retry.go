@@ -57,7 +57,7 @@ type Retry struct {
 //	hint_short          overloaded or rate_limit, a hint, retries left       yes    the hint
 //	overloaded_backoff  overloaded without a hint, retries left, the         yes    2 s, 4 s
 //	                    backoff within the wait bound
-//	no_retry            otherwise                                            no
+//	no_retry            otherwise (network and malformed among them)         no
 //
 // A rate limit without a hint is not retried: the key is throttled for an
 // unknown time, and another key or model is the better bet.

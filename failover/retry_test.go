@@ -39,6 +39,10 @@ func TestDecideRetry(t *testing.T) {
 			RetryFacts{Reason: ReasonRateLimit, Attempts: 1, Profiles: 2}, Retry{Max: 2, Rule: "no_retry"}},
 		{"auth is never retried on the same key",
 			RetryFacts{Reason: ReasonAuth, Hint: short, Attempts: 1, Profiles: 2}, Retry{Rule: "no_retry"}},
+		{"a refused connection is not retried as a timeout",
+			RetryFacts{Reason: ReasonNetwork, Attempts: 1, Profiles: 1}, Retry{Rule: "no_retry"}},
+		{"nor is a page instead of a stream",
+			RetryFacts{Reason: ReasonMalformed, Attempts: 1, Profiles: 1}, Retry{Rule: "no_retry"}},
 		{"the run's budget is spent",
 			RetryFacts{Reason: ReasonTimeout, Attempts: limit, Profiles: 1}, Retry{Max: 1, Rule: "retry_limit"}},
 	}

@@ -132,12 +132,12 @@ func TestAttemptLoop(t *testing.T) {
 				return nil
 			},
 			fallbacks: []string{"p/small"},
-			// model_not_found is a profile-wide failure in the ledger (SPEC
-			// §5.3): the fallback model starts on the next profile.
-			answer: "ok from p:b",
+			// model_not_found cools only the missing model (SPEC §5.3): the
+			// fallback model starts on the same profile.
+			answer: "ok from p:a",
 			trace: []string{"attempt_start p:a p/big", "attempt_end p:a p/big model_not_found fallback_model",
-				"failover model_not_found fallback_model p/big→p/small", "attempt_start p:b p/small", "attempt_end p:b p/small"},
-			keys: []string{"key-a", "key-b"},
+				"failover model_not_found fallback_model p/big→p/small", "attempt_start p:a p/small", "attempt_end p:a p/small"},
+			keys: []string{"key-a", "key-a"},
 		},
 		{
 			name:     "a format error is surfaced without rotating",

@@ -42,6 +42,13 @@ type Exchange struct {
 	transportErr error
 	readErr      error
 	tail         []byte
+	// head is the first agent.MaxErrorBody bytes of a success's body, and
+	// read how many bytes of it were read in all: they tell a body that is
+	// not an event stream (NotEventStream). url is the request's, without
+	// its query or user info, to name the server in that message.
+	head []byte
+	read int
+	url  string
 
 	// beforeRead runs before each read of the body, which may wait for the
 	// network (see OnRead).
@@ -84,6 +91,11 @@ func (x *Exchange) Tail() string {
 // kept however the SDK parses it, and wraps a success's body so that reads
 // feed the tail and count keep-alives.
 func (x *Exchange) Middleware(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	if req != nil && req.URL != nil {
+		u := *req.URL
+		u.User, u.RawQuery, u.Fragment = nil, "", ""
+		x.url = u.String()
+	}
 	resp, err := next(req)
 	if err != nil {
 		x.transportErr = err
@@ -152,6 +164,9 @@ func keptHeader(h http.Header) map[string][]string {
 
 // transportError reports a failure to connect or to read.
 func transportError(provider string, err error) *agent.ProviderError {
+	if e, ok := connectFailure(provider, err); ok {
+		return e
+	}
 	kind := agent.ErrorNetwork
 	var te interface{ Timeout() bool }
 	if errors.As(err, &te) && te.Timeout() {
@@ -197,6 +212,7 @@ func (b *watchedBody) Read(p []byte) (int, error) {
 	}
 	n, err := b.rc.Read(p)
 	if n > 0 {
+		b.x.keepHead(p[:n])
 		b.x.keepTail(p[:n])
 		b.track(p[:n])
 	}
@@ -274,6 +290,15 @@ func (b *watchedBody) terminator() []byte {
 }
 
 func (b *watchedBody) Close() error { return b.rc.Close() }
+
+// keepHead counts p and keeps it while the head is shorter than
+// agent.MaxErrorBody.
+func (x *Exchange) keepHead(p []byte) {
+	x.read += len(p)
+	if room := agent.MaxErrorBody - len(x.head); room > 0 {
+		x.head = append(x.head, p[:min(room, len(p))]...)
+	}
+}
 
 // keepTail appends p to the tail, compacting to the last MaxErrorBody bytes
 // whenever it has grown to twice that.

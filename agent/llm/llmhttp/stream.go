@@ -89,12 +89,23 @@ func Stream[T any](ctx context.Context, w *agent.StreamWriter, r Request[T]) {
 			x.Hold(w.Flush) // a slow consumer is not a silent server
 		}
 	})
+	handled := false
 	for s.Next() {
+		handled = true
 		x.Pause()
 		progress, perr := r.Handle(s.Current())
 		x.Resume(progress)
 		if perr != nil {
 			fail(x.WithTail(perr))
+			return
+		}
+	}
+	if !handled {
+		// Not one item: the body may not be a stream at all (a web page,
+		// a whole JSON answer), which says more than an empty answer or a
+		// parse error would.
+		if e := x.NotEventStream(); e != nil {
+			fail(e)
 			return
 		}
 	}

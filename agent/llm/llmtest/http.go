@@ -16,8 +16,9 @@ import (
 )
 
 // RunHTTP checks what an HTTP provider does with its server: failure
-// statuses, error events, malformed streams, the idle watchdog, aborts,
-// refused connections, requests it cannot build, and its credentials.
+// statuses, error events, malformed streams, a body that is not a stream at
+// all, the idle watchdog, aborts, servers it cannot connect to, requests it
+// cannot build, and its credentials.
 func RunHTTP(t *testing.T, h HTTPHarness) {
 	tests := []struct {
 		name string
@@ -31,7 +32,8 @@ func RunHTTP(t *testing.T, h HTTPHarness) {
 		{"idle watchdog resets", httpWatchdogResets},
 		{"keep-alives do not reset the idle watchdog", httpWatchdogKeepAlives},
 		{"abort cancels the request", httpAbort},
-		{"network error", httpNetwork},
+		{"not an event stream", httpNotEventStream},
+		{"cannot connect", httpCannotConnect},
 		{"request that cannot be built", httpBadRequest},
 		{"key not in errors", httpKeyNotInErrors},
 		{"environment key not sent", httpEnvironment},
@@ -242,18 +244,6 @@ func waitGone(t *testing.T, gone <-chan struct{}) {
 	case <-gone:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the server never saw the request cancelled")
-	}
-}
-
-// httpNetwork: a refused connection is a network error that says so.
-func httpNetwork(t *testing.T, h HTTPHarness) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close()
-	_, msg := h.ask(t, Conn{URL: url})
-	if e := msg.Error; msg.StopReason != agent.StopReasonError || e == nil || e.Kind != agent.ErrorNetwork ||
-		!strings.Contains(e.Message, "refused") {
-		t.Fatalf("stop %s error %+v", msg.StopReason, msg.Error)
 	}
 }
 
