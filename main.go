@@ -571,7 +571,7 @@ func engineRefs(cfg *config.Config) []runner.EngineRef {
 func engineConfigs(cfg *config.Config) map[string]runner.EngineConfig {
 	out := map[string]runner.EngineConfig{}
 	for name, e := range cfg.ContextEngines {
-		out[name] = runner.EngineConfig{Command: e.Command, Timeout: e.Timeout}
+		out[name] = runner.EngineConfig{Command: e.Command, Timeout: e.Timeout, Dir: e.Dir}
 	}
 	return out
 }
