@@ -184,7 +184,7 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 			Configured: engineRefs(cfg), JSON: o.JSON, Clear: o.Clear}
 		return headless.ShowEngines(context.Background(), eo, stdout, stderr)
 	}
-	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now()}
+	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now(), Clear: o.Clear}
 	hasScripted := false
 	for _, p := range cfg.Providers {
 		hasScripted = hasScripted || p.Name == scripted.ProviderName
