@@ -184,7 +184,7 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 			Configured: engineRefs(cfg), JSON: o.JSON, Clear: o.Clear}
 		return headless.ShowEngines(context.Background(), eo, stdout, stderr)
 	}
-	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now()}
+	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now(), Clear: o.Clear}
 	hasScripted := false
 	for _, p := range cfg.Providers {
 		hasScripted = hasScripted || p.Name == scripted.ProviderName
@@ -593,7 +593,7 @@ func engineRefs(cfg *config.Config) []runner.EngineRef {
 func engineConfigs(cfg *config.Config) map[string]runner.EngineConfig {
 	out := map[string]runner.EngineConfig{}
 	for name, e := range cfg.ContextEngines {
-		out[name] = runner.EngineConfig{Command: e.Command, Timeout: e.Timeout}
+		out[name] = runner.EngineConfig{Command: e.Command, Timeout: e.Timeout, Dir: e.Dir}
 	}
 	return out
 }

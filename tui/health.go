@@ -184,7 +184,9 @@ func (m Model) watchEvents(events []agent.Event) Model {
 // quarantine outside a request in the transcript too.
 func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 	if msg.Notice.Kind == runner.NoticeQuarantine {
-		m, _ = m.updateChat(msgs.NoteMsg{Text: "⚠ " + msg.Notice.Text})
+		if q, ok := msg.Notice.Data.(runner.QuarantineInfo); !ok || q.First() {
+			m, _ = m.updateChat(msgs.NoteMsg{Text: "⚠ " + msg.Notice.Text})
+		}
 		m = m.checkHealth().reloadInspector(msgs.InspectEngines)
 	}
 	return m.updateStatus(msg)

@@ -198,6 +198,10 @@ func TestEnginesLive(t *testing.T) {
 	}
 	h.key(tea.KeyEsc, false)
 	h.waitView("⚠ context engine crashy quarantined")
+	// The calls that failed together are one quarantine: one line.
+	if n := strings.Count(h.m.View(), "⚠ context engine crashy quarantined"); n != 1 {
+		t.Fatalf("%d quarantine lines, want one:\n%s", n, h.m.View())
+	}
 }
 
 // TestLanesLive: /lanes shows the run that holds the global and session

@@ -45,6 +45,7 @@ var (
 		{"approve", (*Server).approve},
 		{"compact", (*Server).compact},
 		{"clear_quarantine", (*Server).clearQuarantine},
+		{"clear_cooldown", (*Server).clearCooldown},
 		{"quit", (*Server).quit},
 	}
 	notSupported = [...]string{
@@ -393,9 +394,29 @@ func (s *Server) clearQuarantine(ctx context.Context, c command) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return struct {
-		Cleared bool `json:"cleared"`
-	}{had}, nil
+	if !had {
+		return nil, &runner.NotQuarantinedError{Engine: name}
+	}
+	return cleared{true}, nil
+}
+
+// cleared is the answer of clear_quarantine and clear_cooldown.
+type cleared struct {
+	Cleared bool `json:"cleared"`
+}
+
+// clearCooldown ends an auth profile's cooldown and disabled windows
+// ({profile}), as the profiles inspector's clear does; an unknown profile
+// fails.
+func (s *Server) clearCooldown(ctx context.Context, c command) (any, error) {
+	id, err := c.requiredString("profile")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.rt.ClearProfile(ctx, id); err != nil {
+		return nil, err
+	}
+	return cleared{true}, nil
 }
 
 // approve answers a tool_approval_request: {toolCallId, decision: allow |

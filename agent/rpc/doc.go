@@ -43,7 +43,9 @@
 // Server reads commands {"type", "id"?, …} and answers each with exactly one
 // {"type":"response", "id"? (echoed as sent), "command", "success", "error"?,
 // "data"?}. A line that is not a JSON object is answered with command "parse";
-// an empty line is ignored.
+// an empty line is ignored. A line over the size limit is skipped unread
+// (only its first and last 4 KiB are looked at) and answered with command
+// "parse" and its "id" when those ends show one.
 //
 //	prompt {message, images?, streamingBehavior?}   start a run; while one is
 //	        active, streamingBehavior "steer" or "followUp" queues the input and
@@ -58,7 +60,24 @@
 //	set_steering_mode {mode} · set_follow_up_mode {mode}
 //	dequeue {itemId?}                               steer's: take queued items back
 //	        (all without itemId); data {items, texts}
+//	approve {toolCallId, decision}                  steer's: answer a tool_approval_request
+//	        (allow, always or deny)
+//	inspect {what}                                  steer's: profiles, engines, lanes or runs,
+//	        as `steer inspect WHAT --json`
+//	compact {customInstructions?}                   compact now, whatever the size
+//	clear_quarantine {engine}                       steer's: lift an engine's quarantine;
+//	        data {cleared:true}; fails for an engine that is not quarantined
+//	clear_cooldown {profile}                        steer's: end an auth profile's cooldown and
+//	        disabled windows (as `steer inspect profiles --clear ID`); data
+//	        {cleared:true}; fails for a profile that is not configured
 //	quit                                            steer's: abort, wait, answer, stop serving
+//
+// # End of input
+//
+// When stdin ends, no approve can come any more: the approvals waiting, and
+// any the run asks for afterwards, are refused (the tool is not run; its
+// result says that no one can answer). Serve then waits for the run to end,
+// so that a piped prompt prints its whole run, and returns.
 //
 // Images come as pi's {"type":"image","data","mimeType"} or as
 // {"type":"image","source":{"type":"base64","mediaType","data"}}. Commands of

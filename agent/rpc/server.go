@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -67,15 +68,17 @@ func NewServer(rt *runner.Runtime, in io.Reader, out io.Writer, opts ...Option) 
 type input struct {
 	line    []byte
 	tooLong bool
-	err     error // io.EOF at the end
+	id      json.RawMessage // a line too long: its "id", when its ends show one
+	err     error           // io.EOF at the end
 }
 
 // Serve subscribes to the runtime, then answers commands until the input ends,
 // a quit command arrives or ctx is cancelled. It may be called once.
 //
-//   - At the end of the input it waits for the active run to become idle, so
-//     that a piped prompt prints its whole run, and returns nil (or the output's
-//     write error).
+//   - At the end of the input it refuses the approvals waiting and to come
+//     (nobody can send approve any more: the tool gets a refusal saying so),
+//     waits for the active run to become idle, so that a piped prompt prints
+//     its whole run, and returns nil (or the output's write error).
 //   - On quit it aborts the run, waits for idle, answers and returns nil.
 //   - When ctx is cancelled it aborts the run, waits for idle and returns
 //     ctx.Err(). A goroutine blocked reading in stays until in yields or is
@@ -136,7 +139,7 @@ func (s *Server) serve(ctx context.Context) error {
 // handleInput answers one input; done says Serve returns err.
 func (s *Server) handleInput(ctx context.Context, in input) (done bool, err error) {
 	if in.tooLong {
-		s.respond(response{Command: "parse", Error: fmt.Sprintf(
+		s.respond(response{ID: in.id, Command: "parse", Error: fmt.Sprintf(
 			"Failed to parse command: line longer than %d bytes; an input may be at most %s (agent.maxInputBytes)",
 			s.maxLine, runner.ByteSize(s.rt.MaxInputBytes()))})
 	} else if len(bytes.TrimSpace(in.line)) > 0 {
@@ -153,6 +156,9 @@ func (s *Server) handleInput(ctx context.Context, in input) (done bool, err erro
 	case in.err == nil:
 		return false, nil
 	case errors.Is(in.err, io.EOF):
+		// No approve command can come any more: the calls waiting for one,
+		// and those to come, are refused, so that the run ends.
+		s.rt.RefuseApprovals()
 		if err := s.rt.WaitForIdle(ctx); err != nil {
 			s.stopRun(runner.AbortQuit)
 			return true, err
@@ -272,20 +278,31 @@ func (s *Server) read(inputs chan<- input, stop <-chan struct{}) {
 
 // readLine reads up to LF (LF framing only: U+2028 and U+2029 are ordinary
 // characters inside JSON strings) and strips the LF and a CR before it. A line
-// over max bytes is skipped whole and reported as tooLong.
+// over max bytes is skipped and reported as tooLong, with its id when one
+// of its ends shows it (only those ends are kept).
 func readLine(br *bufio.Reader, max int) input {
-	var in input
+	var (
+		in   input
+		over oversized
+	)
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if !in.tooLong {
-			if len(in.line)+len(bytes.TrimSuffix(chunk, []byte("\n"))) > max {
-				in.tooLong, in.line = true, nil
-			} else {
-				in.line = append(in.line, chunk...)
-			}
+		switch {
+		case in.tooLong:
+			over.add(chunk)
+		case len(in.line)+len(bytes.TrimSuffix(chunk, []byte("\n"))) > max:
+			over.add(in.line)
+			over.add(chunk)
+			in.tooLong, in.line = true, nil
+		default:
+			in.line = append(in.line, chunk...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
+		}
+		if in.tooLong {
+			over.tail = bytes.TrimRight(over.tail, "\r\n")
+			in.id = over.id()
 		}
 		in.err = err
 		in.line = bytes.TrimSuffix(in.line, []byte("\n"))

@@ -72,6 +72,28 @@ func ParseApprovalDecision(s string) (ApprovalDecision, error) {
 type approvals struct {
 	mu      sync.Mutex
 	waiting map[string]waitingApproval
+	// gone closes when no one can answer any more (RefuseApprovals); why
+	// says so, and refuses every request from then on.
+	gone chan struct{}
+	why  error
+}
+
+// add registers w; it returns the channel that closes when no one can
+// answer, or why when that is so already.
+func (a *approvals) add(w waitingApproval) (gone <-chan struct{}, why error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.why != nil {
+		return nil, a.why
+	}
+	if a.waiting == nil {
+		a.waiting = map[string]waitingApproval{}
+	}
+	if a.gone == nil {
+		a.gone = make(chan struct{})
+	}
+	a.waiting[w.req.ID] = w
+	return a.gone, nil
 }
 
 type waitingApproval struct {
@@ -93,12 +115,10 @@ func (r *Runtime) approver() tools.Approver {
 		}
 		w := waitingApproval{req: req, answer: make(chan ApprovalDecision, 1)}
 		a := &r.approvals
-		a.mu.Lock()
-		if a.waiting == nil {
-			a.waiting = map[string]waitingApproval{}
+		gone, why := a.add(w)
+		if why != nil {
+			return tools.Deny, why
 		}
-		a.waiting[req.ID] = w
-		a.mu.Unlock()
 		r.clock.pause()
 		defer r.clock.resume()
 		defer r.pauseLane()()
@@ -117,6 +137,10 @@ func (r *Runtime) approver() tools.Approver {
 		case <-ctx.Done():
 			resolved = ApprovalResolved{ID: req.ID, Error: "the run was aborted", SessionID: req.SessionID}
 			return tools.Deny, context.Cause(ctx)
+		case <-gone:
+			why := a.refusal()
+			resolved = ApprovalResolved{ID: req.ID, Error: why.Error(), SessionID: req.SessionID}
+			return tools.Deny, why
 		}
 	})
 }

@@ -19,6 +19,18 @@ type EngineConfig struct {
 	Command []string
 	// Timeout bounds one call; 0 is engines.DefaultTimeout.
 	Timeout time.Duration
+	// Dir is the engine's working directory, where relative paths in
+	// Command resolve: the directory of the config file that names it.
+	// "" is the workspace.
+	Dir string
+}
+
+// dir is where the engine runs: Dir, else the workspace.
+func (ec EngineConfig) dir(workspace string) string {
+	if ec.Dir != "" {
+		return ec.Dir
+	}
+	return workspace
 }
 
 // AnnotationQuarantine reports a context engine put in quarantine (Data:
@@ -32,8 +44,19 @@ type QuarantineInfo struct {
 	Method string `json:"method"`
 	Reason string `json:"reason"`
 	Error  string `json:"error"`
-	Count  int    `json:"count"`
+	// Stderr is the end of what the engine wrote on stderr before it failed
+	// (a few lines, sanitised), where a program says what went wrong.
+	Stderr string `json:"stderr,omitempty"`
+	// Count is the quarantine's failures so far, this one included: 1 for
+	// the failure that began it.
+	Count int `json:"count"`
 }
+
+// First reports whether this failure began the quarantine. Calls in flight
+// together (the engine told of a message while asked for a request's
+// context) fail together; a front end that tells the user once per
+// quarantine tells only the first.
+func (q QuarantineInfo) First() bool { return q.Count <= 1 }
 
 // setUpEngines builds the engine registry (legacy, with the built-in
 // compaction, plus every configured external engine) and selects the one
@@ -42,7 +65,7 @@ type QuarantineInfo struct {
 func (r *Runtime) setUpEngines() error {
 	r.engineReg = engines.NewRegistry(engines.Legacy(nil, r.compactBuiltin))
 	for name, ec := range r.opts.ContextEngines {
-		ext := engines.NewExternal(engines.ExternalConfig{Name: name, Command: ec.Command, Dir: r.opts.Workspace,
+		ext := engines.NewExternal(engines.ExternalConfig{Name: name, Command: ec.Command, Dir: ec.dir(r.opts.Workspace),
 			Env: engineEnv(r.opts.HiddenEnv), Stderr: engines.StderrLog(r.log, name)})
 		if err := r.engineReg.Register(name, ext, ec.Timeout); err != nil {
 			return err
@@ -65,12 +88,12 @@ func (r *Runtime) setUpEngines() error {
 // or as a notice when no request is under way.
 func (r *Runtime) quarantined(ev engines.QuarantineEvent) {
 	info := QuarantineInfo{Engine: ev.Quarantine.Engine, Method: string(ev.Method), Reason: string(ev.Reason),
-		Count: ev.Quarantine.Count}
+		Stderr: ev.Stderr, Count: ev.Quarantine.Count}
 	if ev.Err != nil {
 		info.Error = ev.Err.Error()
 	}
 	r.log.Warn("context engine quarantined", "engine", info.Engine, "method", info.Method, "reason", info.Reason,
-		"error", info.Error, "count", info.Count, "storeError", ev.StoreErr)
+		"error", info.Error, "stderr", info.Stderr, "count", info.Count, "storeError", ev.StoreErr)
 	r.quarantineMu.Lock()
 	r.quarantines = append(r.quarantines, info)
 	r.quarantineMu.Unlock()
@@ -277,5 +300,9 @@ func (r *Runtime) ClearQuarantine(ctx context.Context, engine string) (bool, err
 // Summary says in one line what happened, for the transcript's notice and
 // steer run's stderr.
 func (q QuarantineInfo) Summary() string {
-	return fmt.Sprintf("context engine %s quarantined: %s failed (%s); the built-in engine answers instead", q.Engine, q.Method, q.Reason)
+	s := fmt.Sprintf("context engine %s quarantined: %s failed (%s); the built-in engine answers instead", q.Engine, q.Method, q.Reason)
+	if q.Stderr != "" {
+		s += "; its stderr ended: " + q.Stderr
+	}
+	return s
 }

@@ -96,3 +96,11 @@ func InspectEngines(ctx context.Context, store engines.QuarantineStore, selected
 	}
 	return ViewEngines(selected, configured, qs), nil
 }
+
+// NotQuarantinedError is a clear of an engine that has no quarantine; rpc
+// and `steer inspect engines --clear` say it in these words.
+type NotQuarantinedError struct{ Engine string }
+
+func (e *NotQuarantinedError) Error() string {
+	return fmt.Sprintf("context engine %q is not quarantined", e.Engine)
+}

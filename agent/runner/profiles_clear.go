@@ -16,13 +16,21 @@ import (
 // profiles.
 func (r *Runtime) ClearProfile(ctx context.Context, id string) error {
 	if !r.hasProfile(id) {
-		return fmt.Errorf("no auth profile %q is configured", id)
+		return &UnknownProfileError{ID: id}
 	}
 	if r.store != nil && r.opts.Rehearsal == "" {
 		return r.store.ClearProfile(ctx, id)
 	}
 	_, err := r.ledger.Update(ctx, id, clearWindows)
 	return err
+}
+
+// UnknownProfileError is a clear of a profile that is not configured; rpc
+// and `steer inspect profiles --clear` say it in these words.
+type UnknownProfileError struct{ ID string }
+
+func (e *UnknownProfileError) Error() string {
+	return fmt.Sprintf("no auth profile %q is configured", e.ID)
 }
 
 func (r *Runtime) hasProfile(id string) bool {

@@ -237,6 +237,17 @@ func (s *subagents) childIDs() []string {
 	return ids
 }
 
+// all is the running children.
+func (s *subagents) all() []*Runtime {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*Runtime, 0, len(s.children))
+	for c := range s.children {
+		out = append(out, c)
+	}
+	return out
+}
+
 func (s *subagents) running() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -61,6 +61,9 @@ type External struct {
 	mu     sync.Mutex
 	proc   *process
 	closed bool
+	// last is the process started last, handshaken or not: a call that
+	// timed out quotes its stderr (StderrTail).
+	last *process
 }
 
 // NewExternal returns the engine cfg describes, without starting it.
@@ -69,9 +72,10 @@ func NewExternal(cfg ExternalConfig) *External {
 }
 
 var (
-	_ Engine    = (*External)(nil)
-	_ Resetter  = (*External)(nil)
-	_ io.Closer = (*External)(nil)
+	_ Engine       = (*External)(nil)
+	_ Resetter     = (*External)(nil)
+	_ StderrTailer = (*External)(nil)
+	_ io.Closer    = (*External)(nil)
 )
 
 // Info implements Engine: the name it is configured under, and the version
@@ -122,6 +126,19 @@ func (e *External) Reset() {
 	if p != nil {
 		p.kill(errReset)
 	}
+}
+
+// StderrTail implements StderrTailer: the last lines the process started
+// last wrote on stderr ("" before the first). A process that ended quotes
+// its own in the Failure it ended with; this is for a call that timed out.
+func (e *External) StderrTail() string {
+	e.mu.Lock()
+	p := e.last
+	e.mu.Unlock()
+	if p == nil {
+		return ""
+	}
+	return p.tail.String()
 }
 
 // Close ends the engine for good: its input is closed, it has closeGrace to
@@ -176,6 +193,9 @@ func (e *External) running(ctx context.Context) (*process, error) {
 	if err != nil {
 		return nil, &Failure{Reason: ReasonCrash, Err: fmt.Errorf("could not start %q: %w", e.cfg.Command, err)}
 	}
+	e.mu.Lock()
+	e.last = p
+	e.mu.Unlock()
 	raw, err := p.request(ctx, e.ids.Add(1), MethodInfo, infoParams{Protocol: ProtocolVersion, Engine: e.cfg.Name})
 	var info infoResult
 	if err == nil {

@@ -103,6 +103,11 @@ func TestExternalFailuresQuarantine(t *testing.T) {
 		{"a result of the wrong shape", helperRole("wrong-shape"), ReasonInvalidOutput, "does not parse"},
 		{"an answer without id", helperRole("no-id"), ReasonInvalidOutput, "without an id"},
 		{"exits after the handshake", helperRole("exit-after-info"), ReasonCrash, "exit status 3"},
+		// What it said on stderr last is quoted, whether it died or hung.
+		{"crash saying why", sh("echo starting >&2; echo 'cannot open notes.db' >&2; exit 3"), ReasonCrash,
+			`exit status 3; stderr: starting \| cannot open notes\.db$`},
+		{"hang saying why", sh("echo 'waiting for the index' >&2; exec sleep 600"), ReasonTimeout,
+			`no answer within 300ms; stderr: waiting for the index$`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

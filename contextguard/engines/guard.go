@@ -18,7 +18,8 @@ const DefaultTimeout = 30 * time.Second
 const recordTimeout = 10 * time.Second
 
 // maxErrorText bounds the error text a quarantine keeps (the database row,
-// the inspector's column); the full error goes to the event and the log.
+// the inspector's column), before the quoted stderr (at most tailBytes);
+// the full error goes to the event and the log.
 const maxErrorText = 1000
 
 // errTimedOut is the cause of the context of a call that ran out of time.
@@ -279,7 +280,7 @@ func judge(callerErr error, expired bool, err, broken error, limit time.Duration
 		return nil, &Failure{Reason: ReasonTimeout, Err: fmt.Errorf("no answer within %v", limit)}
 	}
 	if f, ok := errors.AsType[*Failure](err); ok {
-		return nil, &Failure{Reason: f.Reason, Err: f.Err}
+		return nil, &Failure{Reason: f.Reason, Err: f.Err, Stderr: f.Stderr}
 	}
 	return nil, &Failure{Reason: ReasonError, Err: err}
 }
@@ -326,7 +327,11 @@ func reconcile(local held, stored Quarantine, ok bool, err error) held {
 // reports the event.
 func (g *Guard) record(ctx context.Context, m Method, f *Failure) {
 	now := g.opts.Now()
-	q := Quarantine{Engine: g.name, Method: m, Reason: f.Reason, Error: clip(f.Err.Error(), maxErrorText),
+	stderr := f.Stderr
+	if t, ok := g.engine.(StderrTailer); ok && stderr == "" {
+		stderr = t.StderrTail() // a process still running (a timeout); before Reset ends it
+	}
+	q := Quarantine{Engine: g.name, Method: m, Reason: f.Reason, Error: errorText(f.Err, stderr),
 		Since: now, Last: now, Count: 1}
 	var (
 		stored   Quarantine
@@ -348,7 +353,7 @@ func (g *Guard) record(ctx context.Context, m Method, f *Failure) {
 		g.local = held{q: prev.Merge(q), on: true}
 	}
 	g.gen++
-	ev := QuarantineEvent{Method: m, Reason: f.Reason, Err: f.Err, Quarantine: g.local.q, StoreErr: storeErr}
+	ev := QuarantineEvent{Method: m, Reason: f.Reason, Err: f.Err, Stderr: stderr, Quarantine: g.local.q, StoreErr: storeErr}
 	g.mu.Unlock()
 
 	if r, ok := g.engine.(Resetter); ok {
@@ -357,6 +362,17 @@ func (g *Guard) record(ctx context.Context, m Method, f *Failure) {
 	if g.opts.OnQuarantine != nil {
 		g.opts.OnQuarantine(ev)
 	}
+}
+
+// errorText is what a quarantine record says of err: its text, clipped,
+// and the end of the engine's stderr, which is bounded already and is
+// where a program says what went wrong.
+func errorText(err error, stderr string) string {
+	text := clip(err.Error(), maxErrorText)
+	if stderr != "" {
+		text += "; stderr: " + stderr
+	}
+	return text
 }
 
 // clip cuts s to at most n bytes on a rune boundary, marking the cut.

@@ -41,6 +41,8 @@ type process struct {
 	stdout *os.File
 	writes chan []byte
 	info   Info // from the handshake; set before the process is shared
+	// tail keeps the end of its stderr, quoted by the Failure it ends with.
+	tail *stderrTail
 
 	mu      sync.Mutex
 	pending map[uint64]chan reply
@@ -69,9 +71,14 @@ func start(cfg ExternalConfig) (*process, error) {
 		inW.Close()
 		return nil, err
 	}
+	tail := &stderrTail{}
+	var stderr io.Writer = tail
+	if cfg.Stderr != nil {
+		stderr = io.MultiWriter(cfg.Stderr, tail)
+	}
 	cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 	cmd.Dir, cmd.Env = cfg.Dir, cfg.Env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, cfg.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
 	cmd.WaitDelay = waitDelay
 	setProcessGroup(cmd)
 	err = cmd.Start()
@@ -83,7 +90,7 @@ func start(cfg ExternalConfig) (*process, error) {
 		return nil, err
 	}
 	p := &process{
-		cmd: cmd, pgid: cmd.Process.Pid, stdin: inW, stdout: outR,
+		cmd: cmd, pgid: cmd.Process.Pid, stdin: inW, stdout: outR, tail: tail,
 		writes: make(chan []byte), pending: map[uint64]chan reply{},
 		done: make(chan struct{}), readerDone: make(chan struct{}), exited: make(chan struct{}),
 	}
@@ -139,8 +146,13 @@ func (p *process) ended() error {
 
 // end marks the process ended by err unless it already is (reporting
 // whether this call did), fails the requests waiting for it and closes its
-// input, which tells a well-behaved engine to exit.
+// input, which tells a well-behaved engine to exit. A Failure gets the end
+// of the process's stderr, which is complete when the waiter ends it (Wait
+// has copied all of it).
 func (p *process) end(err error) bool {
+	if f, ok := err.(*Failure); ok && f.Stderr == "" {
+		err = &Failure{Reason: f.Reason, Err: f.Err, Stderr: p.tail.String()}
+	}
 	p.mu.Lock()
 	if p.err != nil {
 		p.mu.Unlock()

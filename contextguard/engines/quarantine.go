@@ -30,6 +30,9 @@ const (
 type Failure struct {
 	Reason Reason
 	Err    error
+	// Stderr is the end of what the engine's program wrote on stderr before
+	// it failed (see StderrTailer); "" when unknown.
+	Stderr string
 }
 
 func (f *Failure) Error() string { return string(f.Reason) + ": " + f.Err.Error() }
@@ -103,6 +106,9 @@ type QuarantineEvent struct {
 	Method Method
 	Reason Reason
 	Err    error
+	// Stderr is the end of what the engine wrote on stderr before it
+	// failed (StderrTailer), "" when it wrote nothing or keeps none.
+	Stderr string
 	// Quarantine is the record after this failure: its first failure, which
 	// may be an earlier one, and the count including this one.
 	Quarantine Quarantine

@@ -248,3 +248,19 @@ func TestSubagentProgressSurvivesASwitch(t *testing.T) {
 		t.Fatalf("the sub-agent's progress is missing after the switch:\n%s", v)
 	}
 }
+
+// TestOneQuarantineIsOneNotice: calls that failed together (the engine told
+// of a message while asked for a request's context) are one quarantine, so
+// one ⚠ line, which quotes the engine's stderr.
+func TestOneQuarantineIsOneNotice(t *testing.T) {
+	m := newChat(200, 20)
+	q := runner.QuarantineInfo{Engine: "crashy", Method: "ingest", Reason: "crash", Stderr: "no such file", Count: 1}
+	again := q
+	again.Method, again.Count = "assemble", 2
+	m, _ = m.Update(events(agent.Annotation{Kind: runner.AnnotationQuarantine, Data: q},
+		agent.Annotation{Kind: runner.AnnotationQuarantine, Data: again}))
+	v := m.View()
+	if n := strings.Count(v, "⚠ context engine crashy quarantined"); n != 1 || !strings.Contains(v, "its stderr ended: no such file") {
+		t.Fatalf("%d quarantine lines, want one quoting the stderr:\n%s", n, v)
+	}
+}

@@ -83,7 +83,9 @@ func (m *Model) apply(ev agent.Event) {
 		case runner.CompactionEnd:
 			m.add(&noticeItem{text: "⟲ " + info.Summary()})
 		case runner.QuarantineInfo:
-			m.add(&noticeItem{text: "⚠ " + info.Summary()})
+			if info.First() { // one line per quarantine, however many calls failed
+				m.add(&noticeItem{text: "⚠ " + info.Summary()})
+			}
 		case runner.SubagentProgress:
 			m.subagentProgress(info)
 		}

@@ -236,3 +236,33 @@ func asString(v any) string {
 	s, _ := v.(string)
 	return s
 }
+
+// TestRPCEndOfInputRefusesPendingApprovals: under --approve ask, a call
+// waiting for approval when stdin ends is refused (no one can answer: the
+// tool does not run and its result says why), the run ends and steer rpc
+// exits 0 with the run's events out, instead of waiting for ever.
+func TestRPCEndOfInputRefusesPendingApprovals(t *testing.T) {
+	s, ws := approvalSession(t, "--approve", "ask")
+	marker := filepath.Join(ws, "marker")
+	s.promptCall("bash", map[string]any{"command": "touch " + marker})
+	s.next("tool_approval_request", approvalWait, ofType("tool_approval_request"))
+	s.in.Close()
+	text, isError := s.toolEnd()
+	if !isError || !strings.Contains(text, "no one can answer") {
+		t.Fatalf("the waiting call's result %q (error %v), want a refusal saying no one can answer", text, isError)
+	}
+	s.next("agent_end", approvalWait, ofType("agent_end"))
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("steer rpc: %v", err)
+		}
+	case <-time.After(approvalWait):
+		t.Fatal("steer rpc did not exit after the end of its input")
+	}
+	if fileExistsAt(marker) {
+		t.Fatal("the refused command ran")
+	}
+}

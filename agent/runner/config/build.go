@@ -1,8 +1,10 @@
 package config
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"time"
@@ -11,7 +13,10 @@ import (
 // builder turns the decoded file (or nothing) plus the environment into a
 // Config.
 type builder struct {
-	file  string
+	file string
+	// dir is the config file's directory, absolute: external engines run
+	// there. "" when no file was read.
+	dir   string
 	env   func(string) string
 	catFn func() *catalogue
 	cat   *catalogue
@@ -99,7 +104,8 @@ func (c *Config) has(name string) bool {
 
 func (b *builder) fromFile(file string, data []byte) (*Config, error) {
 	b.file = file
-	root, err := parse(file, data)
+	b.dir = fileDir(file)
+	root, err := parse(file, withoutBOM(data))
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +145,25 @@ func (b *builder) fromFile(file string, data []byte) (*Config, error) {
 		c.Model = b.defaultModel(c)
 	}
 	return b.done(c)
+}
+
+// utf8BOM is the byte order mark some editors (Notepad among them) put at
+// the start of a UTF-8 file; JSON does not allow it, so it is dropped.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// withoutBOM is data without a leading UTF-8 byte order mark. The mark
+// holds no newline, so every line number stays right.
+func withoutBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, utf8BOM)
+}
+
+// fileDir is the absolute directory of file (as given when the working
+// directory cannot be read).
+func fileDir(file string) string {
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	return filepath.Dir(file)
 }
 
 func (n *node) keysOrNil() []field {

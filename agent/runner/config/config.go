@@ -141,6 +141,10 @@ const LegacyEngine = "legacy"
 type ContextEngine struct {
 	Command []string
 	Timeout time.Duration // 0 means the default
+	// Dir is the directory of the config file that names the engine: the
+	// engine runs there, so that a relative path in Command means the same
+	// whatever directory steer is started in.
+	Dir string
 }
 
 // AuthSettings are the "auth" section.

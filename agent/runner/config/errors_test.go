@@ -33,6 +33,11 @@ func TestLoadErrors(t *testing.T) {
     {"id": "o3", "context_window": 5}
   ]}}}`, nil, `FILE:4: unknown key "providers.openai.models[1].context_window" (did you mean "contextWindow"?)`},
 		{"duplicate key", "{\n  \"model\": \"a\",\n  \"model\": \"b\"\n}", nil, `FILE:3: duplicate key "model"`},
+		// A byte order mark is dropped and counts for no line.
+		{"unknown key after a BOM", "\uFEFF{\n  \"modle\": \"openai/gpt-4.1\"\n}", nil,
+			`FILE:2: unknown key "modle" (did you mean "model"?)`},
+		{"syntax error after a BOM", "\uFEFF{\n  \"model\": \"a\",\n  ,\n}", nil,
+			`FILE:3: invalid JSON: invalid character ',' looking for beginning of object key string`},
 		{"wrong type", "{\n  \"model\": 3\n}", nil, `FILE:2: model: want a string, got a number`},
 		{"wrong type in an array", "{\n  \"fallbacks\": [\"openai/gpt-4.1\",\n    true]\n}", nil,
 			`FILE:3: fallbacks[1]: want a string, got a boolean`},

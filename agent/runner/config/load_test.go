@@ -114,7 +114,9 @@ func TestLoadSpecExample(t *testing.T) {
 	if cfg.Agent != wantAgent {
 		t.Errorf("Agent = %+v", cfg.Agent)
 	}
-	wantEngines := map[string]ContextEngine{"notes": {Command: []string{"python3", "engine.py"}, Timeout: 30 * time.Second}}
+	// The engine runs in the config file's directory (writeConfig's is absolute).
+	wantEngines := map[string]ContextEngine{"notes": {Command: []string{"python3", "engine.py"}, Timeout: 30 * time.Second,
+		Dir: filepath.Dir(path)}}
 	if !reflect.DeepEqual(cfg.ContextEngines, wantEngines) {
 		t.Errorf("ContextEngines = %+v", cfg.ContextEngines)
 	}
@@ -323,5 +325,35 @@ func TestMaxCooldownWait(t *testing.T) {
 				t.Errorf("MaxCooldownWait = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// A file saved with a UTF-8 byte order mark (Notepad's habit) is read.
+func TestLoadWithBOM(t *testing.T) {
+	path := writeConfig(t, "\uFEFF{\"model\": \"scripted/tiny\"}")
+	cfg, err := Load(path, envOf(nil))
+	if err != nil || cfg.Model != "scripted/tiny" {
+		t.Fatalf("Load = %+v, %v", cfg, err)
+	}
+}
+
+// An engine's directory is the config file's, absolute even when the file
+// was named by a relative path.
+func TestEngineDirIsTheConfigFilesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "conf"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"contextEngines": {"trim": {"command": ["python3", "trim.py"]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "conf", "config.json"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	cfg, err := Load(filepath.Join("conf", "config.json"), envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cfg.ContextEngines["trim"].Dir, filepath.Join(dir, "conf"); got != want {
+		t.Errorf("Dir = %q, want %q", got, want)
 	}
 }

@@ -30,7 +30,7 @@ type Args struct {
 	Config   string        // --config
 	Theme    string        // --theme
 	Approve  tools.Mode    // --approve
-	Clear    string        // --clear (inspect engines)
+	Clear    string        // --clear (inspect engines: NAME; inspect profiles: ID)
 	Version  bool          // --version
 }
 
@@ -112,7 +112,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		return o, usagef("unknown command %q; see 'steer help'", o.Command)
 	}
 	if o.Clear != "" && o.Command != "inspect" {
-		return o, usagef("--clear applies to 'steer inspect engines' only")
+		return o, usagef(clearOnly)
 	}
 	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" {
 		return o, usagef("--json applies to 'steer run', 'steer sessions' and 'steer inspect' only")
@@ -147,16 +147,19 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	return o, nil
 }
 
+// clearOnly says where --clear belongs.
+const clearOnly = "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"
+
 // checkInspect accepts `steer inspect profiles|engines|lanes|runs`, with
-// --clear NAME for engines only.
+// --clear NAME for engines and --clear ID for profiles.
 func checkInspect(args []string, clear string) error {
-	const usage = "usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME])"
+	const usage = "usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME], profiles: [--clear ID])"
 	if len(args) != 1 {
 		return usagef(usage)
 	}
 	switch {
-	case clear != "" && args[0] != InspectEngines:
-		return usagef("--clear applies to 'steer inspect engines' only")
+	case clear != "" && args[0] != InspectEngines && args[0] != InspectProfiles:
+		return usagef(clearOnly)
 	case args[0] == InspectProfiles, args[0] == InspectEngines, args[0] == InspectLanes, args[0] == InspectRuns:
 		return nil
 	}

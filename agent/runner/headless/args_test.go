@@ -69,10 +69,10 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"--pace -1", "--pace must be 0 or more, got -1"},
 		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
 		{"--session abc --continue", "--session and --continue exclude each other"},
-		{"inspect", "usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME])"},
-		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME])`},
-		{"inspect profiles --clear x", "--clear applies to 'steer inspect engines' only"},
-		{"run --clear x hi", "--clear applies to 'steer inspect engines' only"},
+		{"inspect", "usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME], profiles: [--clear ID])"},
+		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME], profiles: [--clear ID])`},
+		{"inspect lanes --clear x", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
+		{"run --clear x hi", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
 	}
 	for _, tt := range tests {
 		if _, err := ParseArgs(strings.Fields(tt.argv), 60); err == nil || err.Error() != tt.want {

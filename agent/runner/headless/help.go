@@ -27,7 +27,7 @@ Usage:
   steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's transcript
-  steer inspect profiles [--json]     auth profiles: available, in cooldown or disabled, and why
+  steer inspect profiles [--json]     auth profiles and their cooldowns (--clear ID ends one)
   steer inspect engines [--json]      context engines and their quarantines (--clear NAME lifts one)
   steer inspect lanes [--json]        running and waiting runs of every steer process, lane by lane
   steer inspect runs [--json]         recent runs: trigger, outcome, duration, every attempt
@@ -57,7 +57,7 @@ Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out,
 130 interrupted (SIGINT), 129 and 143 for SIGHUP and SIGTERM.
 `
 
-const inspectUsage = `Usage: steer inspect profiles [--json]
+const inspectUsage = `Usage: steer inspect profiles [--json] [--clear ID]
        steer inspect engines [--json] [--clear NAME]
        steer inspect lanes [--json]
        steer inspect runs [--json]
@@ -86,7 +86,9 @@ Shows every configured auth profile as the shared failure ledger has it:
 available, in cooldown or disabled, until when and why, the model a cooldown
 is scoped to, its error count, when it was last used and last succeeded. No
 key is needed. --json prints [{id, provider, state, until, reason, model,
-errorCount, failures, successes, lastUsed, lastSuccess}].
+errorCount, failures, successes, lastUsed, lastSuccess}]. --clear ID ends ID's
+cooldown and disabled windows for every steer process (its counts of failures
+and successes stay).
 `
 
 const runUsage = `Usage: steer run [flags] PROMPT

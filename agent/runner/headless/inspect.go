@@ -83,6 +83,9 @@ type InspectOptions struct {
 	Profiles []ProfileRef
 	JSON     bool
 	Now      time.Time
+	// Clear names a configured profile whose cooldown and disabled windows
+	// to end first (for every steer process: they share the ledger).
+	Clear string
 }
 
 // Inspect is `steer inspect profiles`: the configured profiles with the
@@ -94,6 +97,11 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 		return ExitUsage
 	}
 	defer store.Close()
+	if o.Clear != "" {
+		if code := clearProfile(ctx, store, o, stdout, stderr); code != ExitOK {
+			return code
+		}
+	}
 	ledger := store.Ledger()
 	rows := make([]ProfileRow, len(o.Profiles))
 	for i, p := range o.Profiles {
@@ -105,4 +113,26 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 		rows[i] = ProfileRow{ID: p.ID, Provider: p.Provider, State: st}
 	}
 	return ShowProfiles(rows, o.Now, o.JSON, stdout, stderr)
+}
+
+// clearProfile is --clear ID: the cooldown and disabled windows of a
+// configured profile end and its error counters start over, as the
+// inspector's clear does; its lifetime statistics stay.
+func clearProfile(ctx context.Context, store *persistence.Store, o InspectOptions, stdout, stderr io.Writer) int {
+	known := false
+	for _, p := range o.Profiles {
+		known = known || p.ID == o.Clear
+	}
+	if !known {
+		fmt.Fprintf(stderr, "steer: %v\n", &runner.UnknownProfileError{ID: o.Clear})
+		return ExitUsage
+	}
+	if err := store.ClearProfile(ctx, o.Clear); err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return ExitFailed
+	}
+	if !o.JSON {
+		fmt.Fprintf(stdout, "Cleared the cooldown of %s.\n", o.Clear)
+	}
+	return ExitOK
 }

@@ -46,7 +46,7 @@ func ShowEngines(ctx context.Context, o EnginesOptions, stdout, stderr io.Writer
 			return ExitFailed
 		}
 		if !had {
-			fmt.Fprintf(stderr, "steer: context engine %q is not quarantined\n", o.Clear)
+			fmt.Fprintf(stderr, "steer: %v\n", &runner.NotQuarantinedError{Engine: o.Clear})
 			return ExitUsage
 		}
 		if !o.JSON {

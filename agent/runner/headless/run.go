@@ -202,7 +202,9 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 		case runner.NoticePersistRecovered:
 			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
 		case runner.NoticeQuarantine:
-			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
+			if q, ok := n.Data.(runner.QuarantineInfo); !ok || q.First() {
+				fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
+			}
 		}
 	})
 	return w

@@ -71,7 +71,9 @@ func (o *toolOutput) event(ev agent.Event) {
 		case runner.CompactionEnd:
 			fmt.Fprintf(o.w, "⟲ %s\n", info.Summary())
 		case runner.QuarantineInfo:
-			fmt.Fprintf(o.w, "⚠ %s\n", info.Summary())
+			if info.First() { // one line per quarantine, however many calls failed
+				fmt.Fprintf(o.w, "⚠ %s\n", info.Summary())
+			}
 		}
 	case agent.ToolExecutionStart:
 		o.calls[e.ToolCallID] = &callOutput{}

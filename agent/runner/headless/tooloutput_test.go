@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 func start(id string, args map[string]any) agent.Event {
@@ -147,5 +148,20 @@ func TestNewPart(t *testing.T) {
 		if got, exact := newPart(tt.seen, tt.out); got != tt.want || exact != tt.exact {
 			t.Errorf("newPart(%q, %q) = %q, %v; want %q, %v", tt.seen, tt.out, got, exact, tt.want, tt.exact)
 		}
+	}
+}
+
+// TestOneQuarantineIsOneLine: the failures of calls in flight together are
+// one quarantine, and one ⚠ line on stderr.
+func TestOneQuarantineIsOneLine(t *testing.T) {
+	var b strings.Builder
+	o := newToolOutput(&b, nil, 0)
+	q := runner.QuarantineInfo{Engine: "crashy", Method: "ingest", Reason: "crash", Count: 1}
+	again := q
+	again.Method, again.Count = "assemble", 2
+	o.event(agent.Annotation{Kind: runner.AnnotationQuarantine, Data: q})
+	o.event(agent.Annotation{Kind: runner.AnnotationQuarantine, Data: again})
+	if want := "⚠ " + q.Summary() + "\n"; b.String() != want {
+		t.Errorf("stderr %q, want %q", b.String(), want)
 	}
 }

@@ -206,7 +206,8 @@ func TestInspectStartsNoEngine(t *testing.T) {
 }
 
 // TestAHungEngineDiesWithSteer: the engine's process does not outlive steer,
-// and what it writes on stderr goes to the log, not to steer's stderr.
+// and what it writes on stderr goes to the log, never raw to steer's
+// output: only quoted, in the quarantine that says why it was dropped.
 func TestAHungEngineDiesWithSteer(t *testing.T) {
 	s := newSandbox(t)
 	pidFile := filepath.Join(t.TempDir(), "engine.pid")
@@ -216,11 +217,15 @@ func TestAHungEngineDiesWithSteer(t *testing.T) {
 	if code != headless.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if q := ofType(jsonLines(t, stdout), "quarantine"); len(q) == 0 || q[0]["reason"] != "timeout" {
+	q := ofType(jsonLines(t, stdout), "quarantine")
+	if len(q) == 0 || q[0]["reason"] != "timeout" {
 		t.Fatalf("quarantine events %v", q)
 	}
-	if strings.Contains(stdout+stderr, mark) {
-		t.Errorf("the engine's stderr reached steer's output")
+	if q[0]["stderr"] != mark {
+		t.Errorf("the quarantine quotes stderr %q, want %q", q[0]["stderr"], mark)
+	}
+	if strings.Contains(stderr, mark) || strings.Count(stdout, mark) != strings.Count(stdout, `"stderr":"`+mark+`"`) {
+		t.Errorf("the engine's stderr reached steer's output outside the quarantine's quote:\n%s\n%s", stdout, stderr)
 	}
 	raw, err := os.ReadFile(pidFile)
 	if err != nil {
@@ -268,16 +273,23 @@ func TestTheExampleEngineWorks(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 is not installed")
 	}
-	script, err := filepath.Abs("../../../../assets/examples/trim_thinking.py")
+	script, err := os.ReadFile("../../../../assets/examples/trim_thinking.py")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(script); err != nil {
+	// The README's relative path, read from the config file's directory:
+	// the workspace has no assets/ of its own.
+	confDir := t.TempDir()
+	mkdir(t, confDir, "assets", "examples")
+	if err := os.WriteFile(filepath.Join(confDir, "assets", "examples", "trim_thinking.py"), script, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	s := newSandbox(t)
-	cfg := writeFile(t, "config.json", `{"agent": {"contextEngine": "trim-thinking", "thinking": "medium"},
-		"contextEngines": {"trim-thinking": {"command": ["python3", `+strconv.Quote(script)+`], "timeoutSeconds": 10}}}`)
+	cfg := filepath.Join(confDir, "config.json")
+	if err := os.WriteFile(cfg, []byte(`{"agent": {"contextEngine": "trim-thinking", "thinking": "medium"},
+		"contextEngines": {"trim-thinking": {"command": ["python3", "assets/examples/trim_thinking.py"], "timeoutSeconds": 10}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for i, args := range [][]string{{"run", "--json", "list files"}, {"--continue", "run", "--json", "hello again"}} {
 		code, stdout, stderr := s.run(nil, append([]string{"--config", cfg, "--pace", "0"}, args...)...)
 		if code != headless.ExitOK {
@@ -301,5 +313,45 @@ func TestTheExampleEngineWorks(t *testing.T) {
 	}
 	if !strings.Contains(string(log), "dropped the thinking of") {
 		t.Errorf("the engine never trimmed the earlier turn's thinking; log:\n%s", log)
+	}
+}
+
+// TestACrashedEngineSaysWhyOnce: an engine that writes why it fails on
+// stderr and exits makes `steer run` print one ⚠ line, however many calls
+// were in flight when it died, and that line (and the stored record) ends
+// with the last lines the engine wrote, sanitised; the engine ran in the
+// config file's directory, where its relative script path resolves.
+func TestACrashedEngineSaysWhyOnce(t *testing.T) {
+	confDir := t.TempDir()
+	script := "echo first line >&2\nprintf 'in \\033[31m%s\\033[0m\\n' \"$(pwd)\" >&2\necho 'Traceback: no such file notes.db' >&2\nexit 3\n"
+	if err := os.WriteFile(filepath.Join(confDir, "engine.sh"), []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(confDir, "config.json")
+	if err := os.WriteFile(cfg, []byte(`{"agent": {"contextEngine": "crashy"},
+		"contextEngines": {"crashy": {"command": ["sh", "engine.sh"]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ { // the calls that fail together vary from run to run
+		s := newSandbox(t)
+		code, stdout, stderr := s.run(nil, "--config", cfg, "--pace", "0", "run", "hello")
+		if code != headless.ExitOK || !strings.HasPrefix(stdout, "You said: hello") {
+			t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+		}
+		want := "first line | in " + confDir + " | Traceback: no such file notes.db"
+		var warnings []string
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.HasPrefix(l, "⚠") {
+				warnings = append(warnings, l)
+			}
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "context engine crashy quarantined") ||
+			!strings.HasSuffix(warnings[0], "its stderr ended: "+want) {
+			t.Fatalf("run %d: want one ⚠ line quoting %q, got %q", i+1, want, warnings)
+		}
+		report, raw := inspectEngines(t, s, cfg)
+		if len(report.Quarantines) != 1 || !strings.HasSuffix(report.Quarantines[0].Error, "; stderr: "+want) {
+			t.Errorf("run %d: the stored record does not quote the stderr: %s", i+1, raw)
+		}
 	}
 }

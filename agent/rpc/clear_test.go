@@ -1,0 +1,64 @@
+package rpc
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/failover"
+)
+
+// TestServerClearQuarantineOfAnEngineWithout: clearing an engine that is
+// not quarantined fails, in the words of `steer inspect engines --clear`.
+func TestServerClearQuarantineOfAnEngineWithout(t *testing.T) {
+	h := newHarness(t, agenttest.NewScript())
+	h.send(`{"type":"clear_quarantine","engine":"legacy","id":"q"}`)
+	r := h.response("q")
+	if r["success"] != false || r["error"] != (&runner.NotQuarantinedError{Engine: "legacy"}).Error() {
+		t.Fatalf("clear_quarantine of legacy: %v", r)
+	}
+}
+
+// TestServerClearCooldown: clear_cooldown ends a profile's cooldown, as the
+// profiles inspector shows; an unknown profile fails and changes nothing.
+func TestServerClearCooldown(t *testing.T) {
+	ledger := &failover.MemLedger{}
+	_, err := ledger.Update(context.Background(), "test:default", func(st failover.ProfileState) failover.ProfileState {
+		return st.RecordFailure(failover.Failure{At: agenttest.Clock(), Reason: failover.ReasonRateLimit, ProviderReached: true}, failover.Cooldowns{})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, agenttest.NewScript(), runner.Options{Ledger: ledger})
+	state := func(id string) any {
+		h.send(`{"type":"inspect","what":"profiles","id":"` + id + `"}`)
+		profiles, _ := h.response(id).data()["profiles"].([]any)
+		if len(profiles) != 1 {
+			t.Fatalf("profiles %v", profiles)
+		}
+		return profiles[0].(map[string]any)["state"]
+	}
+	if s := state("i1"); s != "cooldown" {
+		t.Fatalf("before: %v", s)
+	}
+	h.send(`{"type":"clear_cooldown","profile":"test:nope","id":"c1"}`)
+	if r := h.response("c1"); r["success"] != false || !strings.Contains(r["error"].(string), `no auth profile "test:nope" is configured`) {
+		t.Fatalf("clear_cooldown of an unknown profile: %v", r)
+	}
+	h.send(`{"type":"clear_cooldown","id":"c2"}`)
+	if r := h.response("c2"); r["success"] != false || !strings.Contains(r["error"].(string), `"profile"`) {
+		t.Fatalf("clear_cooldown without a profile: %v", r)
+	}
+	if s := state("i2"); s != "cooldown" {
+		t.Fatalf("after failed clears: %v", s)
+	}
+	h.send(`{"type":"clear_cooldown","profile":"test:default","id":"c3"}`)
+	if r := h.response("c3"); r["success"] != true || r.data()["cleared"] != true {
+		t.Fatalf("clear_cooldown: %v", r)
+	}
+	if s := state("i3"); s != "available" {
+		t.Fatalf("after clear_cooldown: %v", s)
+	}
+}
