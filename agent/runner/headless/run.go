@@ -78,6 +78,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		flush.after(ev)
 	})
 	defer unsubscribe()
+	defer func() { mu.Lock(); tools.stopCountdown(); mu.Unlock() }()
 	if o.JSON { // a quarantine reported outside a request is an event too
 		defer rt.SubscribeNotices(func(n runner.Notice) {
 			if n.Kind != runner.NoticeQuarantine {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/steer-tui/steer/agent"
@@ -29,6 +30,20 @@ type toolOutput struct {
 	clean func(string) string // makes text safe for a terminal; nil prints it as it is
 	limit int                 // bytes of output printed per call
 	calls map[string]*callOutput
+	// live counts a cooldown wait down on a terminal (clean is set there);
+	// waiting is that countdown while it runs.
+	live       bool
+	waiting    *countdown
+	stopTicker func()
+}
+
+// stopCountdown ends a cooldown's live countdown, if one runs.
+func (o *toolOutput) stopCountdown() {
+	if o.waiting != nil {
+		o.waiting.stop()
+		o.stopTicker()
+		o.waiting, o.stopTicker = nil, nil
+	}
 }
 
 // callOutput is what one call has printed so far.
@@ -53,12 +68,13 @@ func newToolOutput(w io.Writer, clean func(string) string, limit int) *toolOutpu
 	if limit <= 0 {
 		limit = DefaultToolOutputLimit
 	}
-	return &toolOutput{w: w, clean: clean, limit: limit, calls: map[string]*callOutput{}}
+	return &toolOutput{w: w, clean: clean, limit: limit, calls: map[string]*callOutput{}, live: clean != nil}
 }
 
 // event handles the tool events, the failovers, the retries, compactions
 // and quarantines, and ignores the others.
 func (o *toolOutput) event(ev agent.Event) {
+	o.stopCountdown()
 	switch e := ev.(type) {
 	case agent.Annotation:
 		switch info := e.Data.(type) {
@@ -67,6 +83,12 @@ func (o *toolOutput) event(ev agent.Event) {
 				fmt.Fprintf(o.w, "↻ %s\n", info.Summary())
 			}
 		case runner.RetryStartInfo:
+			if info.Cooldown && o.live {
+				ticker := time.NewTicker(countdownTick)
+				o.waiting = startCountdown(o.w, info, time.Now, ticker.C)
+				o.stopTicker = ticker.Stop
+				break
+			}
 			fmt.Fprintf(o.w, "↻ %s\n", info.Summary(info.Delay()))
 		case runner.CompactionEnd:
 			fmt.Fprintf(o.w, "⟲ %s\n", info.Summary())
