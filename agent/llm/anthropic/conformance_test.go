@@ -8,6 +8,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm/llmtest"
+	"github.com/steer-tui/steer/failover"
 )
 
 // harness plugs the provider into the conformance suites.
@@ -25,7 +26,8 @@ func harness() llmtest.HTTPHarness {
 			Wire:      wire,
 			ErrorJSON: errorJSON,
 		},
-		Errors: httpErrors,
+		Errors:   httpErrors,
+		Classify: func(e *agent.ProviderError) string { return failover.ClassifyError(e, nil).String() },
 		// The recorded overloaded stream covers overloaded_error.
 		MidStream: llmtest.MidStreamError{
 			Event: sse("error", `{"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_9"}`),

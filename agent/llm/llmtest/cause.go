@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/failover"
 )
 
 // These cases check that a provider names the real cause of the failures a
@@ -42,20 +41,20 @@ func httpNotEventStream(t *testing.T, h HTTPHarness) {
 		name, contentType, body string
 		kind                    agent.ErrorKind
 		says                    []string
-		want                    failover.Reason
+		want                    string // the reason's code
 	}{
 		{"html page", "text/html; charset=utf-8",
 			"<!DOCTYPE html>\n<html><head><title>Welcome to nginx!</title></head><body>502 Bad Gateway</body></html>\n",
-			agent.ErrorMalformed, []string{`answered with an HTML page ("Welcome to nginx!"), not an event stream: check baseURL`}, failover.ReasonMalformed},
+			agent.ErrorMalformed, []string{`answered with an HTML page ("Welcome to nginx!"), not an event stream: check baseURL`}, "malformed"},
 		{"html page served as text/plain", "text/plain", "<html><body>Sign in to the Wi-Fi</body></html>",
-			agent.ErrorMalformed, []string{"answered with an HTML page, not an event stream"}, failover.ReasonMalformed},
+			agent.ErrorMalformed, []string{"answered with an HTML page, not an event stream"}, "malformed"},
 		{"whole json answer", "application/json", wholeAnswer,
-			agent.ErrorMalformed, []string{"answered with a JSON document, not an event stream: check baseURL"}, failover.ReasonMalformed},
+			agent.ErrorMalformed, []string{"answered with a JSON document, not an event stream: check baseURL"}, "malformed"},
 		{"plain text", "text/plain", "Hello from the dev server\n",
-			agent.ErrorMalformed, []string{`answered with a text/plain body ("Hello from the dev server"), not an event stream`}, failover.ReasonMalformed},
+			agent.ErrorMalformed, []string{`answered with a text/plain body ("Hello from the dev server"), not an event stream`}, "malformed"},
 		{"json error object with 200", "application/json",
 			`{"error":{"message":"Invalid API key provided","type":"authentication_error"}}`,
-			agent.ErrorStream, []string{"Invalid API key provided"}, failover.ReasonAuth},
+			agent.ErrorStream, []string{"Invalid API key provided"}, "auth"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			srv := typedServer(t, c.contentType, c.body)
@@ -73,7 +72,7 @@ func httpNotEventStream(t *testing.T, h HTTPHarness) {
 			if c.kind == agent.ErrorMalformed && !strings.Contains(e.Message, "the server at "+srv.URL+"/") {
 				t.Errorf("message %q does not name the URL asked", e.Message)
 			}
-			if got := failover.ClassifyError(e, nil); got != c.want {
+			if got := h.classify(t, e); got != c.want {
 				t.Errorf("ClassifyError = %s, want %s (error %+v)", got, c.want, e)
 			}
 		})
@@ -103,9 +102,17 @@ func httpCannotConnect(t *testing.T, h HTTPHarness) {
 			if !strings.Contains(e.Message, "could not connect to "+h.Model.Provider) || !strings.Contains(e.Message, c.says) {
 				t.Errorf("message %q does not say %q", e.Message, c.says)
 			}
-			if got := failover.ClassifyError(e, nil); got != failover.ReasonNetwork {
+			if got := h.classify(t, e); got != "network" {
 				t.Errorf("ClassifyError = %s, want network", got)
 			}
 		})
 	}
+}
+
+func (h HTTPHarness) classify(t *testing.T, e *agent.ProviderError) string {
+	t.Helper()
+	if h.Classify == nil {
+		t.Fatal("the harness has no Classify")
+	}
+	return h.Classify(e)
 }

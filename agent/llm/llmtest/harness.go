@@ -94,6 +94,11 @@ type HTTPHarness struct {
 	// Credentials returns the key a request authenticates with, "" when it
 	// carries none.
 	Credentials func(r *http.Request) string
+	// Classify is the runtime's classifier (failover.ClassifyError's code),
+	// given by the provider's test so that this suite, which providers
+	// import, reaches nothing above them: the cause cases check that it
+	// reads what the provider wrote as the right reason.
+	Classify func(e *agent.ProviderError) string
 }
 
 // HTTPErrorCase is a failure response and the error it must become.

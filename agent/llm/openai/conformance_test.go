@@ -8,6 +8,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm/llmtest"
+	"github.com/steer-tui/steer/failover"
 )
 
 // harness plugs the provider into the conformance suites.
@@ -25,7 +26,8 @@ func harness() llmtest.HTTPHarness {
 			Wire:      wire,
 			ErrorJSON: errorJSON,
 		},
-		Errors: httpErrors,
+		Errors:   httpErrors,
+		Classify: func(e *agent.ProviderError) string { return failover.ClassifyError(e, nil).String() },
 		MidStream: llmtest.MidStreamError{
 			Event: `data: {"error":{"message":"upstream overloaded","type":"overloaded_error","code":"overloaded"}}` + "\n\n",
 			Type:  "overloaded_error", Code: "overloaded", Message: "upstream overloaded", Excerpt: "upstream overloaded",
