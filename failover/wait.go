@@ -16,8 +16,12 @@ const DefaultCooldownWait = 60 * time.Second
 
 // MaxCooldownWaits is how many times one request waits for a cooldown: a
 // provider that keeps refusing after each window is not waited for again
-// and again.
-const MaxCooldownWaits = 3
+// and again. A timeout's window is waited once (MaxTimeoutWaits): each
+// pass over a stalled chain already costs two idle windows per model.
+const (
+	MaxCooldownWaits = 3
+	MaxTimeoutWaits  = 1
+)
 
 // CooldownWaitLimit is the configured bound on waits (Config.CooldownWait):
 // nil takes DefaultCooldownWait, and 0 means no wait at all.
@@ -54,9 +58,10 @@ type WaitFacts struct {
 	// of scope) are not among them.
 	Waiting []Waiting
 	// Available says some candidate may be tried now: nothing to wait for.
-	Available bool
-	Waits     int // cooldown waits already made by the request
-	Now       time.Time
+	Available    bool
+	Waits        int // cooldown waits already made by the request
+	TimeoutWaits int // those of them for a timeout's window
+	Now          time.Time
 }
 
 // CooldownWait is DecideCooldownWait's answer: whether to wait, how long,
@@ -83,6 +88,8 @@ func WaitTransient(r Reason) bool {
 //	available        a candidate may be tried now                       no
 //	nothing_waits    no candidate is cooling down                       no
 //	wait_limit       MaxCooldownWaits waits made already                no
+//	timeout_waited   the soonest window is a timeout's, and one was     no
+//	                 waited for already (MaxTimeoutWaits)
 //	not_transient    the soonest window is a disable, or its reason     no
 //	                 is not rate_limit, overloaded or timeout
 //	waits_disabled   auth.maxCooldownWaitSeconds is 0                   no
@@ -105,6 +112,8 @@ func DecideCooldownWait(f WaitFacts, cfg Config) CooldownWait {
 		out.Rule = "wait_limit"
 	case out.Soonest.Status.State != StateCooldown || !WaitTransient(out.Soonest.Status.Reason):
 		out.Rule = "not_transient"
+	case out.Soonest.Status.Reason == ReasonTimeout && f.TimeoutWaits >= MaxTimeoutWaits:
+		out.Rule = "timeout_waited"
 	case cfg.CooldownWaitLimit() == 0:
 		out.Rule = "waits_disabled"
 	case delay > cfg.CooldownWaitLimit():

@@ -71,6 +71,7 @@ type attemptRun struct {
 	reasons  []failover.Reason // their reasons
 
 	cooldownWaits int                  // cooldowns waited out (cooldownwait.go)
+	timeoutWaits  int                  // those of them for a timeout's window
 	hintEnds      map[string]time.Time // "profile model" → when its provider said to come back
 	waitsEnded    bool                 // their auto_retry_end went out
 }

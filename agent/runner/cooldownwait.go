@@ -74,7 +74,7 @@ func (r *Runtime) waitForCooldown(q *attemptRun, chain []agent.Model, last *atte
 	waiting, available := r.chainWaiting(q, chain)
 	now := r.opts.Now()
 	verdict := failover.DecideCooldownWait(failover.WaitFacts{Waiting: waiting, Available: available,
-		Waits: q.cooldownWaits, Now: now}, r.opts.Failover)
+		Waits: q.cooldownWaits, TimeoutWaits: q.timeoutWaits, Now: now}, r.opts.Failover)
 	if !verdict.Wait {
 		if verdict.Soonest.Profile != "" && last != nil && verdict.Rule != "available" {
 			last.final.Partial.ErrorMessage = lockedOutText(last.final.Partial.ErrorMessage, verdict, now)
@@ -83,6 +83,9 @@ func (r *Runtime) waitForCooldown(q *attemptRun, chain []agent.Model, last *atte
 	}
 	q.cooldownWaits++
 	w := verdict.Soonest
+	if w.Status.Reason == failover.ReasonTimeout {
+		q.timeoutWaits++
+	}
 	info := RetryStartInfo{Attempt: q.cooldownWaits, MaxAttempts: failover.MaxCooldownWaits,
 		DelayMs: verdict.Delay.Milliseconds(), Reason: w.Status.Reason.String(), Profile: w.Profile, Model: w.Model,
 		Cooldown: true, Until: timeOrNil(w.Status.Until)}
