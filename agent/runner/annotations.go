@@ -68,8 +68,11 @@ type RetryStartInfo struct {
 // "overloaded on profile anthropic:main: retrying in 3s (1/2)", or for a
 // cooldown "waiting 23s for openai:a (rate_limit)".
 func (i RetryStartInfo) Summary(left time.Duration) string {
-	if i.Cooldown {
+	if i.Cooldown && left > 0 {
 		return fmt.Sprintf("waiting %s for %s (%s)", left.Round(time.Second), i.Profile, i.Reason)
+	}
+	if i.Cooldown {
+		return fmt.Sprintf("waited %s for %s (%s)", i.Delay().Round(time.Second), i.Profile, i.Reason)
 	}
 	when := "retrying now"
 	if left > 0 {

@@ -26,7 +26,11 @@ func (r *retryItem) render(rc *renderCtx) []string {
 		}
 		left = max(r.until.Sub(now), 0)
 	}
-	lines := wrapLines(sanitize.String("↻ "+r.info.Summary(left), sanitize.Options{}), rc.width)
+	text := "↻ " + r.info.Summary(left)
+	if r.info.Cooldown && !r.done {
+		text += " · Esc cancels"
+	}
+	lines := wrapLines(sanitize.String(text, sanitize.Options{}), rc.width)
 	for i, l := range lines {
 		lines[i] = rc.st.Notice.Render(l)
 	}
