@@ -59,7 +59,10 @@ func TestProfilesRotateOnARealServer(t *testing.T) {
 	s := newSandbox(t)
 	s.setenv("KEY_A", "key-A")
 	s.setenv("KEY_B", "key-B")
-	cfg := writeFile(t, "config.json", `{"providers": {"local": {"api": "openai-chat", "baseURL": "`+ts.URL+`/v1",
+	// No cooldown waits: with every key limited the run fails at once
+	// (TestOneRateLimitIsWaitedOut waits).
+	cfg := writeFile(t, "config.json", `{"auth": {"maxCooldownWaitSeconds": 0},
+		"providers": {"local": {"api": "openai-chat", "baseURL": "`+ts.URL+`/v1",
 		"profiles": [{"id": "local:a", "apiKeyEnv": "KEY_A"}, {"id": "local:b", "apiKeyEnv": "KEY_B"}],
 		"models": [{"id": "m"}]}}}`)
 	run := func(prompt string) (int, []map[string]any, string) {

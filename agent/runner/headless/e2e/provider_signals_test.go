@@ -116,7 +116,9 @@ func TestStallWithPingsThroughTheBinary(t *testing.T) {
 			if fallback {
 				fallbacks = `["scripted/tiny"]`
 			}
-			cfg := writeFile(t, "config.json", `{"fallbacks": `+fallbacks+`,
+			// No cooldown wait: the timeouts' windows would be waited
+			// for once (TestCooldownWait covers that).
+			cfg := writeFile(t, "config.json", `{"fallbacks": `+fallbacks+`, "auth": {"maxCooldownWaitSeconds": 0},
 				"providers": {"scripted": {"api": "scripted", "timeoutSeconds": 2}}}`)
 			cmd := s.command("--config", cfg, "--scenario", "stall-with-pings", "--pace", "0", "run", "--json", "hello")
 			stdout, err := cmd.StdoutPipe()
