@@ -320,7 +320,9 @@ func TestFallbackNamesTheModelAnswering(t *testing.T) {
 	m := newBar()
 	m.SetSize(140)
 	m, _ = m.Update(msgs.SessionLoadedMsg{SessionID: "s_a", Model: agent.Model{Provider: "anthropic", ID: "opus"}})
-	ann := func(kind string, info runner.AttemptInfo) agent.Event { return agent.Annotation{Kind: kind, Data: info} }
+	ann := func(kind string, info runner.AttemptInfo) agent.Event {
+		return agent.Annotation{Kind: kind, Data: info}
+	}
 	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{
 		agent.AgentStart{},
 		ann(runner.AnnotationAttemptStart, runner.AttemptInfo{Profile: "anthropic:main", Model: "anthropic/opus", Attempt: 1}),
