@@ -24,14 +24,16 @@ type quitReadyMsg struct{}
 // handleRunEvents forwards the bridge's envelope to the components that show
 // runs, after dropping envelopes of runs older than the one on screen. The
 // end of a run the user interrupted takes its steering back into the
-// editor.
+// editor; that of a run that failed with nothing shown, its prompt
+// (failedprompt.go).
 func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 	if msg.RunID < m.runID {
 		return m, nil
 	}
 	m.runID = msg.RunID
+	restored := false
 	for _, ev := range msg.Events {
-		switch ev.(type) {
+		switch e := ev.(type) {
 		case agent.AgentStart:
 			m.running = true
 		case agent.AgentEnd:
@@ -39,7 +41,9 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 			if m.aborting {
 				m.aborting = false
 				m.takeBackSteering("interrupted")
+				continue
 			}
+			m, restored = m.restoreFailedPrompt(e)
 		}
 	}
 	m = m.handleApprovalEvents(msg.Events).watchEvents(msg.Events)
@@ -50,6 +54,11 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 	m.input.SetRunning(m.running)
 	if m.focus == focusQueue && len(m.queue.Items()) == 0 {
 		m = m.setFocus(focusInput)
+	}
+	if restored {
+		var hint tea.Cmd
+		m, hint = m.hint("the prompt is back in the editor · Enter sends it again")
+		cmd = tea.Batch(cmd, hint)
 	}
 	return m, cmd
 }

@@ -35,8 +35,9 @@ type runLane struct {
 
 // enterLanes takes the run's lanes before its first request: it waits while
 // the session's lane or the global lane is full, in priority order, and
-// returns ctx's error if the run is aborted meanwhile.
-func (r *Runtime) enterLanes(ctx context.Context) error {
+// returns ctx's error if the run is aborted meanwhile. While it waits, out
+// says for which lane (enterWatched).
+func (r *Runtime) enterLanes(ctx context.Context, out *agent.AssistantStream) error {
 	r.lane.mu.Lock()
 	held := r.lane.task != nil
 	r.lane.mu.Unlock()
@@ -51,7 +52,7 @@ func (r *Runtime) enterLanes(ctx context.Context) error {
 		req.ID = newID("r_")
 	}
 	r.startLanePublisher()
-	task, err := r.sched.Enter(ctx, req)
+	task, err := r.enterWatched(ctx, req, out)
 	if err != nil {
 		return err
 	}

@@ -68,3 +68,83 @@ func waitSnapshot(t *testing.T, sched *lanes.Scheduler, cond func(lanes.Snapshot
 		}
 	}
 }
+
+// TestAWaitingRunSaysForWhichLane: with maxConcurrent 1, a second session's
+// run waits in the global lane behind the first and its stream says so — a
+// lane_wait with its place — and once it is in, a lane_wait_end before its
+// first attempt.
+func TestAWaitingRunSaysForWhichLane(t *testing.T) {
+	sched := lanes.New(lanes.Options{MaxConcurrent: 1})
+	release := make(chan struct{})
+	first := newRuntime(t, nil, agenttest.NewScript(agenttest.Reply().Text("first").Wait(release).Stop(agent.StopReasonStop)), Options{Lanes: sched})
+	second := newRuntime(t, nil, agenttest.NewScript(agenttest.Reply().Text("second").Stop(agent.StopReasonStop)), Options{Lanes: sched})
+	kinds := make(chan agent.Annotation, 16)
+	second.Subscribe(func(ev agent.Event) {
+		if a, ok := ev.(agent.Annotation); ok {
+			switch a.Kind {
+			case AnnotationLaneWait, AnnotationLaneWaitEnd, AnnotationAttemptStart:
+				kinds <- a
+			}
+		}
+	})
+	if err := first.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	waitSnapshot(t, sched, func(s lanes.Snapshot) bool { running, _ := global(s); return running == 1 })
+	if err := second.Prompt("go too"); err != nil {
+		t.Fatal(err)
+	}
+	got := nextAnnotation(t, kinds)
+	w, ok := got.Data.(LaneWait)
+	if got.Kind != AnnotationLaneWait || !ok || w.Lane != lanes.KindGlobal || w.Ahead != 1 || w.Since.IsZero() {
+		t.Fatalf("the waiting run announced %s %+v, want a lane_wait in the global lane, 1 ahead", got.Kind, got.Data)
+	}
+	close(release)
+	if got := nextAnnotation(t, kinds); got.Kind != AnnotationLaneWaitEnd || got.Data != (LaneWaitEnd{Entered: true}) {
+		t.Fatalf("after the wait came %s %+v, want lane_wait_end entered", got.Kind, got.Data)
+	}
+	if got := nextAnnotation(t, kinds); got.Kind != AnnotationAttemptStart {
+		t.Fatalf("after the wait came %s, want its attempt_start", got.Kind)
+	}
+	waitIdle(t, first)
+	waitIdle(t, second)
+}
+
+// TestLaneWaiting reads a run's place from a snapshot.
+func TestLaneWaiting(t *testing.T) {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	snap := lanes.Snapshot{Lanes: []lanes.Lane{
+		{Name: lanes.GlobalLane, Kind: lanes.KindGlobal, Running: []lanes.Entry{{ID: "r_run"}},
+			Waiting: []lanes.Entry{{ID: "r_a", Enqueued: at}, {ID: "r_b", Enqueued: at.Add(time.Second)}}},
+		{Name: lanes.SubAgentLane, Kind: lanes.KindSubAgent},
+		{Name: "session:s", Kind: lanes.KindSession, Session: "s", Running: []lanes.Entry{{ID: "r_s1"}},
+			Waiting: []lanes.Entry{{ID: "r_s2", Enqueued: at}}},
+	}}
+	for _, c := range []struct {
+		id   string
+		want LaneWait
+		ok   bool
+	}{
+		{"r_a", LaneWait{Lane: lanes.KindGlobal, Ahead: 1, Since: at}, true},
+		{"r_b", LaneWait{Lane: lanes.KindGlobal, Ahead: 2, Since: at.Add(time.Second)}, true},
+		{"r_s2", LaneWait{Lane: lanes.KindSession, Ahead: 1, Since: at}, true},
+		{"r_run", LaneWait{}, false},
+		{"r_none", LaneWait{}, false},
+	} {
+		if got, ok := laneWaiting(snap, c.id); got != c.want || ok != c.ok {
+			t.Errorf("laneWaiting(%s) = %+v, %v; want %+v, %v", c.id, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// nextAnnotation receives the next annotation from c, failing after a while.
+func nextAnnotation(t *testing.T, c <-chan agent.Annotation) agent.Annotation {
+	t.Helper()
+	select {
+	case a := <-c:
+		return a
+	case <-time.After(10 * time.Second):
+		t.Fatal("no annotation came")
+		return agent.Annotation{}
+	}
+}

@@ -55,8 +55,12 @@ type Model struct {
 	hintID     uint64 // counts hints, so that an old hint's expiry is ignored
 	isError    bool
 	warning    string // why saving fails, while it does
-	// profile is the auth profile of the latest attempt.
-	profile string
+	// profile is the auth profile of the latest attempt, answering its
+	// model (another than model after a fallback); both are of sessionID.
+	profile, answering string
+	sessionID          string
+	// wait is why the run makes no progress, while it makes none.
+	wait runWait
 	// meter is the latest measure of the next request, once measured.
 	meter    runner.ContextMeter
 	measured bool
@@ -120,6 +124,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case msgs.SessionLoadedMsg:
 		m.model, m.thinking, m.warning, m.subagent = msg.Model, msg.Thinking, msg.PersistError, msg.Subagent
+		if msg.SessionID != m.sessionID { // the last attempt was another session's
+			m.profile, m.answering, m.sessionID = "", "", msg.SessionID
+		}
+		m.wait = loaded(msg.Approvals)
 		m.in, m.out, m.context, m.cost, m.streamed = 0, 0, 0, 0, 0
 		for _, mm := range msg.Messages {
 			m.count(mm)
@@ -139,7 +147,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case msgs.ModelChangedMsg:
 		if msg.Model.Ref() != m.model.Ref() {
-			m.profile = "" // the last attempt's profile served another model
+			m.profile, m.answering = "", "" // the last attempt served another model
 		}
 		m.model, m.measured = msg.Model, false
 	case msgs.ContextMeasuredMsg:
@@ -186,7 +194,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
+	now := m.d.Now()
 	for _, ev := range events {
+		if m.wait.fold(ev, now) {
+			m.now, changed = now, true
+		}
 		switch e := ev.(type) {
 		case agent.AgentStart:
 			if !m.running {
@@ -207,6 +219,9 @@ func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
 		case agent.Annotation:
 			if info, ok := e.Data.(runner.AttemptInfo); ok && e.Kind == runner.AnnotationAttemptStart && info.Profile != m.profile {
 				m.profile, changed = info.Profile, true
+			}
+			if ref := answering(e); ref != "" && ref != m.answering {
+				m.answering, changed = ref, true
 			}
 			if runs, ok := e.Data.([]runner.BackgroundRun); ok && e.Kind == runner.AnnotationBackgroundRuns {
 				m.background, changed = runs, true

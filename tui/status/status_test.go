@@ -220,3 +220,138 @@ func TestSwitchToARunningSession(t *testing.T) {
 		t.Errorf("the badge stays with nothing in the background: %q", v)
 	}
 }
+
+// TestWaitsSayWhy: while a run waits — for a lane, the user's approval, a
+// cooldown or a retry — the bar says what for, counting a wait down with
+// its tick, and "working" again once the wait is over.
+func TestWaitsSayWhy(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ann := func(kind string, data any) agent.Event { return agent.Annotation{Kind: kind, Data: data} }
+	attempt := ann(runner.AnnotationAttemptStart, runner.AttemptInfo{Profile: "p:a", Model: "p/m", Attempt: 2})
+	type step struct {
+		after time.Duration // the clock moves on, then the bar ticks
+		ev    agent.Event   // nil: only the tick
+		want  string
+	}
+	for _, c := range []struct {
+		name  string
+		steps []step
+	}{
+		{"lane", []step{
+			{0, ann(runner.AnnotationLaneWait, runner.LaneWait{Lane: "global", Ahead: 2}), "waiting in lane global (2 ahead)"},
+			{time.Second, ann(runner.AnnotationLaneWait, runner.LaneWait{Lane: "global", Ahead: 1}), "waiting in lane global (1 ahead)"},
+			{time.Second, ann(runner.AnnotationLaneWaitEnd, runner.LaneWaitEnd{Entered: true}), "working 2s"},
+		}},
+		{"session lane until the attempt", []step{
+			{0, ann(runner.AnnotationLaneWait, runner.LaneWait{Lane: "session", Ahead: 1}), "waiting in lane session (1 ahead)"},
+			{time.Second, attempt, "working 1s"},
+		}},
+		{"approval", []step{
+			{0, ann(runner.AnnotationApprovalRequest, runner.ApprovalRequest{ID: "t1"}), "waiting for your approval"},
+			{0, ann(runner.AnnotationApprovalRequest, runner.ApprovalRequest{ID: "t1", SessionID: "s_child"}), "waiting for your approval"},
+			{time.Second, ann(runner.AnnotationApprovalResolved, runner.ApprovalResolved{ID: "t1", Decision: "allow"}), "waiting for your approval"},
+			{time.Second, ann(runner.AnnotationApprovalResolved, runner.ApprovalResolved{ID: "t1", SessionID: "s_child", Error: "the run was aborted"}), "working 2s"},
+		}},
+		{"cooldown", []step{
+			{0, ann(runner.AnnotationRetryStart, runner.RetryStartInfo{Cooldown: true, DelayMs: 23_000, Profile: "p:a", Reason: "rate_limit"}), "waiting 23 s for a cooldown"},
+			{5 * time.Second, nil, "waiting 18 s for a cooldown"},
+			{500 * time.Millisecond, nil, "waiting 18 s for a cooldown"},
+			{17 * time.Second, nil, "waiting 1 s for a cooldown"},
+			{time.Second, attempt, "working 23s"},
+		}},
+		{"cooldown given up", []step{
+			{0, ann(runner.AnnotationRetryStart, runner.RetryStartInfo{Cooldown: true, DelayMs: 30_000}), "waiting 30 s for a cooldown"},
+			{time.Second, ann(runner.AnnotationRetryEnd, runner.RetryEndInfo{FinalError: "aborted"}), "working 1s"},
+		}},
+		{"retry", []step{
+			{0, ann(runner.AnnotationRetryStart, runner.RetryStartInfo{DelayMs: 3000, Profile: "p:a", Attempt: 1, MaxAttempts: 2}), "retrying in 3 s"},
+			{2 * time.Second, nil, "retrying in 1 s"},
+			{time.Second, nil, "retrying now"},
+			{0, attempt, "working 3s"},
+		}},
+		{"the end of the run ends every wait", []step{
+			{0, ann(runner.AnnotationApprovalRequest, runner.ApprovalRequest{ID: "t1"}), "waiting for your approval"},
+			{0, agent.AgentEnd{}, "idle"},
+			{0, agent.AgentStart{}, "working 0s"},
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := start
+			m := New(Deps{Styles: theme.NewStyles(theme.Plain()).Status, Now: func() time.Time { return now }})
+			m.SetSize(120)
+			m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.AgentStart{}}})
+			for i, s := range c.steps {
+				now = now.Add(s.after)
+				m, _ = m.Update(m.spin.Tick())
+				if s.ev != nil {
+					m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{s.ev}})
+				}
+				v := m.View()
+				if !strings.Contains(v, s.want) {
+					t.Fatalf("step %d: bar %q lacks %q", i, v, s.want)
+				}
+				if s.want != "idle" && !strings.HasPrefix(s.want, "working") && strings.Contains(v, "working") {
+					t.Fatalf("step %d: the bar says working while it waits: %q", i, v)
+				}
+			}
+		})
+	}
+}
+
+// TestSwitchToASessionThatAsks: the approvals a session's snapshot says
+// wait are what its bar waits for.
+func TestSwitchToASessionThatAsks(t *testing.T) {
+	m := newBar()
+	m, _ = m.Update(msgs.SessionLoadedMsg{SessionID: "s_b", Running: true, Switched: true,
+		Approvals: []runner.ApprovalRequest{{ID: "t9"}}})
+	if v := m.View(); !strings.Contains(v, "waiting for your approval") {
+		t.Fatalf("bar %q does not wait for the approval of the session switched to", v)
+	}
+	m, _ = m.Update(msgs.SessionLoadedMsg{SessionID: "s_a", Running: true, Switched: true})
+	if v := m.View(); !strings.Contains(v, "working") {
+		t.Fatalf("bar %q waits for an approval of the session left", v)
+	}
+}
+
+// TestFallbackNamesTheModelAnswering: after a fallback the bar names the
+// model that answers, the one it fell back from, and the profile in use;
+// a session switched to, or another model chosen, forgets it.
+func TestFallbackNamesTheModelAnswering(t *testing.T) {
+	m := newBar()
+	m.SetSize(140)
+	m, _ = m.Update(msgs.SessionLoadedMsg{SessionID: "s_a", Model: agent.Model{Provider: "anthropic", ID: "opus"}})
+	ann := func(kind string, info runner.AttemptInfo) agent.Event {
+		return agent.Annotation{Kind: kind, Data: info}
+	}
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{
+		agent.AgentStart{},
+		ann(runner.AnnotationAttemptStart, runner.AttemptInfo{Profile: "anthropic:main", Model: "anthropic/opus", Attempt: 1}),
+		ann(runner.AnnotationFailover, runner.AttemptInfo{Reason: "overloaded", Decision: "fallback_model", From: "anthropic/opus", To: "openai/gpt-5"}),
+	}})
+	if v := m.View(); !strings.HasPrefix(v, "openai/gpt-5 (fallback from anthropic/opus) · anthropic:main") {
+		t.Fatalf("after the failover the bar does not name the model fallen back to: %q", v)
+	}
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{
+		ann(runner.AnnotationAttemptStart, runner.AttemptInfo{Profile: "openai:work", Model: "openai/gpt-5", Attempt: 2}),
+		agent.AgentEnd{},
+	}})
+	if v := m.View(); !strings.HasPrefix(v, "openai/gpt-5 (fallback from anthropic/opus) · openai:work · thinking off") {
+		t.Fatalf("the bar does not name the model and profile answering: %q", v)
+	}
+	m.SetSize(60)
+	if v := m.View(); !strings.HasPrefix(v, "openai/gpt-5 (fallback) · openai:work") {
+		t.Fatalf("narrow, the bar does not keep the model answering: %q", v)
+	}
+	m.SetSize(140)
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.AgentStart{},
+		ann(runner.AnnotationAttemptStart, runner.AttemptInfo{Profile: "anthropic:main", Model: "anthropic/opus", Attempt: 1})}})
+	if v := m.View(); !strings.HasPrefix(v, "anthropic/opus · anthropic:main") {
+		t.Fatalf("back on the session's model the bar still says fallback: %q", v)
+	}
+	m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{
+		ann(runner.AnnotationAttemptStart, runner.AttemptInfo{Profile: "openai:work", Model: "openai/gpt-5", Attempt: 2})}})
+	m, _ = m.Update(msgs.SessionLoadedMsg{SessionID: "s_b", Model: agent.Model{Provider: "anthropic", ID: "opus"}})
+	if v := m.View(); !strings.HasPrefix(v, "anthropic/opus · thinking off") {
+		t.Fatalf("another session's bar shows this one's fallback: %q", v)
+	}
+}

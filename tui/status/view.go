@@ -57,26 +57,40 @@ func (m *Model) bar() string {
 	}
 }
 
-// lefts returns the left side, whole and then without the thinking level:
-// the model (and whether it is offline), the auth profile in use.
+// lefts returns the left side, whole and then shorter: the model answering
+// (and whether it is offline, and whose fallback it is), the auth profile in
+// use, the thinking level; the level goes first, then the model fallen back
+// from.
 func (m *Model) lefts() []string {
 	st := m.d.Styles
-	name := m.model.Ref()
+	name, provider := m.model.Ref(), m.model.Provider
 	if m.model.ID == "" {
 		name = "no model"
 	}
-	s := st.Model.Render(sanitize.String(name, sanitize.Options{}))
-	if m.model.Provider == "scripted" {
-		s += st.Dim.Render(" (offline)")
+	fellBack := m.answering != "" && m.answering != m.model.Ref()
+	if fellBack {
+		name, _, _ = strings.Cut(m.answering, "/")
+		provider, name = name, m.answering
 	}
+	head := st.Model.Render(sanitize.String(name, sanitize.Options{}))
+	if provider == "scripted" {
+		head += st.Dim.Render(" (offline)")
+	}
+	tail := ""
 	if m.profile != "" {
-		s += st.Dim.Render(" · ") + st.Bar.Render(sanitize.String(m.profile, sanitize.Options{}))
+		tail = st.Dim.Render(" · ") + st.Bar.Render(sanitize.String(m.profile, sanitize.Options{}))
 	}
 	level := string(m.thinking)
 	if level == "" {
 		level = string(agent.ThinkingOff)
 	}
-	return []string{s + st.Dim.Render(" · thinking "+level), s}
+	thinking := st.Dim.Render(" · thinking " + level)
+	if !fellBack {
+		return []string{head + tail + thinking, head + tail}
+	}
+	from := st.Warning.Render(" (fallback from " + sanitize.String(m.model.Ref(), sanitize.Options{}) + ")")
+	short := st.Warning.Render(" (fallback)")
+	return []string{head + from + tail + thinking, head + from + tail, head + short + tail}
 }
 
 // right returns the run state, the badge, the context meter, tokens and
@@ -89,6 +103,9 @@ func (m *Model) right() []string {
 	state := st.Idle.Render("idle")
 	if m.running {
 		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
+		if why := m.wait.text(m.now); why != "" {
+			state = st.Warning.Render(m.Spinner() + " " + why)
+		}
 	}
 	parts := []string{state}
 	if m.subagent {

@@ -1,0 +1,89 @@
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/lanes"
+)
+
+// A run that cannot start because its lane is full says so: while it waits
+// in its session's lane, the global lane or the sub-agent lane, its stream
+// carries a lane_wait annotation each time its place in the queue changes,
+// and a lane_wait_end once it is in (or gave up). Front ends show why
+// nothing happens instead of a bare "working".
+const (
+	AnnotationLaneWait    = "lane_wait"
+	AnnotationLaneWaitEnd = "lane_wait_end"
+)
+
+// laneWaitPoll is how often a waiting run reads the lanes' snapshot. The
+// scheduler's change signal has one observer (the publisher of the shared
+// snapshot), so the wait is observed by reading; a run that gets in at once
+// reads nothing.
+const laneWaitPoll = 200 * time.Millisecond
+
+// LaneWait is the Data of lane_wait: the lane a run waits for and its place
+// in that lane's queue.
+type LaneWait struct {
+	// Lane is the kind of lane: "session", "global" or "subagent".
+	Lane lanes.Kind `json:"lane"`
+	// Ahead is how many runs must leave the lane before this one starts:
+	// its place in the queue, 1 for the first.
+	Ahead int `json:"ahead"`
+	// Since is when the run reached this lane.
+	Since time.Time `json:"since"`
+}
+
+// LaneWaitEnd is the Data of lane_wait_end: the run got its lanes
+// (Entered), or stopped waiting (aborted).
+type LaneWaitEnd struct {
+	Entered bool `json:"entered"`
+}
+
+// laneWaiting finds run id among the waiting tasks of snap: the lane it
+// waits for and how many go before it; false when it waits nowhere.
+func laneWaiting(snap lanes.Snapshot, id string) (LaneWait, bool) {
+	for _, l := range snap.Lanes {
+		for i, e := range l.Waiting {
+			if e.ID == id {
+				return LaneWait{Lane: l.Kind, Ahead: i + 1, Since: e.Enqueued}, true
+			}
+		}
+	}
+	return LaneWait{}, false
+}
+
+// enterWatched is sched.Enter(ctx, req) that annotates out while the run
+// waits: a lane_wait whenever its lane or place changes, and a
+// lane_wait_end when the wait is over, if it waited at all.
+func (r *Runtime) enterWatched(ctx context.Context, req lanes.Request, out *agent.AssistantStream) (*lanes.Task, error) {
+	type entered struct {
+		task *lanes.Task
+		err  error
+	}
+	done := make(chan entered, 1)
+	go func() {
+		task, err := r.sched.Enter(ctx, req)
+		done <- entered{task, err}
+	}()
+	tick := time.NewTicker(laneWaitPoll)
+	defer tick.Stop()
+	var last LaneWait
+	waited := false
+	for {
+		select {
+		case res := <-done:
+			if waited {
+				annotate(context.Background(), out, AnnotationLaneWaitEnd, LaneWaitEnd{Entered: res.err == nil})
+			}
+			return res.task, res.err
+		case <-tick.C:
+			if w, ok := laneWaiting(r.sched.Snapshot(), req.ID); ok && w != last {
+				last, waited = w, true
+				annotate(ctx, out, AnnotationLaneWait, w)
+			}
+		}
+	}
+}
