@@ -42,6 +42,12 @@ type CompactOptions struct {
 	KeepTailTokens int
 	// Instructions are the user's, from `/compact [instructions]`.
 	Instructions string
+	// Force is a compaction the user asked for (trigger manual): it
+	// summarises whatever the session's size (ForcedCut), and only an empty
+	// session, or one that is nothing but its summary, is refused. The
+	// MinSummarizedTokens and no-shrink checks do not apply: the user asked,
+	// and the notice says the sizes before and after.
+	Force bool
 	// Now stamps the summary message (nil: time.Now).
 	Now func() time.Time
 	// Estimator measures messages (nil: without a cache).
@@ -76,6 +82,12 @@ const (
 	// FailureNothingToCompact: the whole session fits in the kept tail, or
 	// all before it is already a summary.
 	FailureNothingToCompact CompactFailure = "nothing_to_compact"
+	// FailureEmptySession: a forced compaction of a session with no
+	// messages.
+	FailureEmptySession CompactFailure = "empty_session"
+	// FailureOnlySummary: a forced compaction of a session that holds
+	// nothing but earlier summaries.
+	FailureOnlySummary CompactFailure = "only_summary"
 	// FailureSummarizer: the summariser failed (every model of its fallback).
 	FailureSummarizer CompactFailure = "summarizer_failed"
 	// FailureEmptySummary: the summariser answered with no text.
@@ -97,6 +109,10 @@ func (e *CompactError) Error() string {
 	switch e.Failure {
 	case FailureNothingToCompact:
 		return "compaction: nothing to compact: the session fits in the kept tail"
+	case FailureEmptySession:
+		return "compaction: nothing to compact: the session is empty"
+	case FailureOnlySummary:
+		return "compaction: nothing to compact: the session is only its summary already"
 	case FailureSummarizer:
 		return fmt.Sprintf("compaction: the summary failed: %v", e.Err)
 	case FailureEmptySummary:
@@ -117,15 +133,24 @@ func (e *CompactError) Unwrap() error { return e.Err }
 // fit its window, and asks opts.Summarize for a summary in a fixed structure
 // that keeps identifiers exactly. msgs is not modified.
 //
+// With opts.Force the cut is ForcedCut's, and a session of one turn is
+// summarised whole: Messages is then the summary alone.
+//
 // A compaction that does not happen returns a *CompactError; a cancelled ctx
 // returns ctx's error as it is, since an abort is not a failure.
 func Compact(ctx context.Context, msgs []agent.Message, opts CompactOptions) (CompactResult, error) {
 	est := opts.Estimator
 	cut := FindCut(msgs, keepTailTokens(opts.KeepTailTokens, opts.Window), est)
+	if opts.Force {
+		if failure := forcedRefusal(msgs); failure != "" {
+			return CompactResult{}, &CompactError{Failure: failure}
+		}
+		cut = ForcedCut(msgs, cut, est)
+	}
 	if !hasNewConversation(msgs[:cut]) {
 		return CompactResult{}, &CompactError{Failure: FailureNothingToCompact}
 	}
-	if older := est.Messages(msgs[:cut]); older < MinSummarizedTokens {
+	if older := est.Messages(msgs[:cut]); older < MinSummarizedTokens && !opts.Force {
 		// A summary is about this long itself: asking for one would cost a
 		// request and shrink nothing.
 		before := est.Messages(msgs)
@@ -168,7 +193,7 @@ func Compact(ctx context.Context, msgs []agent.Message, opts CompactOptions) (Co
 	out := make([]agent.Message, 0, len(msgs)-cut+1)
 	out = append(append(out, SummaryMessage(summary, now())), msgs[cut:]...)
 	before, after := est.Messages(msgs), est.Messages(out)
-	if after >= before {
+	if after >= before && !opts.Force {
 		return CompactResult{}, &CompactError{Failure: FailureNoShrink, TokensBefore: before, TokensAfter: after}
 	}
 	return CompactResult{
@@ -176,6 +201,17 @@ func Compact(ctx context.Context, msgs []agent.Message, opts CompactOptions) (Co
 		Summarized: cut, Deduplicated: deduplicated, Omitted: omitted,
 		TokensBefore: before, TokensAfter: after,
 	}, nil
+}
+
+// forcedRefusal is why a forced compaction of msgs cannot happen, or "".
+func forcedRefusal(msgs []agent.Message) CompactFailure {
+	switch {
+	case len(msgs) == 0:
+		return FailureEmptySession
+	case !hasNewConversation(msgs):
+		return FailureOnlySummary
+	}
+	return ""
 }
 
 // hasNewConversation reports whether msgs hold anything but summaries.

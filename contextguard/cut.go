@@ -39,3 +39,35 @@ func FindCut(msgs []agent.Message, keepTokens int, est *Estimator) int {
 	}
 	return cut
 }
+
+// ForcedCut is where a forced compaction (/compact, rpc compact) cuts
+// msgs, given tailCut, the cut FindCut chose: a forced compaction summarises
+// even a session that fits in the kept tail. When the part before tailCut
+// holds new conversation worth a summary (at least MinSummarizedTokens),
+// tailCut stands, as for every other trigger. Otherwise only the last turn
+// stays verbatim — the last user message that is not a summary and all that
+// follows it (or the part of it tailCut keeps, if less) — which never cuts
+// between a tool call and its result, since a user message follows both.
+// A session of one turn, or whose only earlier messages are summaries, is
+// summarised whole: ForcedCut is then len(msgs) and nothing is kept.
+func ForcedCut(msgs []agent.Message, tailCut int, est *Estimator) int {
+	if hasNewConversation(msgs[:tailCut]) && est.Messages(msgs[:tailCut]) >= MinSummarizedTokens {
+		return tailCut
+	}
+	cut := max(tailCut, lastTurnStart(msgs))
+	if !hasNewConversation(msgs[:cut]) {
+		return len(msgs)
+	}
+	return cut
+}
+
+// lastTurnStart is the index of the last user message that is not a
+// compaction summary (0 when there is none).
+func lastTurnStart(msgs []agent.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == agent.RoleUser && !IsSummary(msgs[i]) {
+			return i
+		}
+	}
+	return 0
+}

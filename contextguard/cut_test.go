@@ -64,3 +64,55 @@ func TestKeepTailTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestForcedCut(t *testing.T) {
+	big := boring(2_000) // about 600 tokens
+	chat := []agent.Message{userAt(big, t0), assistantText(big), userAt(big, t0), assistantText(big), userAt(big, t0), assistantText(big)}
+	small := []agent.Message{
+		userAt("read a.go", t0),         // 0
+		assistantCall("a", "read", nil), // 1
+		resultFor("a", "read", "ok"),    // 2
+		assistantText("read it"),        // 3
+		userAt("now fix it", t0),        // 4: the last turn
+		assistantCall("b", "edit", nil), // 5
+		resultFor("b", "edit", "ok"),    // 6
+		assistantText("fixed"),          // 7
+	}
+	oneTurn := small[:4]
+	steered := []agent.Message{
+		userAt("fix it", t0),            // 0
+		assistantCall("a", "read", nil), // 1
+		resultFor("a", "read", "ok"),    // 2
+		userAt("use the tests", t0),     // 3: steering, the last user message
+		assistantText("done"),           // 4
+	}
+	summarised := append([]agent.Message{SummaryMessage("earlier", t0)}, oneTurn...)
+	summaryThenTwo := append([]agent.Message{SummaryMessage("earlier", t0)}, small...)
+	cases := []struct {
+		name    string
+		msgs    []agent.Message
+		tailCut int
+		want    int
+	}{
+		{"empty", nil, 0, 0},
+		{"all in the tail: the last turn is kept", small, 0, 4},
+		{"one turn: summarised whole", oneTurn, 0, 4},
+		{"a steering message opens the last turn, after the tool's result", steered, 0, 3},
+		{"only a summary before the last turn: summarised whole", summarised, 0, 5},
+		{"a summary and two turns: the last is kept", summaryThenTwo, 0, 5},
+		{"the tail cut inside the last turn keeps less", small, 5, 5},
+		{"enough before the tail cut: it stands", chat, 3, 3},
+		{"too little before the tail cut: the last turn", chat, 1, 4},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := ForcedCut(c.msgs, c.tailCut, NewEstimator())
+			if got != c.want {
+				t.Fatalf("cut at %d, want %d", got, c.want)
+			}
+			if got < len(c.msgs) && c.msgs[got].Role == agent.RoleToolResult {
+				t.Fatal("the tail starts with a tool result")
+			}
+		})
+	}
+}

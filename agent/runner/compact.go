@@ -45,22 +45,42 @@ type CompactionResult struct {
 
 // compactBuiltin is the legacy engine's compaction: the older part of the
 // session summarised by the session's model (with the fallback chain), the
-// recent tail kept verbatim. It writes nothing.
+// recent tail kept verbatim. A manual compaction is forced: it summarises a
+// session that fits in the tail too, keeping only its last turn
+// (contextguard.ForcedCut). It writes nothing.
 func (r *Runtime) compactBuiltin(ctx context.Context, req engines.CompactRequest) (engines.CompactResult, error) {
 	m := r.agent.State().Model
 	res, err := contextguard.Compact(ctx, req.Messages, contextguard.CompactOptions{
 		Summarize: r.summarizer(m), Window: r.runGuard.budget(m, agent.StreamOptions{}).Window,
 		SummaryWindow: r.summaryWindow(m), Instructions: req.Instructions, Now: r.opts.Now, Estimator: r.estimator,
+		Force: req.Reason == engines.CompactManual,
 	})
 	if err != nil {
-		var ce *contextguard.CompactError
-		if errors.As(err, &ce) && ce.Failure == contextguard.FailureNothingToCompact {
-			return engines.CompactResult{Reason: "nothing to compact: the session is all recent conversation, which stays verbatim"}, nil
+		if reason, ok := nothingToCompact(err); ok {
+			return engines.CompactResult{Reason: reason}, nil
 		}
 		return engines.CompactResult{}, err
 	}
 	return engines.CompactResult{Compacted: true, Messages: res.Messages, Summary: res.Summary,
 		TokensBefore: res.TokensBefore, TokensAfter: res.TokensAfter}, nil
+}
+
+// nothingToCompact words the compactions that did not happen because there
+// was nothing to summarise: they are answers, not failures.
+func nothingToCompact(err error) (string, bool) {
+	var ce *contextguard.CompactError
+	if !errors.As(err, &ce) {
+		return "", false
+	}
+	switch ce.Failure {
+	case contextguard.FailureNothingToCompact:
+		return "nothing to compact: the session is all recent conversation, which stays verbatim", true
+	case contextguard.FailureEmptySession:
+		return "nothing to compact: the session is empty", true
+	case contextguard.FailureOnlySummary:
+		return "nothing to compact: the session is only its summary already", true
+	}
+	return "", false
 }
 
 // summarizer asks m for the summary through the attempt loop: its profiles,
@@ -212,8 +232,11 @@ func (r *Runtime) replaceTranscript(msgs []agent.Message) error {
 // notice and steer run's stderr.
 func (e CompactionEnd) Summary() string {
 	switch {
+	case e.Result != nil && e.Reason == string(engines.CompactManual):
+		// The user asked for it: no need to say why it happened.
+		return fmt.Sprintf("compacted: %s → %s tokens", tokenCount(e.Result.TokensBefore), tokenCount(e.Result.TokensAfter))
 	case e.Result != nil:
-		return fmt.Sprintf("compacted the session (%s): %s → %s tokens", e.Reason, tokenCount(e.Result.TokensBefore), tokenCount(e.Result.TokensAfter))
+		return fmt.Sprintf("compacted (%s): %s → %s tokens", e.Reason, tokenCount(e.Result.TokensBefore), tokenCount(e.Result.TokensAfter))
 	case e.Aborted:
 		return fmt.Sprintf("compaction (%s) cancelled", e.Reason)
 	}
