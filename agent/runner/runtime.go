@@ -252,7 +252,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.startWrites()
-	r.saver.start(r.writeCtx)
+	r.saver.start(r.writeCtx, r.holding)
 	r.engineFeed = newEngineFeed()
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
