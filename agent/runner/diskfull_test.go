@@ -160,3 +160,26 @@ func TestQuitSaysWhatWasNotSaved(t *testing.T) {
 		t.Errorf("the warning cleared at quit: %q", rt.State().PersistError)
 	}
 }
+
+// TestASessionWithKeptWritesIsNotLeft: while writes of the session wait for
+// a retry, starting a new session is refused, naming them, and the
+// transcript in memory stays; once they are written it works.
+func TestASessionWithKeptWritesIsNotLeft(t *testing.T) {
+	rt, disk, notices := diskFullRun(t, false, Options{})
+	before := rt.SessionID()
+	err := rt.NewSession()
+	if err == nil || !strings.Contains(err.Error(), "not saved: 2 messages") {
+		t.Fatalf("NewSession = %v, want it refused naming the unsaved messages", err)
+	}
+	if rt.SessionID() != before || len(rt.State().Messages) != 4 {
+		t.Fatalf("the refused switch changed the session (%s, %d messages)", rt.SessionID(), len(rt.State().Messages))
+	}
+	disk.setFull(false, false)
+	disk.fire()
+	if got := notices.next(t); got != NoticePersistRecovered {
+		t.Fatalf("notice %s, want persist_recovered", got)
+	}
+	if err := rt.NewSession(); err != nil {
+		t.Fatalf("NewSession once everything is saved: %v", err)
+	}
+}

@@ -563,11 +563,14 @@ func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m
 func (r *Runtime) NewSession() error {
 	r.swap.Lock()
 	defer r.swap.Unlock()
-	if _, err := r.agent.Reset(nil); err != nil {
-		return err
-	}
 	// The last run's saves land before its session is released to others.
 	if err := r.saver.flush(r.writeCtx); err != nil {
+		return err
+	}
+	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+		return err
+	}
+	if _, err := r.agent.Reset(nil); err != nil {
 		return err
 	}
 	r.mu.Lock()

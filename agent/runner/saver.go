@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -273,4 +274,21 @@ func (s *saver) unsaved() ([]saveLabel, error) {
 		out = append(out, j.label)
 	}
 	return out, s.lastErr
+}
+
+// holdingWrites is an error while writes are kept for a retry: they belong
+// to the session being written, which may not be released to another
+// process (nor its claim taken back by the retry) until they are written.
+// current names the session of writes without one.
+func (s *saver) holdingWrites(current string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.held || len(s.queue) == 0 {
+		return nil
+	}
+	labels := make([]saveLabel, len(s.queue))
+	for i, j := range s.queue {
+		labels[i] = j.label
+	}
+	return fmt.Errorf("the session cannot be left yet: %w; free some space, or wait for the retry", unsavedAccount(labels, current, s.lastErr))
 }

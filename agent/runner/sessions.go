@@ -124,6 +124,9 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	if err := r.saver.flush(ctx); err != nil {
 		return err
 	}
+	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+		return err
+	}
 	if claim == nil {
 		if claim, err = r.store.ClaimSession(ctx, id); err != nil {
 			if errors.Is(err, persistence.ErrNotFound) {
