@@ -122,7 +122,7 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a, err := build(sig.Context(), cfg, opts)
 	if s := sig.Received(); s != nil {
 		if err == nil {
-			a.close()
+			a.close(stderr)
 		}
 		return runner.ExitStatus(s)
 	}
@@ -135,11 +135,13 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sig.Attach(a.runs())
 	if s := sig.Received(); s != nil { // since build: start nothing
-		a.close()
+		a.close(stderr)
 		return runner.ExitStatus(s)
 	}
 	status := runCommand(sig.Context(), a, cfg, opts, prompt, stdin, stdout, stderr)
-	a.close()
+	if !a.close(stderr) && status == exitOK {
+		status = exitFailed // a save that failed
+	}
 	if s := sig.Received(); s != nil {
 		return runner.ExitStatus(s)
 	}
@@ -268,20 +270,28 @@ type app struct {
 // pending saves are written, then the database and the log are closed. On
 // a database another process keeps locked, what is not written when the
 // wait ends is given up on (and logged as failed): steer exits on time.
-func (a *app) close() {
+// What was never saved (a disk still full) is said on stderr, and close
+// reports whether everything was saved.
+func (a *app) close(stderr io.Writer) (saved bool) {
 	ctx, cancel := quitContext()
 	defer cancel()
 	runs := a.runs()
 	if err := runs.WaitForIdle(ctx); err != nil {
 		a.logger.Error("the run did not end in time", "error", err)
 	}
-	if err := runs.Close(ctx); err != nil {
+	err := runs.Close(ctx)
+	if err != nil {
 		a.logger.Error("saving the last changes failed", "error", err)
+	}
+	unsaved := runner.NotSaved(err)
+	for _, u := range unsaved {
+		fmt.Fprintf(stderr, "steer: %v\n", u)
 	}
 	if err := a.store.CloseContext(ctx); err != nil {
 		a.logger.Error("closing the database failed", "error", err)
 	}
 	a.closeLog()
+	return len(unsaved) == 0
 }
 
 // quitContext bounds the orderly part of a quit (runner.QuitWait).
@@ -401,7 +411,7 @@ func build(ctx context.Context, cfg *config.Config, o headless.Args) (*app, erro
 	// A resumed session comes back on its own model; --model says otherwise.
 	if want, _ := resolve(model); o.Model != "" && a.rt.State().Model.Ref() != want.Ref() {
 		if _, err := a.rt.SetModel(model); err != nil {
-			a.close()
+			a.close(io.Discard) // nothing has been written yet
 			return nil, fmt.Errorf("--model %s: %w", o.Model, err)
 		}
 	}

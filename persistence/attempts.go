@@ -3,6 +3,7 @@ package persistence
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -23,14 +24,39 @@ type Attempt struct {
 
 // AppendAttempt adds the run's next attempt to its record.
 func (s *Store) AppendAttempt(ctx context.Context, runID string, a Attempt) error {
+	return s.appendAttempt(ctx, runID, a, false)
+}
+
+// RetryAppendAttempt is AppendAttempt for a retry of one that failed: when
+// the run's last attempt equals a (the failed call had committed after
+// all), it is not recorded twice.
+func (s *Store) RetryAppendAttempt(ctx context.Context, runID string, a Attempt) error {
+	return s.appendAttempt(ctx, runID, a, true)
+}
+
+func (s *Store) appendAttempt(ctx context.Context, runID string, a Attempt, retry bool) error {
 	if a.Ended.IsZero() {
 		a.Ended = s.now()
 	}
+	args := []any{a.Profile, a.Model, a.Reason, a.Decision, a.Duration.Milliseconds(), ms(a.Ended)}
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		if retry {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM run_attempts
+				WHERE run_id = ? AND seq = (SELECT MAX(seq) FROM run_attempts WHERE run_id = ?)
+				AND profile_id = ? AND model = ? AND reason = ? AND decision = ? AND duration_ms = ? AND ended_at = ?`,
+				append([]any{runID, runID}, args...)...).Scan(&one)
+			if err == nil {
+				return nil
+			}
+			if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO run_attempts
 			(run_id, seq, profile_id, model, reason, decision, duration_ms, ended_at)
 			VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM run_attempts WHERE run_id = ?), ?, ?, ?, ?, ?, ?)`,
-			runID, runID, a.Profile, a.Model, a.Reason, a.Decision, a.Duration.Milliseconds(), ms(a.Ended))
+			append([]any{runID, runID}, args...)...)
 		return err
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -131,4 +132,11 @@ func corrupt(err error) bool {
 		return true
 	}
 	return false
+}
+
+// DiskFull reports whether err says that the disk (or the database's size
+// limit) is full: SQLITE_FULL, or ENOSPC met outside SQLite. Saving may work
+// again once space is freed.
+func DiskFull(err error) bool {
+	return sqliteCode(err) == sqlite3.SQLITE_FULL || errors.Is(err, syscall.ENOSPC)
 }

@@ -28,7 +28,9 @@ type Run struct {
 // Started is now. The session must exist (else ErrNotFound). A session this
 // store has not claimed is claimed first (see ClaimSession), so a session a
 // live process owns gives a *OwnedError; the claim stays with the store until
-// it is released or the store closes.
+// it is released or the store closes. Beginning a run already recorded for
+// the session (the retry of a begin whose commit landed although it reported
+// a failure) only makes it the active writer again.
 func (s *Store) BeginRun(ctx context.Context, r Run) error {
 	if r.ID == "" {
 		return errors.New("begin run: empty run id")
@@ -48,10 +50,20 @@ func (s *Store) BeginRun(ctx context.Context, r Run) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return errors.Join(err, fmt.Errorf("session %s: %w", r.SessionID, ErrNotFound))
 		}
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO runs (run_id, session_id, "trigger", started_at) VALUES (?, ?, ?, ?)`,
-			r.ID, r.SessionID, r.Trigger, ms(r.Started))
-		return err
+		if _, err = tx.ExecContext(ctx,
+			`INSERT INTO runs (run_id, session_id, "trigger", started_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (run_id) DO NOTHING`,
+			r.ID, r.SessionID, r.Trigger, ms(r.Started)); err != nil {
+			return err
+		}
+		var owner string
+		if err := tx.QueryRowContext(ctx, `SELECT session_id FROM runs WHERE run_id = ?`, r.ID).Scan(&owner); err != nil {
+			return err
+		}
+		if owner != r.SessionID {
+			return fmt.Errorf("the run id is taken by session %s", owner)
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("begin run %s: %w", r.ID, err)

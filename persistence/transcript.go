@@ -16,6 +16,20 @@ import (
 // names an untitled session after its first user message and, when msg
 // carries a QueueItemID, deletes that pending input in the same transaction.
 func (s *Store) AppendMessage(ctx context.Context, sessionID, writerRunID string, msg agent.Message) error {
+	return s.appendMessage(ctx, sessionID, writerRunID, msg, false)
+}
+
+// RetryAppendMessage is AppendMessage for a retry of one that failed. A
+// failure does not always mean that nothing was written (a commit can land
+// although the call reported an error), so when the transcript already ends
+// with msg as writerRunID wrote it, that append is taken as done and nothing
+// is written twice. Only a retry checks: two equal messages in a row are
+// otherwise legitimate.
+func (s *Store) RetryAppendMessage(ctx context.Context, sessionID, writerRunID string, msg agent.Message) error {
+	return s.appendMessage(ctx, sessionID, writerRunID, msg, true)
+}
+
+func (s *Store) appendMessage(ctx context.Context, sessionID, writerRunID string, msg agent.Message, retry bool) error {
 	enc, err := encodeMessages([]agent.Message{msg})
 	if err != nil {
 		return fmt.Errorf("append message to session %s: %w", sessionID, err)
@@ -29,12 +43,28 @@ func (s *Store) AppendMessage(ctx context.Context, sessionID, writerRunID string
 		if err != nil {
 			return err
 		}
+		if retry {
+			if done, err := endsWith(ctx, tx, sessionID, writerRunID, next-1, enc[0]); err != nil || done {
+				return err
+			}
+		}
 		return appendEntries(ctx, tx, sessionID, writerRunID, next, []agent.Message{msg}, enc, now)
 	})
 	if err != nil {
 		return fmt.Errorf("append message to session %s: %w", sessionID, err)
 	}
 	return nil
+}
+
+// endsWith reports whether the entry at seq last is enc, written by runID.
+func endsWith(ctx context.Context, tx *sql.Tx, sessionID, runID string, last int, enc string) (bool, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM transcript_entries
+		WHERE session_id = ? AND seq = ? AND run_id = ? AND content = ?`, sessionID, last, runID, enc).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // RewriteTranscript replaces the whole transcript with msgs: the one write

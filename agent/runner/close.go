@@ -20,7 +20,10 @@ import (
 //     the writes already handed over get quitWait (QuitWait) more.
 //
 // A write given up on fails like any other: it is logged and kept in
-// State().PersistError, so that nothing is claimed as saved that was not.
+// State().PersistError, so that nothing is claimed as saved that was not;
+// Close returns an *UnsavedError that counts, by session, what was never
+// written (given up on, dropped, or kept for a retry that never worked),
+// for the quit to say.
 
 // errGivenUp is why the writes were cancelled, as their failures say.
 var errGivenUp = errors.New("given up on: the runtime was quitting")
@@ -64,7 +67,8 @@ func (r *Runtime) endWrites() {
 // first (a database another process keeps locked), what is still pending is
 // given up on at once: each failure is logged and kept in
 // State().PersistError, the session's OS lock goes regardless, and Close
-// returns ctx's error. Later writes fail at once. Call it after the last run
+// returns ctx's error. What was never written is counted in an
+// *UnsavedError, joined to the error returned. Later writes fail at once. Call it after the last run
 // is idle and before closing the store.
 func (r *Runtime) Close(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, r.cancelWrites)
@@ -99,7 +103,20 @@ func (r *Runtime) Close(ctx context.Context) error {
 	r.mu.Unlock()
 	r.release(r.writeCtx, claim, nil)
 	r.endWrites()
-	return err
+	return errors.Join(err, r.notSaved())
+}
+
+// notSaved is the account of the writes never made, logged, or nil; the
+// saver has stopped. A write kept for a retry is tried once more when the
+// saver stops, so what is left could not be saved even then.
+func (r *Runtime) notSaved() error {
+	labels, last := r.saver.unsaved()
+	account := unsavedAccount(labels, r.SessionID(), r.givenUp(last))
+	if account == nil {
+		return nil
+	}
+	r.log.Error(account.Error(), "session", r.SessionID(), "error", last)
+	return account
 }
 
 // stopSaving undoes what New started, on its way out with an error.

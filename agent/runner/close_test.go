@@ -150,8 +150,10 @@ func TestQuitGivesTheSavesQuitWait(t *testing.T) {
 	if err != nil {
 		t.Fatalf("WaitForIdle = %v", err)
 	}
-	if err := s.rt.Close(context.Background()); err != nil {
-		t.Fatalf("Close after the writes were given up on = %v", err)
+	err = s.rt.Close(context.Background())
+	if accounts := NotSaved(err); len(accounts) != 1 ||
+		!strings.Contains(err.Error(), " message") || !strings.Contains(err.Error(), "("+errGivenUp.Error()+")") {
+		t.Fatalf("Close after the writes were given up on = %v, want what was not saved and why", err)
 	}
 	s.checkGivenUp(t)
 }

@@ -257,7 +257,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.startWrites()
-	r.saver.start(r.writeCtx)
+	r.saver.start(r.writeCtx, r.holding)
 	r.engineFeed = newEngineFeed()
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
@@ -568,11 +568,14 @@ func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m
 func (r *Runtime) NewSession() error {
 	r.swap.Lock()
 	defer r.swap.Unlock()
-	if _, err := r.agent.Reset(nil); err != nil {
-		return err
-	}
 	// The last run's saves land before its session is released to others.
 	if err := r.saver.flush(r.writeCtx); err != nil {
+		return err
+	}
+	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+		return err
+	}
+	if _, err := r.agent.Reset(nil); err != nil {
 		return err
 	}
 	r.mu.Lock()

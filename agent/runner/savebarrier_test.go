@@ -26,7 +26,7 @@ func (probeTool) Spec() agent.ToolSpec {
 func (p probeTool) Execute(context.Context, string, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
 	s := (*p.rt).saver
 	s.mu.Lock()
-	waiting := s.handed - s.saved
+	waiting := s.handed - s.settled
 	s.mu.Unlock()
 	p.found <- waiting
 	return agent.TextResult("probed"), nil

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -56,8 +57,9 @@ func (l *noticeLog) kinds() []NoticeKind {
 }
 
 // TestFailedSaveIsVisible: a failed append sets State().PersistError and
-// sends one persist_error notice however many writes fail; the next write
-// that succeeds clears it with persist_recovered.
+// sends one persist_error notice however many writes fail; once the writes
+// kept for a retry are written (by the next run's saves) it clears with
+// persist_recovered, and the transcript holds both runs in order.
 func TestFailedSaveIsVisible(t *testing.T) {
 	dir := t.TempDir()
 	store := openStore(t, dir)
@@ -92,6 +94,15 @@ func TestFailedSaveIsVisible(t *testing.T) {
 	}
 	if got := log.kinds(); len(got) != 2 || got[1] != NoticePersistRecovered {
 		t.Fatalf("notices = %v, want persist_error then persist_recovered", got)
+	}
+	// The first run's answer, kept while appends failed, was written
+	// before the second run's messages.
+	var got []string
+	for _, m := range savedTexts(t, rt) {
+		got = append(got, strings.SplitN(m, ":", 2)[1])
+	}
+	if want := "[first one second two]"; fmt.Sprint(got) != want {
+		t.Fatalf("saved %v, want %s", got, want)
 	}
 }
 

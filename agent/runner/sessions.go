@@ -124,6 +124,9 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	if err := r.saver.flush(ctx); err != nil {
 		return err
 	}
+	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+		return err
+	}
 	if claim == nil {
 		if claim, err = r.store.ClaimSession(ctx, id); err != nil {
 			if errors.Is(err, persistence.ErrNotFound) {
@@ -252,37 +255,46 @@ func (r *Runtime) persist(ev agent.Event) {
 	if r.store == nil {
 		return
 	}
-	var write func(ctx context.Context) error
+	var job saveJob
 	r.mu.Lock()
 	sess := r.session
+	job.label.session = sess.id
 	switch e := ev.(type) {
 	case agent.AgentStart:
 		run := persistence.Run{ID: newID("r_"), SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()}
 		r.session.runID = run.ID
-		write = func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }
+		job.label.what = kindRun
+		job.write = func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }
 	case agent.MessageEnd:
 		msg := e.Message
-		write = func(ctx context.Context) error { return r.store.AppendMessage(ctx, sess.id, sess.runID, msg) }
+		job.label.what = kindMessage
+		job.write = func(ctx context.Context) error { return r.store.AppendMessage(ctx, sess.id, sess.runID, msg) }
+		job.again = func(ctx context.Context) error { return r.store.RetryAppendMessage(ctx, sess.id, sess.runID, msg) }
 	case agent.ContextReplaced:
 		msgs := e.Messages
-		write = func(ctx context.Context) error { return r.store.RewriteTranscript(ctx, sess.id, sess.runID, msgs) }
+		job.label.what = kindRewrite
+		job.write = func(ctx context.Context) error { return r.store.RewriteTranscript(ctx, sess.id, sess.runID, msgs) }
 	case agent.Annotation:
 		if info, ok := e.Data.(AttemptInfo); ok && e.Kind == AnnotationAttemptEnd {
 			a := persistence.Attempt{Profile: info.Profile, Model: info.Model, Reason: info.Reason, Decision: info.Decision,
 				Duration: time.Duration(info.DurationMs) * time.Millisecond, Ended: r.opts.Now()}
-			write = func(ctx context.Context) error { return r.store.AppendAttempt(ctx, sess.runID, a) }
+			job.label.what = kindRun
+			job.write = func(ctx context.Context) error { return r.store.AppendAttempt(ctx, sess.runID, a) }
+			job.again = func(ctx context.Context) error { return r.store.RetryAppendAttempt(ctx, sess.runID, a) }
 		}
 	case agent.AgentEnd:
 		outcome, errText := runOutcome(e.Messages)
 		ended := r.opts.Now()
-		write = func(ctx context.Context) error { return r.store.EndRun(ctx, sess.runID, outcome, errText, ended) }
+		job.label.what = kindRun
+		job.write = func(ctx context.Context) error { return r.store.EndRun(ctx, sess.runID, outcome, errText, ended) }
 	}
 	r.mu.Unlock()
-	if write == nil {
+	if job.write == nil {
 		return
 	}
 	what := "saving the session (" + ev.Type() + ")"
-	r.saver.add(saveJob{write: write, report: func(err error) { r.saved(what, err) }})
+	job.report = func(err error) { r.saved(what, err) }
+	r.saver.add(job)
 	switch e := ev.(type) {
 	case agent.MessageEnd:
 		r.barrier.note(e.Message)

@@ -22,7 +22,7 @@ func (m *Model) render() {
 	m.view = m.bar()
 	if m.warning != "" {
 		text := "⚠ not saved: " + sanitize.String(strings.ReplaceAll(m.warning, "\n", " "), sanitize.Options{}) +
-			" · the session goes on in memory"
+			" · kept in memory, saved once saving works again"
 		m.view = m.d.Styles.Warning.Render(ansi.Truncate(text, m.width, "…")) + "\n" + m.view
 	}
 }
