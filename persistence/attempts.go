@@ -70,7 +70,7 @@ func (s *Store) RunAttempts(ctx context.Context, runID string) ([]Attempt, error
 	rows, err := s.reader.QueryContext(ctx, `SELECT profile_id, model, reason, decision, duration_ms, ended_at
 		FROM run_attempts WHERE run_id = ? ORDER BY seq`, runID)
 	if err != nil {
-		return nil, fmt.Errorf("attempts of run %s: %w", runID, err)
+		return nil, s.classify(fmt.Errorf("attempts of run %s: %w", runID, err))
 	}
 	defer rows.Close()
 	var out []Attempt
@@ -78,13 +78,13 @@ func (s *Store) RunAttempts(ctx context.Context, runID string) ([]Attempt, error
 		var a Attempt
 		var duration, ended int64
 		if err := rows.Scan(&a.Profile, &a.Model, &a.Reason, &a.Decision, &duration, &ended); err != nil {
-			return nil, fmt.Errorf("attempts of run %s: %w", runID, err)
+			return nil, s.classify(fmt.Errorf("attempts of run %s: %w", runID, err))
 		}
 		a.Duration, a.Ended = time.Duration(duration)*time.Millisecond, fromMS(ended)
 		out = append(out, a)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("attempts of run %s: %w", runID, err)
+		return nil, s.classify(fmt.Errorf("attempts of run %s: %w", runID, err))
 	}
 	return out, nil
 }

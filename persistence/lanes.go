@@ -158,7 +158,7 @@ func insertLanes(ctx context.Context, tx *sql.Tx, process string, ls []lanes.Lan
 func (s *Store) LaneSnapshots(ctx context.Context) ([]ProcessLanes, error) {
 	all, err := s.readLaneSnapshots(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list lanes: %w", err)
+		return nil, s.classify(fmt.Errorf("list lanes: %w", err))
 	}
 	live := make([]ProcessLanes, 0, len(all))
 	var dead []string

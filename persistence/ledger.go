@@ -45,7 +45,7 @@ func (l storeLedger) Load(ctx context.Context, id string) (failover.ProfileState
 		return failover.ProfileState{ProfileID: id}, nil
 	}
 	if err != nil {
-		return failover.ProfileState{}, fmt.Errorf("load auth profile %s: %w", id, err)
+		return failover.ProfileState{}, l.s.classify(fmt.Errorf("load auth profile %s: %w", id, err))
 	}
 	return p, nil
 }
@@ -90,19 +90,19 @@ func (l storeLedger) Update(ctx context.Context, id string, fn func(failover.Pro
 func (s *Store) ProfileStates(ctx context.Context) ([]failover.ProfileState, error) {
 	rows, err := s.reader.QueryContext(ctx, profileSelect+` ORDER BY profile_id`)
 	if err != nil {
-		return nil, fmt.Errorf("list auth profiles: %w", err)
+		return nil, s.classify(fmt.Errorf("list auth profiles: %w", err))
 	}
 	defer rows.Close()
 	var out []failover.ProfileState
 	for rows.Next() {
 		p, err := scanProfile(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list auth profiles: %w", err)
+			return nil, s.classify(fmt.Errorf("list auth profiles: %w", err))
 		}
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list auth profiles: %w", err)
+		return nil, s.classify(fmt.Errorf("list auth profiles: %w", err))
 	}
 	return out, nil
 }

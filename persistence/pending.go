@@ -75,7 +75,7 @@ func (s *Store) PendingInputs(ctx context.Context, sessionID string) ([]agent.Qu
 	rows, err := s.reader.QueryContext(ctx, `SELECT item_id, kind, text, images, created_at
 		FROM pending_inputs WHERE session_id = ? ORDER BY created_at, rowid`, sessionID)
 	if err != nil {
-		return nil, fmt.Errorf("pending inputs of session %s: %w", sessionID, err)
+		return nil, s.classify(fmt.Errorf("pending inputs of session %s: %w", sessionID, err))
 	}
 	defer rows.Close()
 	var items []agent.QueueItem
@@ -85,7 +85,7 @@ func (s *Store) PendingInputs(ctx context.Context, sessionID string) ([]agent.Qu
 		var images sql.NullString
 		var created int64
 		if err := rows.Scan(&it.ID, &kind, &it.Text, &images, &created); err != nil {
-			return nil, fmt.Errorf("pending inputs of session %s: %w", sessionID, err)
+			return nil, s.classify(fmt.Errorf("pending inputs of session %s: %w", sessionID, err))
 		}
 		it.Kind, it.Created = agent.QueueKind(kind), fromMS(created)
 		if images.Valid {
@@ -96,7 +96,7 @@ func (s *Store) PendingInputs(ctx context.Context, sessionID string) ([]agent.Qu
 		items = append(items, it)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("pending inputs of session %s: %w", sessionID, err)
+		return nil, s.classify(fmt.Errorf("pending inputs of session %s: %w", sessionID, err))
 	}
 	return items, nil
 }

@@ -73,7 +73,7 @@ func (qs quarantineStore) Load(ctx context.Context, engine string) (engines.Quar
 	case errors.Is(err, sql.ErrNoRows):
 		return engines.Quarantine{}, false, nil
 	case err != nil:
-		return engines.Quarantine{}, false, fmt.Errorf("load the quarantine of context engine %s: %w", engine, err)
+		return engines.Quarantine{}, false, qs.s.classify(fmt.Errorf("load the quarantine of context engine %s: %w", engine, err))
 	}
 	return q, true, nil
 }
@@ -83,19 +83,19 @@ func (qs quarantineStore) Load(ctx context.Context, engine string) (engines.Quar
 func (qs quarantineStore) List(ctx context.Context) ([]engines.Quarantine, error) {
 	rows, err := qs.s.reader.QueryContext(ctx, quarantineSelect+` ORDER BY engine`)
 	if err != nil {
-		return nil, fmt.Errorf("list context-engine quarantines: %w", err)
+		return nil, qs.s.classify(fmt.Errorf("list context-engine quarantines: %w", err))
 	}
 	defer rows.Close()
 	out := []engines.Quarantine{}
 	for rows.Next() {
 		q, err := scanQuarantine(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list context-engine quarantines: %w", err)
+			return nil, qs.s.classify(fmt.Errorf("list context-engine quarantines: %w", err))
 		}
 		out = append(out, q)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list context-engine quarantines: %w", err)
+		return nil, qs.s.classify(fmt.Errorf("list context-engine quarantines: %w", err))
 	}
 	return out, nil
 }

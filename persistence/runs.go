@@ -109,7 +109,7 @@ func (s *Store) Run(ctx context.Context, id string) (Run, error) {
 		return Run{}, fmt.Errorf("run %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
-		return Run{}, fmt.Errorf("run %s: %w", id, err)
+		return Run{}, s.classify(fmt.Errorf("run %s: %w", id, err))
 	}
 	r.Started, r.Ended = fromMS(started), fromMS(ended.Int64)
 	return r, nil
@@ -136,7 +136,7 @@ func (s *Store) ListRuns(ctx context.Context, o RunsOptions) ([]RunSummary, erro
 		FROM runs r WHERE (? = '' OR r.session_id = ?) ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`,
 		o.SessionID, o.SessionID, o.Limit)
 	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", err)
+		return nil, s.classify(fmt.Errorf("list runs: %w", err))
 	}
 	defer rows.Close()
 	out := []RunSummary{}
@@ -145,13 +145,13 @@ func (s *Store) ListRuns(ctx context.Context, o RunsOptions) ([]RunSummary, erro
 		var started int64
 		var ended sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.SessionID, &r.Trigger, &started, &ended, &r.Outcome, &r.Error, &r.Attempts); err != nil {
-			return nil, fmt.Errorf("list runs: %w", err)
+			return nil, s.classify(fmt.Errorf("list runs: %w", err))
 		}
 		r.Started, r.Ended = fromMS(started), fromMS(ended.Int64)
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list runs: %w", err)
+		return nil, s.classify(fmt.Errorf("list runs: %w", err))
 	}
 	return out, nil
 }

@@ -120,7 +120,7 @@ func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 		ss.Owner, err = s.liveOwner(id, rec)
 	}
 	if err != nil {
-		return Session{}, fmt.Errorf("session %s: %w", id, err)
+		return Session{}, s.classify(fmt.Errorf("session %s: %w", id, err))
 	}
 	return ss, nil
 }
@@ -143,7 +143,7 @@ func (s *Store) ListSessions(ctx context.Context, opts ListOptions) ([]Session, 
 	}
 	listed, recs, err := s.querySessions(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, s.classify(fmt.Errorf("list sessions: %w", err))
 	}
 	// The owners are tested once the rows are closed: a claim may be waiting
 	// for a read connection while it holds what liveOwner needs.
@@ -153,7 +153,7 @@ func (s *Store) ListSessions(ctx context.Context, opts ListOptions) ([]Session, 
 			break
 		}
 		if ss.Owner, err = s.liveOwner(ss.ID, recs[i]); err != nil {
-			return nil, fmt.Errorf("list sessions: %w", err)
+			return nil, s.classify(fmt.Errorf("list sessions: %w", err))
 		}
 		if opts.Unowned && ss.Owner.Live() {
 			continue

@@ -270,7 +270,11 @@ func (s *Store) probe(ctx context.Context, latest int) (int, error) {
 }
 
 // classify turns SQLite's "not a database" and "corrupt" answers into a
-// *CorruptError.
+// *CorruptError. Open meets them for a foreign or mangled file; a database
+// whose header and schema are sound but one of whose pages is garbage opens
+// fine and gives them on the first read or write of that page, so the
+// store's reads classify the errors they return, and write does for every
+// write, and the user reads one message either way.
 func (s *Store) classify(err error) error {
 	if corrupt(err) {
 		return &CorruptError{Path: s.path, Err: err}

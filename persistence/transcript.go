@@ -107,7 +107,7 @@ func (s *Store) LoadTranscript(ctx context.Context, sessionID string) ([]agent.M
 	err := s.scanEntries(ctx, sessionID, d.add)
 	msgs, derr := d.finish()
 	if err = errors.Join(err, derr); err != nil {
-		return nil, fmt.Errorf("load transcript of session %s: %w", sessionID, err)
+		return nil, s.classify(fmt.Errorf("load transcript of session %s: %w", sessionID, err))
 	}
 	if len(msgs) == 0 {
 		if _, err := s.Session(ctx, sessionID); err != nil {

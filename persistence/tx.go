@@ -21,7 +21,9 @@ const (
 // write runs fn in an immediate transaction on the writer connection and
 // commits it. A retryable failure rolls back and runs fn again from the start,
 // so fn must do all its work through tx; when the retries run out the error
-// wraps ErrBusy. Any other error from fn rolls back and is returned as is.
+// wraps ErrBusy. SQLite's answer that the file is corrupt becomes a
+// *CorruptError, as Open gives for it. Any other error from fn rolls back and
+// is returned as is.
 // fn must not wait for anything but the database: the transaction holds the
 // write lock of every process sharing the file.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
@@ -36,7 +38,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 			return nil
 		}
 		if !retryable(err) {
-			return err
+			return s.classify(err)
 		}
 		if attempt == maxWriteAttempts || ctx.Err() != nil {
 			return fmt.Errorf("%w (gave up after %d attempts): %w", ErrBusy, attempt, err)

@@ -18,7 +18,7 @@ func ListSessions(ctx context.Context, store *persistence.Store, asJSON bool, st
 	sessions, err := store.ListSessions(ctx, persistence.ListOptions{})
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return ExitFailed
+		return storeFailure(err)
 	}
 	if asJSON {
 		return writeJSON(stdout, stderr, sessionsJSON(sessions))
@@ -90,7 +90,7 @@ func ShowSession(ctx context.Context, store *persistence.Store, id string, asJSO
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return ExitFailed
+		return storeFailure(err)
 	}
 	if asJSON {
 		return writeJSON(stdout, stderr, msgs)
@@ -130,4 +130,16 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 		return ExitFailed
 	}
 	return ExitOK
+}
+
+// storeFailure is the exit status of a failed read of the store: a database
+// found corrupt only once read (a garbage page behind a sound header) exits
+// as Open's refusal of a corrupt file does, ExitUsage, since the user has to
+// move the file aside; any other failure is ExitFailed.
+func storeFailure(err error) int {
+	var corrupt *persistence.CorruptError
+	if errors.As(err, &corrupt) {
+		return ExitUsage
+	}
+	return ExitFailed
 }
