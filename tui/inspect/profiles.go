@@ -21,6 +21,10 @@ func profilesTable(views []runner.ProfileView, now time.Time) Table {
 			{Title: "LAST USED", Drop: 4}, {Title: "LAST OK", Drop: 5}},
 		Empty: "no auth profiles are configured",
 	}
+	if len(views) > 0 && views[0].Scenario != "" {
+		// A rehearsal's own ledger (--scenario), not the shared one.
+		t.Title += " · rehearsal ledger, scenario: " + views[0].Scenario
+	}
 	unusable := 0
 	for _, v := range views {
 		row := Row{Key: v.ID, Cells: []Cell{text(v.ID), text(v.Provider), stateCell(v, now), text(""), text(""), text(""),

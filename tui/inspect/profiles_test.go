@@ -69,3 +69,18 @@ func cells(r Row) []string {
 	}
 	return out
 }
+
+// TestARehearsalsLedgerIsLabelled: the rows of a rehearsal's own ledger
+// say so, with the scenario, in the table's title.
+func TestARehearsalsLedgerIsLabelled(t *testing.T) {
+	views := profiles(epoch)
+	if got := profilesTable(views, epoch).Title; got != "Auth profiles" {
+		t.Errorf("the shared ledger's title %q", got)
+	}
+	for i := range views {
+		views[i].Scenario = "rate-limit"
+	}
+	if got, want := profilesTable(views, epoch).Title, "Auth profiles · rehearsal ledger, scenario: rate-limit"; got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+}
