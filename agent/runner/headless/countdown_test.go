@@ -1,32 +1,13 @@
 package headless
 
 import (
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
 )
-
-// syncBuffer is a strings.Builder safe for the countdown's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestCountdownRedrawsEachTick: a cooldown wait on a terminal counts down
 // on one line, redrawn at each tick, and ends with a line end when stopped.
@@ -34,7 +15,7 @@ func TestCountdownRedrawsEachTick(t *testing.T) {
 	start := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return start }
 	tick := make(chan time.Time)
-	var w syncBuffer
+	var w agenttest.Buffer
 	info := runner.RetryStartInfo{Cooldown: true, DelayMs: 30_000, Profile: "openai:a", Reason: "rate_limit"}
 	c := startCountdown(&w, info, clock, tick)
 	for i := 1; i <= 2; i++ {
@@ -51,7 +32,7 @@ func TestCountdownRedrawsEachTick(t *testing.T) {
 
 // TestCooldownWaitOffATerminal: off a terminal a cooldown wait is one line.
 func TestCooldownWaitOffATerminal(t *testing.T) {
-	var w syncBuffer
+	var w agenttest.Buffer
 	o := newToolOutput(&w, nil, 0)
 	o.event(annotation(runner.AnnotationRetryStart, runner.RetryStartInfo{Cooldown: true, DelayMs: 30_000, Profile: "openai:a", Reason: "rate_limit"}))
 	if got, want := w.String(), "↻ waiting 30s for openai:a (rate_limit)\n"; got != want {
