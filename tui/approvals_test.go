@@ -69,10 +69,12 @@ func TestApprovalDialog(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tool := writeTool{ran: make(chan struct{})}
 			rt := approvalRuntime(t, tool)
-			tm := startProgram(t, rt)
+			clk := &fakeClock{t: epoch}
+			tm := startProgramAt(t, rt, clk)
 			tm.Type("go")
 			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 			waitOutput(t, tm, "Allow scribble?", "(y) Allow once", "(n) Deny")
+			clk.Add(time.Second) // a deliberate key, not one typed ahead
 			tm.Send(tt.key)
 			waitOutput(t, tm, tt.want)
 			ran := false

@@ -146,6 +146,9 @@ func TestProfilesLive(t *testing.T) {
 
 	h.press('c')
 	h.waitView("Clear the cooldown of test:a?")
+	h.press('y') // typed right after c: ignored, it goes to the editor
+	h.waitView("keys paused: you were typing")
+	clock.Add(time.Second)
 	h.press('y')
 	h.waitView("cleared the cooldown of test:a")
 	h.waitFor("the profile to be available", func(m Model) bool {
@@ -190,6 +193,7 @@ func TestEnginesLive(t *testing.T) {
 
 	h.press('c')
 	h.waitView("Clear the quarantine of crashy?")
+	clock.Add(time.Second)
 	h.press('y')
 	h.waitView("cleared the quarantine of crashy", "active: crashy")
 	view, err := rt.Engines(context.Background())

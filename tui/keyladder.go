@@ -26,7 +26,11 @@ const quitWindow = time.Second
 //     inspector), and twice within a second quits, so no state can trap
 //     the user.
 //  2. The open dialog takes every other key, else the open inspector does
-//     (a question asked from an inspector is a dialog above it).
+//     (a question asked from an inspector is a dialog above it). A question
+//     that one key answers (an approval, a clear) ignores keys typed ahead
+//     (typedAhead: within dialog.TypeAheadPause of its opening or of the
+//     previous key, or in a burst): they go to the editor as typed, rung 0
+//     before everything but Ctrl+C; Esc still denies at once.
 //  3. The editor, while focused, takes text and its own bindings
 //     (input.Model.Wants); its sending keys are turned into requests at
 //     once (input.Model.Submit), so that they are handled in the order they
@@ -42,8 +46,13 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.lateReply(msg) { // rung 0
 		return m, nil
 	}
+	now, prev := m.opts.Now(), m.lastKey
+	m.lastKey = now
 	m.status.ClearHint()
 	k := m.keys
+	if m.typedAhead(msg, prev, now) && !key.Matches(msg, k.Quit) {
+		return m.typeThrough(msg)
+	}
 	if input.Burst(msg) {
 		if len(m.dialogs) > 0 || m.inspecting {
 			return m, nil

@@ -120,7 +120,10 @@ type Model struct {
 	quitting     bool
 	mouse        bool
 	lastCtrlC    time.Time
-	replyOpen    bool // a late terminal answer has begun (see lateReply)
+	// lastKey is when the last key came, wherever it went; pauseEnds is the
+	// end of a question's pause that a tick is scheduled for (typeahead.go).
+	lastKey, pauseEnds time.Time
+	replyOpen          bool // a late terminal answer has begun (see lateReply)
 	// compaction is the /compact under way, nil when none is.
 	compaction *compaction
 	sessionID  string

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"time"
+
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,6 +26,9 @@ type modelsListedMsg struct {
 }
 
 func (m Model) openDialog(d dialog.Model) Model {
+	if n := len(m.dialogs); n > 0 {
+		m.dialogs[n-1].SetShown(time.Time{}) // covered: shown anew when it comes back
+	}
 	m.dialogs = append(m.dialogs, d)
 	return m
 }

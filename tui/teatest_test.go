@@ -20,7 +20,13 @@ import (
 // feeding it, at 80×24.
 func startProgram(t *testing.T, rt Runtime) *teatest.TestModel {
 	t.Helper()
-	m := New(rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Now: fixedClock})
+	return startProgramAt(t, rt, &fakeClock{t: epoch})
+}
+
+// startProgramAt is startProgram on clock clk, which the test moves.
+func startProgramAt(t *testing.T, rt Runtime, clk *fakeClock) *teatest.TestModel {
+	t.Helper()
+	m := New(rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Now: clk.Now})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	b := startBridge(rt, tm.Send, FlushInterval)
 	t.Cleanup(b.stop)

@@ -17,6 +17,9 @@ import (
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m, cmd := m.route(msg)
 	m.refresh()
+	if tick := m.guardTick(); tick != nil {
+		cmd = tea.Batch(cmd, tick)
+	}
 	return m, cmd
 }
 
@@ -101,6 +104,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleHealthTick(msg)
 	case msgs.NoticeArrivedMsg:
 		return m.handleNotice(msg)
+	case guardTickMsg: // refresh ends the pause
+		return m, nil
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
 	case compactMsg:

@@ -15,6 +15,7 @@ func (m *Model) refresh() {
 	m.queue.SetSize(w, min(max(h/6, 1), 4))
 	chatHeight := max(h-m.input.Height()-m.queue.Height()-m.status.Height()-1, 1)
 	m.chat.SetSize(w, chatHeight)
+	m.settleGuard()
 	for i := range m.dialogs {
 		m.dialogs[i].SetSize(w, chatHeight)
 	}

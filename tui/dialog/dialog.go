@@ -7,6 +7,7 @@ package dialog
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -75,7 +76,16 @@ type Model struct {
 	// choice: a question that must be answered (an approval) answers no.
 	onClose tea.Msg
 	tag     string // names what the dialog is about, for its owner
+	// A question that one key answers is guarded against keys typed ahead
+	// (see Deliberate): shown is when it last came on top of the screen
+	// (zero while covered), paused says it ignores keys now.
+	guarded bool
+	shown   time.Time
+	paused  bool
 }
+
+// PausedNote is what a guarded question says while it ignores keys.
+const PausedNote = "keys paused: you were typing"
 
 // NewPicker returns a picker of items with selected highlighted.
 func NewPicker(d Deps, title string, items []Item, selected int) Model {
@@ -97,7 +107,28 @@ func NewQuestion(d Deps, title, text string, items []Item, onClose tea.Msg) Mode
 	m := NewPicker(d, title, items, 0)
 	m.lines = strings.Split(text, "\n")
 	m.onClose = onClose
+	m.guarded = true
 	return m
+}
+
+// Guarded reports whether one key answers the dialog (a question), which
+// therefore ignores keys typed ahead: its owner asks Deliberate first.
+func (m Model) Guarded() bool { return m.guarded }
+
+// Shown is when the dialog came on top of the screen; zero while it has
+// not, or is covered by another.
+func (m Model) Shown() time.Time { return m.shown }
+
+// SetShown records when the dialog came on top (zero: it is covered).
+func (m *Model) SetShown(t time.Time) { m.shown = t }
+
+// SetPaused says whether the dialog ignores keys now; it shows PausedNote
+// meanwhile.
+func (m *Model) SetPaused(paused bool) {
+	if paused != m.paused {
+		m.paused = paused
+		m.render()
+	}
 }
 
 // WithTag returns the dialog tagged with tag (an approval's tool call id),
@@ -226,6 +257,9 @@ func (m *Model) render() {
 		}
 	}
 	title := st.Title.Render(m.title)
+	if m.paused {
+		title += st.Hint.Render("  " + PausedNote)
+	}
 	switch {
 	case len(m.items) > rows:
 		title += st.Hint.Render(fmt.Sprintf("  %d/%d", m.sel+1, len(m.items)))
