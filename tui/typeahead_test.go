@@ -60,8 +60,8 @@ func answers(m Model, cmd tea.Cmd) (Model, []answerApprovalMsg) {
 	return m, got
 }
 
-// unanswered stands for no answer in the tables.
-const unanswered = runner.ApprovalDecision(-1)
+// noAnswer stands for no answer in the tables.
+const noAnswer = runner.ApprovalDecision(-1)
 
 // TestTypedAheadNeverAnswers: keys typed as an approval opens, or while the
 // user types, or in a burst, go to the editor as typed; a key pressed alone
@@ -78,14 +78,14 @@ func TestTypedAheadNeverAnswers(t *testing.T) {
 	tests := []struct {
 		name       string
 		keys       []keyAt
-		want       runner.ApprovalDecision // unanswered when nothing answers
+		want       runner.ApprovalDecision // noAnswer when nothing answers
 		wantEditor string
 	}{
-		{"y as it opens", []keyAt{{0, runeKey("y")}}, unanswered, "y"},
-		{"a sentence typed across its opening", typed(-400, "yay any"), unanswered, "yay any"},
-		{"typing starts 300 ms after", typed(300, "yna"), unanswered, "yna"},
-		{"Enter ends a sentence typed as it opens", append(typed(-150, "ok"), keyAt{ms(150), tea.KeyMsg{Type: tea.KeyEnter}}), unanswered, ""},
-		{"a burst long after", []keyAt{{ms(2000), runeKey("yes")}}, unanswered, "yes"},
+		{"y as it opens", []keyAt{{0, runeKey("y")}}, noAnswer, "y"},
+		{"a sentence typed across its opening", typed(-400, "yay any"), noAnswer, "yay any"},
+		{"typing starts 300 ms after", typed(300, "yna"), noAnswer, "yna"},
+		{"Enter ends a sentence typed as it opens", append(typed(-150, "ok"), keyAt{ms(150), tea.KeyMsg{Type: tea.KeyEnter}}), noAnswer, ""},
+		{"a burst long after", []keyAt{{ms(2000), runeKey("yes")}}, noAnswer, "yes"},
 		{"y alone 600 ms after", []keyAt{{ms(600), runeKey("y")}}, runner.ApproveOnce, ""},
 		{"typing, a pause, then a", append(typed(-300, "no"), keyAt{ms(400), runeKey("a")}), runner.ApproveSession, "no"},
 		{"Enter alone 600 ms after", []keyAt{{ms(600), tea.KeyMsg{Type: tea.KeyEnter}}}, runner.ApproveOnce, ""},
@@ -115,12 +115,12 @@ func TestTypedAheadNeverAnswers(t *testing.T) {
 				got = append(got, a...)
 			}
 			switch {
-			case tt.want == unanswered && len(got) > 0:
+			case tt.want == noAnswer && len(got) > 0:
 				t.Fatalf("answered %v", got[0].decision)
-			case tt.want != unanswered && (len(got) != 1 || got[0].decision != tt.want):
+			case tt.want != noAnswer && (len(got) != 1 || got[0].decision != tt.want):
 				t.Fatalf("answers %v, want %v", got, tt.want)
-			case tt.want == unanswered && len(m.dialogs) != 1:
-				t.Fatalf("the question closed unanswered")
+			case tt.want == noAnswer && len(m.dialogs) != 1:
+				t.Fatalf("the question closed noAnswer")
 			}
 			if v := m.input.Value(); v != tt.wantEditor {
 				t.Fatalf("the editor holds %q, want %q", v, tt.wantEditor)
