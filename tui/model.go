@@ -43,6 +43,10 @@ type Options struct {
 	// Mouse starts with mouse capture on (wheel scrolling); Alt+M toggles it.
 	// Off by default so that the terminal's own selection works.
 	Mouse bool
+	// MaxInputBytes is the largest input the runtime accepts
+	// (agent.maxInputBytes): a larger paste is not sent and stays in the
+	// editor, saying why. 0 leaves the refusal to the runtime.
+	MaxInputBytes int
 	// Now is the clock; it defaults to time.Now.
 	Now func() time.Time
 
@@ -158,7 +162,7 @@ func New(rt Runtime, opts Options) Model {
 	})
 	m.input = input.New(input.Deps{
 		Styles: st.Input, Keys: input.DefaultKeyMap(), Edit: input.DefaultEditKeyMap(),
-		Commands: suggestions, Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
+		Commands: suggestions, MaxBytes: opts.MaxInputBytes, Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
 	})
 	m.queue = queue.New(queue.Deps{Styles: st.Queue, Keys: queue.DefaultKeyMap()})
 	m.status = status.New(status.Deps{Styles: st.Status, Now: opts.Now})

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/pasteread"
 )
 
 // Run shows the TUI until the user quits or ctx is cancelled. It owns the
@@ -30,14 +31,24 @@ import (
 // saved with the session for when it is resumed.
 func Run(ctx context.Context, rt Runtime, opts Options) error {
 	m := New(rt, opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithoutSignalHandler()}
-	if opts.Input != nil {
-		popts = append(popts, tea.WithInput(opts.Input))
+	in := opts.Input
+	if in == nil {
+		in = os.Stdin
 	}
+	// Pastes reach the program through the reader, which is read only
+	// once p runs.
+	var p *tea.Program
+	pastes, err := pasteread.New(in, func(msg tea.Msg) { p.Send(msg) })
+	if err != nil {
+		return fmt.Errorf("reading the terminal: %w", err)
+	}
+	defer pastes.Cancel()
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithoutSignalHandler(),
+		tea.WithInput(pastes.Input())}
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
 	}
-	p := tea.NewProgram(m, popts...)
+	p = tea.NewProgram(m, popts...)
 	b := startBridge(rt, p.Send, FlushInterval)
 	m.calls.start(p.Send)
 	final, err := p.Run()
@@ -79,7 +90,7 @@ const callsStopWait = time.Second
 // after a signal or a crash, and are sent when it is resumed.
 func editorText(final tea.Model) []string {
 	if fm, ok := final.(Model); ok {
-		if text := strings.TrimSpace(fm.input.Value()); text != "" {
+		if text := strings.TrimSpace(fm.input.Text()); text != "" {
 			return []string{text}
 		}
 	}

@@ -15,11 +15,13 @@ func TestApprovalDialogInTmux(t *testing.T) {
 	if s := p.screen(); !strings.Contains(s, "(y) Allow once") || !strings.Contains(s, "echo approved-run") {
 		t.Fatalf("the dialog does not show the choices and the command:\n%s", s)
 	}
+	time.Sleep(quiet) // a deliberate key, not one typed ahead
 	p.typeText("y")
 	p.waitFor("the command's output", "✓ bash echo approved-run", 10*time.Second)
 
 	p.typeText("run echo denied-run", "Enter")
 	p.waitFor("the second dialog", "Allow bash?", 10*time.Second)
+	time.Sleep(quiet)
 	p.typeText("n")
 	p.waitFor("the denial", "denied by the user", 10*time.Second)
 	if s := p.screen(); strings.Contains(s, "✓ bash echo denied-run") {

@@ -71,6 +71,7 @@ func TestInspectorsInTmux(t *testing.T) {
 	}
 	p.typeText("c")
 	p.waitFor("the question", "Clear the quarantine of crashy?", 5*time.Second)
+	time.Sleep(quiet) // a deliberate key, not one typed ahead
 	p.typeText("y")
 	p.waitFor("the clear", "cleared the quarantine of crashy", 5*time.Second)
 	p.waitFor("crashy active again", "active: crashy", 5*time.Second)

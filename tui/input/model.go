@@ -28,6 +28,9 @@ type Deps struct {
 	Edit        EditKeyMap
 	Commands    []Suggestion
 	Placeholder string
+	// MaxBytes is the largest text the runtime accepts (agent.maxInputBytes);
+	// larger text is not sent and stays in the editor. 0 is no limit.
+	MaxBytes int
 }
 
 // Model is the editor: a Bubbles textarea, which does the editing, wrapping
@@ -42,6 +45,10 @@ type Model struct {
 	running  bool
 	scroll   int             // first visible screen line of the text
 	kind     agent.QueueKind // a taken-back item's kind, which Enter re-sends it as
+	// pastes are the large pastes whose placeholders the text holds;
+	// pasted numbers them (paste.go).
+	pastes []paste
+	pasted int
 
 	matches   []Suggestion
 	sel       int
@@ -125,11 +132,24 @@ func (m *Model) SetValue(s string) {
 // TakeBack puts text that left the queue unsent before what is typed, on
 // its own line. kind is what Enter will send it as again (the editor shows
 // it); "" sends it as usual.
+//
+// A large text comes back as a placeholder, as when it was pasted.
 func (m *Model) TakeBack(text string, kind agent.QueueKind) {
-	if cur := m.ta.Value(); strings.TrimSpace(cur) != "" {
+	cur := m.ta.Value()
+	m.kind = kind
+	if Large(text) {
+		m.ta.SetValue("")
+		m.hold(text)
+		if strings.TrimSpace(cur) != "" {
+			m.ta.InsertString("\n" + cur)
+		}
+		m.dismissed = false
+		m.sync()
+		return
+	}
+	if strings.TrimSpace(cur) != "" {
 		text += "\n" + cur
 	}
-	m.kind = kind
 	m.SetValue(text)
 }
 
@@ -141,6 +161,7 @@ func (m Model) Holding() agent.QueueKind { return m.kind }
 // Reset clears the text and forgets a taken-back item's kind.
 func (m *Model) Reset() {
 	m.kind = ""
+	m.pastes = nil
 	m.SetValue("")
 }
 
@@ -196,9 +217,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case Burst(k) || k.Paste:
 		// Marked as pasted, a burst matches none of the textarea's bindings
 		// either (Bubble Tea brackets a paste's String()). The sanitiser
-		// would make "\r\n" two lines.
+		// would make "\r\n" two lines. A large paste is held aside.
+		text := normalizeNewlines(string(k.Runes))
+		if Large(text) {
+			m.hold(text)
+			m.dismissed = false
+			break
+		}
 		k.Paste = true
-		k.Runes = []rune(strings.ReplaceAll(string(k.Runes), "\r\n", "\n"))
+		k.Runes = []rune(text)
 		cmd = m.edit(k)
 	case key.Matches(k, m.keys.Complete):
 		m.complete()
@@ -258,6 +285,14 @@ func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
 		return nil, false
 	}
 	text := strings.TrimSpace(m.ta.Value())
+	if sub := commandLine.Get().FindStringSubmatch(text); sub == nil && len(m.pastes) > 0 {
+		// Expanded after trimming: a pasted file is sent as it was, its
+		// final newline too.
+		text = m.expand(text)
+		if why := m.tooLarge(text); why != "" {
+			return msgs.HintMsg{Text: "not sent: " + why + " · the text stays in the editor"}, true
+		}
+	}
 	if m.PopupOpen() && !alt {
 		if s := m.matches[m.sel]; "/"+s.Name != text {
 			text = "/" + s.Name

@@ -12,6 +12,7 @@ import (
 // sync recomputes the completion list, the key states and the view after
 // any change; View only returns the result.
 func (m *Model) sync() {
+	m.forgetDeleted()
 	m.updateMatches()
 	open := m.PopupOpen()
 	k := &m.keys

@@ -10,6 +10,7 @@ package queue
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -176,6 +177,19 @@ func (m *Model) render() {
 	m.view = strings.Join(out, "\n")
 }
 
+// head is the start of text, at most n bytes cut at a rune's start: a row
+// shows one line, and a queued paste of megabytes would be sanitised whole
+// on every frame.
+func head(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n] + "…"
+}
+
 func (m *Model) row(i int) string {
 	it := m.items[i]
 	st := m.d.Styles
@@ -183,11 +197,11 @@ func (m *Model) row(i int) string {
 	if it.Kind == agent.QueueFollowUp {
 		kind = st.FollowUp.Render("follow-up")
 	}
-	text := strings.Join(strings.Fields(sanitize.String(it.Text, sanitize.Options{})), " ")
+	room := m.width - 2 - 9 - 3
+	text := strings.Join(strings.Fields(sanitize.String(head(it.Text, 8*max(room, 1)), sanitize.Options{})), " ")
 	mark := "  "
 	if m.focused && i == m.sel {
 		mark = st.Selected.Render("›") + " "
 	}
-	room := m.width - 2 - 9 - 3
 	return mark + kind + " " + st.More.Render("›") + " " + st.Text.Render(ansi.Truncate(text, max(room, 1), "…"))
 }
