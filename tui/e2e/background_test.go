@@ -34,6 +34,12 @@ func TestNewSessionWhileARunGoesOn(t *testing.T) {
 		p.typeText("", key)
 		waitChange(p, before, 2*time.Second)
 	}
+	// The last key's change may still be on its way (the screen can change
+	// for other reasons first, the "just now" of a row): poll for it.
+	deadline := time.Now().Add(5 * time.Second)
+	for !selectedRow(p.screen(), "run sleep 2") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond) // poll interval, not a wait for the app
+	}
 	if !selectedRow(p.screen(), "run sleep 2") {
 		t.Fatalf("cannot select the first session:\n%s", p.screen())
 	}
