@@ -40,7 +40,7 @@ var layerRules = []layerRule{
 	{"the runner reaches no front end or provider", under("agent/runner"),
 		append([]string{"agent/rpc", "tui"}, providerPackages...)},
 	{"the TUI talks to the runtime only through the runner", under("tui"),
-		[]string{"persistence", "agent/llm", "agent/tools", "agent/rpc", "agent/eventjson"}},
+		[]string{"persistence", "agent/llm", "agent/tools", "agent/rpc", "agent/eventjson", "failover", "lanes", "contextguard"}},
 	{"providers reach no orchestration or front end", under("agent/llm"),
 		[]string{"agent/runner", "agent/rpc", "agent/tools", "tui", "persistence", "lanes", "failover", "contextguard"}},
 	{"tools reach no orchestration or front end", under("agent/tools"),

@@ -9,7 +9,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/tui/inspect"
 	"github.com/steer-tui/steer/tui/msgs"
 )
@@ -119,7 +118,7 @@ func (m Model) handleHealthTick(msg healthTickMsg) (Model, tea.Cmd) {
 func (m Model) announceWindows(views []runner.ProfileView) Model {
 	now := m.opts.Now()
 	for _, v := range views {
-		if !slices.Contains(m.suspects, v.ID) || v.State == failover.StateAvailable || v.Until == nil {
+		if !slices.Contains(m.suspects, v.ID) || v.State == runner.ProfileAvailable || v.Until == nil {
 			continue
 		}
 		w := window{profile: v.ID, until: *v.Until}
@@ -197,7 +196,7 @@ func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 func (m Model) handleInspectKey() (Model, tea.Cmd) {
 	which := msgs.InspectEngines
 	for _, v := range m.health.Profiles {
-		if v.State != failover.StateAvailable {
+		if v.State != runner.ProfileAvailable {
 			which = msgs.InspectProfiles
 		}
 	}

@@ -11,7 +11,9 @@ import (
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
-func pasteKey(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true} }
+func pasteKey(s string) tea.KeyMsg {
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s), Paste: true}
+}
 
 var enter = tea.KeyMsg{Type: tea.KeyEnter}
 

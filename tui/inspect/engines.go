@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/contextguard/engines"
 )
 
 // enginesTable is the context engines at now: the one that answers, every
@@ -20,7 +19,7 @@ func enginesTable(v runner.EnginesView, now time.Time) Table {
 			{Title: "REASON", Max: 16}, {Title: "SINCE", Drop: 3}, {Title: "COUNT", Drop: 2}},
 		Empty: "no context engines",
 	}
-	records := map[string]engines.Quarantine{}
+	records := map[string]runner.Quarantine{}
 	for _, q := range v.Quarantines {
 		records[q.Engine] = q
 	}
@@ -62,7 +61,7 @@ func enginesTable(v runner.EnginesView, now time.Time) Table {
 }
 
 // withQuarantine adds quarantine record q to an engine's row.
-func withQuarantine(row Row, q engines.Quarantine, now time.Time) Row {
+func withQuarantine(row Row, q runner.Quarantine, now time.Time) Row {
 	row.Target = q.Engine
 	since := &q.Since
 	row.Cells = append(row.Cells, text(string(q.Method)), text(string(q.Reason)), text(ago(since, now)), text(fmt.Sprint(q.Count)))

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/lanes"
 )
 
 // lanesTable is the lanes of every live steer process at now: each run
@@ -37,7 +36,7 @@ func lanesTable(v runner.LanesView, now time.Time) Table {
 				t.Rows = append(t.Rows, laneRow(proc, l, e, now))
 				waiting[p.ProcessID+e.ID] = true
 			}
-			if len(l.Running)+len(l.Waiting) == 0 && l.Kind != lanes.KindSession {
+			if len(l.Running)+len(l.Waiting) == 0 && l.Kind != runner.LaneSession {
 				t.Rows = append(t.Rows, Row{Key: proc + "/" + l.Name, Cells: []Cell{text(l.Name), text(proc), text(""), text(""), text(""),
 					{Text: fmt.Sprintf("idle (cap %d)", l.Cap), Tone: ToneOK}},
 					Detail: []string{fmt.Sprintf("lane %s of %s: nothing runs or waits; %s at once", l.Name, proc, plural(l.Cap, "run"))}})
@@ -56,7 +55,7 @@ func lanesTable(v runner.LanesView, now time.Time) Table {
 }
 
 // laneRow is run e in lane l of process proc.
-func laneRow(proc string, l lanes.Lane, e lanes.Entry, now time.Time) Row {
+func laneRow(proc string, l runner.Lane, e runner.LaneEntry, now time.Time) Row {
 	state, waited, ran := Cell{Text: "waiting", Tone: ToneWarn}, now.Sub(e.Enqueued), ""
 	if !e.Started.IsZero() {
 		state, waited, ran = Cell{Text: "running", Tone: ToneOK}, e.Started.Sub(e.Enqueued), left(now.Sub(e.Started))

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/failover"
 )
 
 // profilesTable is the auth profiles as they stand at now: each one's state
@@ -30,7 +29,7 @@ func profilesTable(views []runner.ProfileView, now time.Time) Table {
 		row := Row{Key: v.ID, Cells: []Cell{text(v.ID), text(v.Provider), stateCell(v, now), text(""), text(""), text(""),
 			text(fmt.Sprint(v.ErrorCount)), text(ago(v.LastUsed, now)), text(ago(v.LastSuccess, now))}}
 		row.Detail = []string{profileDetail(v, now), fmt.Sprintf("in all: %d failed, %d answered", v.Failures, v.Successes)}
-		if v.State != failover.StateAvailable {
+		if v.State != runner.ProfileAvailable {
 			unusable++
 			row.Target = v.ID
 			if v.Until != nil {
@@ -54,11 +53,11 @@ func profilesTable(views []runner.ProfileView, now time.Time) Table {
 // stateCell is "available", or "cooldown until T" / "disabled until T".
 func stateCell(v runner.ProfileView, now time.Time) Cell {
 	switch {
-	case v.State == failover.StateAvailable:
+	case v.State == runner.ProfileAvailable:
 		return Cell{Text: v.State, Tone: ToneOK}
 	case v.Until == nil:
 		return Cell{Text: v.State, Tone: ToneBad}
-	case v.State == failover.StateCooldown:
+	case v.State == runner.ProfileCooldown:
 		return Cell{Text: v.State + " until " + clock(*v.Until, now), Tone: ToneWarn}
 	}
 	return Cell{Text: v.State + " until " + clock(*v.Until, now), Tone: ToneBad}
@@ -66,12 +65,12 @@ func stateCell(v runner.ProfileView, now time.Time) Cell {
 
 // profileDetail says in a sentence where the profile stands and why.
 func profileDetail(v runner.ProfileView, now time.Time) string {
-	if v.State == failover.StateAvailable || v.Until == nil {
+	if v.State == runner.ProfileAvailable || v.Until == nil {
 		return v.ID + " is " + v.State
 	}
 	var b strings.Builder
 	verb := "cools down"
-	if v.State == failover.StateDisabled {
+	if v.State == runner.ProfileDisabled {
 		verb = "is disabled"
 	}
 	fmt.Fprintf(&b, "%s %s for %s (until %s) after %s, for %s", v.ID, verb, left(v.Until.Sub(now)), clock(*v.Until, now),
@@ -91,7 +90,7 @@ func WindowNotice(v runner.ProfileView, now time.Time) string {
 		return fmt.Sprintf("❄ profile %s is in %s: %s", v.ID, v.State, deref(v.Reason))
 	}
 	mark, verb := "❄", "cools down"
-	if v.State == failover.StateDisabled {
+	if v.State == runner.ProfileDisabled {
 		mark, verb = "⊘", "is disabled"
 	}
 	s := fmt.Sprintf("%s profile %s %s for %s (until %s): %s", mark, v.ID, verb, left(v.Until.Sub(now)), clock(*v.Until, now), deref(v.Reason))

@@ -7,7 +7,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/failover"
 )
 
 // Run is one run as the trace shows it: when it started and ended, how,
@@ -211,9 +210,9 @@ func RunsFromRecords(views []runner.RunView) []Run {
 func impliedFailover(a, next runner.AttemptView) (runner.AttemptInfo, bool) {
 	f := runner.AttemptInfo{Reason: a.Reason, Decision: a.Decision}
 	switch a.Decision {
-	case failover.DecisionRotateProfile.String():
+	case runner.DecisionRotateProfile:
 		f.From, f.To = a.Profile, next.Profile
-	case failover.DecisionFallbackModel.String():
+	case runner.DecisionFallbackModel:
 		f.From, f.To = a.Model, next.Model
 	default:
 		return f, false

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // traceTable is run i of runs (newest first) as its failover trace: every
@@ -60,7 +60,7 @@ func stepRow(s Step) Row {
 	case StepFailover:
 		row := Row{Cells: []Cell{text(""), text("↻ failover"), text(""), text(""), {Text: i.Reason, Tone: ToneBad}, text(i.Decision)},
 			Detail: []string{i.Summary()}}
-		if i.Decision == failover.DecisionFallbackModel.String() {
+		if i.Decision == runner.DecisionFallbackModel {
 			row.Cells[3] = text(i.From + " → " + i.To)
 		} else {
 			row.Cells[2] = text(i.From + " → " + i.To)
@@ -108,13 +108,13 @@ func attemptRow(s Step) Row {
 // decisionWords says what a failover decision does.
 func decisionWords(d string) string {
 	switch d {
-	case failover.DecisionRotateProfile.String():
+	case runner.DecisionRotateProfile:
 		return "rotate to the next auth profile"
-	case failover.DecisionFallbackModel.String():
+	case runner.DecisionFallbackModel:
 		return "fall back to the next model"
-	case failover.DecisionSurfaceError.String():
+	case runner.DecisionSurfaceError:
 		return "show the error: no other profile or model could do better"
-	case failover.DecisionContinueNormal.String():
+	case runner.DecisionContinueNormal:
 		return "retry on the same profile"
 	case "":
 		return "nothing (the attempt was cut off)"

@@ -19,7 +19,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -236,9 +235,9 @@ func (m *Model) health(h msgs.HealthChangedMsg) {
 	m.cooling, m.disabled, m.quarantined = 0, 0, len(h.Engines.Quarantines)
 	for _, p := range h.Profiles {
 		switch p.State {
-		case failover.StateCooldown:
+		case runner.ProfileCooldown:
 			m.cooling++
-		case failover.StateDisabled:
+		case runner.ProfileDisabled:
 			m.disabled++
 		}
 	}

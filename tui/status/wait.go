@@ -7,7 +7,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/failover"
 )
 
 // What the run waits for, as its events told: the bar says it instead of
@@ -146,7 +145,7 @@ func answering(a agent.Annotation) string {
 		switch {
 		case a.Kind == runner.AnnotationAttemptStart:
 			return info.Model
-		case a.Kind == runner.AnnotationFailover && info.Decision == failover.DecisionFallbackModel.String():
+		case a.Kind == runner.AnnotationFailover && info.Decision == runner.DecisionFallbackModel:
 			return info.To
 		}
 	}
