@@ -78,15 +78,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	if m.focus == focusInput && m.input.Wants(msg) {
-		if req, ok := m.input.Submit(msg); ok {
-			if req == nil {
-				return m, nil
-			}
-			return m.route(req)
-		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		return m, cmd
+		return m.editorKey(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Abort):

@@ -33,6 +33,12 @@ func (m Model) typeThrough(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if !m.input.Wants(msg) {
 		return m, nil
 	}
+	return m.editorKey(msg)
+}
+
+// editorKey gives a key the editor wants to it: a send goes to its route,
+// anything else edits.
+func (m Model) editorKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if req, ok := m.input.Submit(msg); ok {
 		if req == nil {
 			return m, nil
