@@ -2,18 +2,18 @@ package persistence
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/steer-tui/steer/persistence/persisttest"
 )
 
 // corruptPageDB builds a state directory whose sessions table holds many
 // rows, closes it, and fills one page of that table with garbage: the page
-// pick chooses (by dbstat: "root" for the table's root page, "leaf" for one
+// pick chooses (persisttest.RootPage for the table's root page, LeafPage for one
 // of its data pages). The header and the schema stay sound, so Open
 // succeeds; only a read or write of that page meets the garbage.
 func corruptPageDB(t *testing.T, pick string) string {
@@ -32,38 +32,7 @@ func corruptPageDB(t *testing.T, pick string) string {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, dbFileName)
-	db, err := sql.Open(driverName, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pageSize, page int64
-	if err := db.QueryRow(`PRAGMA page_size`).Scan(&pageSize); err != nil {
-		t.Fatal(err)
-	}
-	q := `SELECT pageno FROM dbstat WHERE name = 'sessions' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1`
-	if pick == "root" {
-		q = `SELECT rootpage FROM sqlite_schema WHERE name = 'sessions'`
-	}
-	if err := db.QueryRow(q).Scan(&page); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if page <= 1 {
-		t.Fatalf("the sessions table's %s page is %d, the schema's", pick, page)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xff", int(pageSize))), (page-1)*pageSize); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	persisttest.CorruptPage(t, filepath.Join(dir, dbFileName), "sessions", pick)
 	return dir
 }
 
@@ -77,15 +46,15 @@ func TestCorruptPageGivesCorruptError(t *testing.T) {
 		pick string
 		op   func(context.Context, *Store) error
 	}{
-		{"list sessions, a data page", "leaf", func(ctx context.Context, s *Store) error {
+		{"list sessions, a data page", persisttest.LeafPage, func(ctx context.Context, s *Store) error {
 			_, err := s.ListSessions(ctx, ListOptions{})
 			return err
 		}},
-		{"read a session, the root page", "root", func(ctx context.Context, s *Store) error {
+		{"read a session, the root page", persisttest.RootPage, func(ctx context.Context, s *Store) error {
 			_, err := s.Session(ctx, "s000")
 			return err
 		}},
-		{"create a session, the root page", "root", func(ctx context.Context, s *Store) error {
+		{"create a session, the root page", persisttest.RootPage, func(ctx context.Context, s *Store) error {
 			return s.CreateSession(ctx, Session{ID: "new", Workspace: "/work"})
 		}},
 	}

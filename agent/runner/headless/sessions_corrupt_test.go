@@ -2,16 +2,13 @@ package headless
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	_ "modernc.org/sqlite"
-
 	"github.com/steer-tui/steer/persistence"
+	"github.com/steer-tui/steer/persistence/persisttest"
 )
 
 // TestSessionsOnACorruptPage: a database whose sessions table has a garbage
@@ -32,28 +29,7 @@ func TestSessionsOnACorruptPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "steer.db")
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pageSize, page int64
-	err = db.QueryRow(`PRAGMA page_size`).Scan(&pageSize)
-	if err == nil {
-		err = db.QueryRow(`SELECT pageno FROM dbstat WHERE name = 'sessions' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1`).Scan(&page)
-	}
-	if cerr := db.Close(); err != nil || cerr != nil {
-		t.Fatal(err, cerr)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xff", int(pageSize))), (page-1)*pageSize); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	persisttest.CorruptPage(t, path, "sessions", persisttest.LeafPage)
 
 	var out, errb strings.Builder
 	code := Sessions(context.Background(), SessionsOptions{StateDir: dir}, &out, &errb)
