@@ -31,6 +31,23 @@ type runGuard struct {
 	// stuckAt is the size of the last context a budget compaction could
 	// not shrink: the next ones wait until the context has grown.
 	stuckAt int
+	// giveUp is why the overflow chain gave up on the run's last request
+	// (contextguard.OverflowState.GiveUpReason), "" when it did not.
+	giveUp string
+}
+
+// gaveUp is why the recovery chain gave the run up ("context_overflow",
+// "compaction_failure"), "" when it did not: the run's end names it.
+func (g *runGuard) gaveUp() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.giveUp
+}
+
+func (g *runGuard) giveUpWith(reason string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.giveUp = reason
 }
 
 // budgetRegrowth is how much a context must grow past stuckAt before a
@@ -54,7 +71,7 @@ func (g *runGuard) stuck(tokens int) {
 func (g *runGuard) reset() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.window, g.compactions, g.stuckAt, g.fence = 0, nil, 0, 0
+	g.window, g.compactions, g.stuckAt, g.fence, g.giveUp = 0, nil, 0, 0, ""
 }
 
 func (g *runGuard) budget(m agent.Model, opts agent.StreamOptions) contextguard.Budget {
@@ -204,6 +221,7 @@ func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.Assistant
 				q.truncated = true
 				return r.truncateSession(ctx, q, limit)
 			default:
+				r.runGuard.giveUpWith(state.GiveUpReason())
 				return false
 			}
 		}
