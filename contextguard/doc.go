@@ -28,10 +28,10 @@
 //
 // # When the provider says no
 //
-// NextOverflowStep is the recovery chain: retry after a compaction that
-// already happened in the attempt, else compact, then cut the session's
-// oversized tool results (TruncateToolResults), then give up with
-// context_overflow or compaction_failure. OverflowLimit reads the limit a
+// NextOverflowStep is the recovery chain in the seed's three steps: compact
+// (or retry once after a compaction that already ran for the request), then
+// cut the session's oversized tool results (TruncateToolResults), then give
+// up with context_overflow or compaction_failure. OverflowLimit reads the limit a
 // provider's overflow error states, so that the recovery can use it as the
 // window for the rest of the run. CompactAfterTimeout decides the timeout
 // trigger. Snapshot keeps the messages from before a compaction for a

@@ -35,13 +35,15 @@ func CompactAfterTimeout(promptTokens, window, timeoutCompactions int) bool {
 }
 
 // OverflowState is what the overflow recovery chain knows when a request
-// of an attempt overflowed.
+// overflowed.
 type OverflowState struct {
-	// CompactedInAttempt: a compaction already ran inside this attempt
-	// (pre-flight, mid-turn, or an earlier step of this chain).
+	// CompactedInAttempt: a compaction already ran for this request before
+	// it was sent (pre-flight, mid-turn).
 	CompactedInAttempt bool
-	// Retried: the request was already sent again after that compaction.
-	Retried bool
+	// Recovered: the chain's first step was taken for this request — the
+	// retry that gave that compaction its chance, or the chain's own
+	// compaction. Whatever overflows after it goes on to the truncation.
+	Recovered bool
 	// Compactions counts the run's compactions for overflow.
 	Compactions int
 	// CompactionFailed: the chain's compaction did not happen (a
@@ -60,7 +62,7 @@ type OverflowStep int
 // The steps, in the order the chain tries them.
 const (
 	// StepRetry: send the request again without compacting again; the
-	// compaction that already happened may be enough.
+	// compaction that already ran for it may be enough.
 	StepRetry OverflowStep = iota
 	// StepCompact: compact for overflow (ReasonOverflow), then retry.
 	StepCompact
@@ -80,15 +82,19 @@ func (s OverflowStep) String() string {
 	return overflowStepNames[s]
 }
 
-// NextOverflowStep is the overflow recovery chain (SPEC §6.3): after a
-// compaction in this attempt, one retry without compacting again; without
-// one, compact (at most MaxOverflowCompactions per run); then, if tool
-// results are oversized, cut them in the session; then give up. (seed)
+// NextOverflowStep is the overflow recovery chain in the seed's steps
+// (seed 002 §5, §12): a request that overflows is compacted (or, when a
+// compaction already ran for it, retried once as it is, so that compaction
+// gets its chance) and tried again; if it still overflows, the session's
+// oversized tool results are cut and it is tried again; if it still
+// overflows, or there is nothing to cut, the run gives up. A run compacts
+// for overflow at most MaxOverflowCompactions times; a compaction that
+// fails goes straight to the cut. (seed)
 func NextOverflowStep(s OverflowState) OverflowStep {
 	switch {
-	case s.CompactedInAttempt && !s.Retried:
+	case !s.Recovered && s.CompactedInAttempt:
 		return StepRetry
-	case !s.CompactedInAttempt && !s.CompactionFailed && s.Compactions < MaxOverflowCompactions:
+	case !s.Recovered && !s.CompactionFailed && s.Compactions < MaxOverflowCompactions:
 		return StepCompact
 	case s.OversizedToolResults && !s.TruncatedToolResults:
 		return StepTruncateToolResults

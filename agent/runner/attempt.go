@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/failover"
 )
 
@@ -28,7 +29,7 @@ func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LL
 // attemptsStream is the attempt loop alone as a StreamFn: no guard, no
 // lanes (the summary of a compaction, a request already guarded).
 func (r *Runtime) attemptsStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-	return r.goStream(m, func(out *agent.AssistantStream) { r.runAttempts(ctx, m, llm, opts, out) })
+	return r.goStream(m, func(out *agent.AssistantStream) { r.runAttempts(ctx, m, llm, opts, out, nil) })
 }
 
 // goStream runs fill into a new stream on a goroutine of its own and ends
@@ -63,6 +64,7 @@ type attemptRun struct {
 	llm  agent.LLMContext
 	opts agent.StreamOptions
 	out  *agent.AssistantStream
+	tc   *timeoutChain // the guarded request's timeout chain; nil for a summary
 
 	count    int               // attempts made
 	first    string            // the first attempt's profile and model
@@ -94,16 +96,22 @@ type attempt struct {
 
 func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
 
-// runAttempts tries the chain's models and their profiles in order until one
-// answers or the decision is to surface the error, which then goes out —
-// unless every candidate is cooling down and the request may wait for the
-// soonest window (cooldownwait.go): then it waits and tries the chain again.
-func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
-	q := &attemptRun{ctx: ctx, llm: llm, opts: opts, out: out}
+// runAttempts tries the chain's models and their profiles in order
+// until one answers or the decision is to surface the error, which then
+// goes out — unless every candidate is cooling down and the request may
+// wait for the soonest window (cooldownwait.go): then it waits and tries the
+// chain again. A timeout that asks for a compaction (timeoutchain.go) goes
+// out at once, for the guard to compact.
+func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) {
+	q := &attemptRun{ctx: ctx, llm: llm, opts: opts, out: out, tc: tc}
 	chain := r.modelChain(m)
 	for {
 		last, done := r.tryChain(q, chain)
 		if done {
+			return
+		}
+		if tc != nil && tc.asked.profile != "" {
+			surface(last, q.out)
 			return
 		}
 		if r.waitForCooldown(q, chain, &last) {
@@ -142,6 +150,7 @@ func (r *Runtime) tryChain(q *attemptRun, chain []agent.Model) (last attempt, do
 				Stage: f.stage, Failed: true, Reason: f.reason, RunReason: q.run,
 				ProfilesLeft: failover.Left(usable, tried, ""), ModelsLeft: len(chain) - i - 1,
 				Profiles: len(usable), Attempts: q.count,
+				PromptHeavy: q.tc.compactsFor(), TimeoutCompactions: r.runGuard.count(engines.CompactTimeout),
 			}, r.opts.Failover)
 			f.info.Decision = verdict.Decision.String()
 			annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)
@@ -159,6 +168,9 @@ func (r *Runtime) tryChain(q *attemptRun, chain []agent.Model) (last attempt, do
 					annotate(q.ctx, q.out, AnnotationFailover, AttemptInfo{Reason: f.info.Reason, Decision: f.info.Decision, From: model.Ref(), To: chain[i+1].Ref()})
 				}
 			default:
+				if verdict.Recovery == failover.RecoveryCompactTimeout {
+					q.tc.asked = exemption{profile: cand.ID, model: model.ID}
+				}
 				return f.attempt, false
 			}
 			break

@@ -46,7 +46,7 @@ func (q *attemptRun) ready(cands []failover.Candidate, m agent.Model, now time.T
 			cands[i].Eligibility = failover.EligibleOK
 		}
 	}
-	return cands
+	return passTimeoutCooldowns(q.ctx, cands, m, now)
 }
 
 // noteHint remembers when the provider said profile id may serve m again,

@@ -123,8 +123,11 @@ type guarded struct {
 	opts agent.StreamOptions
 	out  *agent.AssistantStream
 	// compacted: this request compacted the session, so an overflow is
-	// retried once without compacting again.
-	compacted, retried, truncated, compactionFailed bool
+	// retried once without compacting again. recovered: the overflow
+	// chain's first step was taken (contextguard.OverflowState.Recovered).
+	compacted, recovered, truncated, compactionFailed bool
+	// timeout is the timeout chain of this request (timeoutchain.go).
+	timeout timeoutChain
 	// fence is how many messages the run's previous request held (0 for
 	// its first): the tool results after it are new.
 	fence int
@@ -152,8 +155,13 @@ func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.
 		send, _ = r.guard.Apply(send, b)
 		r.announceQuarantines(ctx, out)
 		r.runGuard.moveFence(len(q.llm.Messages)) // as sent: a compaction may have shrunk it
-		final, delivered := r.tapAttempts(ctx, m, send, opts, out)
-		if delivered || final.Type == agent.EventDone || ctx.Err() != nil || !r.recover(ctx, q, final, p) {
+		tokens := p.Tokens
+		if q.compacted {
+			tokens = r.guard.Assess(q.llm, b).Tokens
+		}
+		q.timeout.heavy = contextguard.CompactAfterTimeout(tokens, b.Window, r.runGuard.count(engines.CompactTimeout))
+		final, delivered := r.tapAttempts(q.timeout.context(ctx), m, send, opts, out, &q.timeout)
+		if delivered || final.Type == agent.EventDone || ctx.Err() != nil || !r.recover(ctx, q, final) {
 			out.Push(context.Background(), final)
 			return
 		}
@@ -192,7 +200,7 @@ func (r *Runtime) wantsBudgetCompaction(q *guarded, b contextguard.Budget, p con
 
 // recover decides what to do about a failed request: true when the session
 // was changed (or a retry is due) and the request goes again.
-func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.AssistantEvent, p contextguard.Pressure) bool {
+func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
 	switch reasonOf(final) {
 	case failover.ReasonContextOverflow:
 		if limit, ok := contextguard.OverflowLimit(final.Partial.ErrorMessage); ok {
@@ -200,17 +208,18 @@ func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.Assistant
 		}
 		for {
 			limit := contextguard.ToolResultLimit(r.runGuard.budget(q.m, q.opts).Window)
-			state := contextguard.OverflowState{CompactedInAttempt: q.compacted, Retried: q.retried,
+			state := contextguard.OverflowState{CompactedInAttempt: q.compacted, Recovered: q.recovered,
 				Compactions: r.runGuard.count(engines.CompactOverflow), CompactionFailed: q.compactionFailed,
 				OversizedToolResults: contextguard.ReducibleToolResultChars(q.llm.Messages, limit) > 0,
 				TruncatedToolResults: q.truncated}
 			switch contextguard.NextOverflowStep(state) {
 			case contextguard.StepRetry:
-				q.retried = true
+				q.recovered = true
 				return true
 			case contextguard.StepCompact:
 				r.runGuard.counted(engines.CompactOverflow)
 				if r.compactRequest(ctx, q, engines.CompactOverflow, final.Partial.ErrorMessage) {
+					q.recovered = true
 					return true
 				}
 				q.compactionFailed = true
@@ -226,11 +235,7 @@ func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.Assistant
 			}
 		}
 	case failover.ReasonTimeout:
-		window := r.runGuard.budget(q.m, q.opts).Window
-		if !q.compacted && contextguard.CompactAfterTimeout(p.Tokens, window, r.runGuard.count(engines.CompactTimeout)) {
-			r.runGuard.counted(engines.CompactTimeout)
-			return r.compactRequest(ctx, q, engines.CompactTimeout, final.Partial.ErrorMessage)
-		}
+		return r.compactForTimeout(ctx, q, final)
 	}
 	return false
 }
@@ -268,8 +273,8 @@ func (r *Runtime) truncateSession(ctx context.Context, q *guarded, limit int) bo
 // tapAttempts runs the attempt loop into out, keeping its final event back:
 // the caller pushes it, or retries the request when nothing but
 // annotations went out (delivered is false).
-func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) (final agent.AssistantEvent, delivered bool) {
-	tap := r.attemptsStream(ctx, m, llm, opts)
+func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) (final agent.AssistantEvent, delivered bool) {
+	tap := r.goStream(m, func(out *agent.AssistantStream) { r.runAttempts(ctx, m, llm, opts, out, tc) })
 	var held []agent.AssistantEvent // a start: nothing yet, as long as nothing follows it
 	for ev := range tap.Events() {
 		switch ev.Type {

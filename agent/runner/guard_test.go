@@ -141,27 +141,70 @@ func TestOverflowCompactsOnceAndCompletes(t *testing.T) {
 	}
 }
 
-// TestOverflowAfterCompactingRetriesWithoutCompactingAgain: a second
-// overflow in the request that already compacted is retried as it is.
-func TestOverflowAfterCompactingRetriesWithoutCompactingAgain(t *testing.T) {
-	p := &overflowing{limit: 1 << 30, fail: 2}
-	rt, notes := guardRuntime(t, p, 0)
-	if err := rt.agent.ReplaceMessages(history(10, 4_000)); err != nil {
-		t.Fatal(err)
+// withBigToolResult is history that ends in a read whose 100 kB result is
+// in the recent tail: compaction keeps it, the overflow chain's cut is what
+// shrinks it.
+func withBigToolResult() []agent.Message {
+	msgs := history(10, 4_000)
+	return append(msgs,
+		agent.UserMessage("read the log", agenttest.Epoch),
+		agent.Message{Role: agent.RoleAssistant, Content: []agent.Content{agent.ToolCall("c1", "read", map[string]any{"path": "log"})},
+			StopReason: agent.StopReasonToolUse, Timestamp: agenttest.Epoch},
+		agent.Message{Role: agent.RoleToolResult, ToolCallID: "c1", ToolName: "read",
+			Content: []agent.Content{agent.Text(strings.Repeat("log line of the build\n", 100_000/22))}, Timestamp: agenttest.Epoch},
+	)
+}
+
+// TestOverflowChainInTheSeedsSteps: a provider that keeps overflowing gets
+// the seed's steps (seed 002 §5, §12) and no more: compact and retry; still
+// overflowing, cut the oversized tool results and retry; still overflowing,
+// give up with context_overflow — one request per step, no extra plain retry.
+func TestOverflowChainInTheSeedsSteps(t *testing.T) {
+	cases := []struct {
+		name        string
+		session     []agent.Message
+		fail        int
+		requests    int // main requests
+		compactions int
+		replaced    bool   // the session's tool result was cut
+		gaveUp      string // runGuard.gaveUp at the end; "" when it completed
+	}{
+		{"one overflow: compact, retry, answer", history(10, 4_000), 1, 2, 1, false, ""},
+		{"overflowing after the compaction, nothing to cut: give up", history(10, 4_000), 2, 2, 1, false, "context_overflow"},
+		{"an oversized result in the tail: compact, cut, give up", withBigToolResult(), 1 << 10, 3, 1, true, "context_overflow"},
+		{"an oversized result in the tail: the cut is enough", withBigToolResult(), 2, 3, 1, true, ""},
 	}
-	if err := rt.Prompt("again"); err != nil {
-		t.Fatal(err)
-	}
-	waitIdle(t, rt)
-	msgs := rt.State().Messages
-	if last := msgs[len(msgs)-1]; last.TextContent() != "ok" {
-		t.Fatalf("the run did not complete: %+v", last)
-	}
-	if n := len(kinds(*notes, AnnotationCompactionStart)); n != 1 {
-		t.Fatalf("%d compactions, want 1", n)
-	}
-	if len(p.sizes) != 3 {
-		t.Fatalf("%d main requests, want 3 (overflow, overflow after compacting, answer)", len(p.sizes))
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := &overflowing{limit: 1 << 30, fail: c.fail}
+			rt, notes := guardRuntime(t, p, 0)
+			if err := rt.agent.ReplaceMessages(c.session); err != nil {
+				t.Fatal(err)
+			}
+			if err := rt.Prompt("again"); err != nil {
+				t.Fatal(err)
+			}
+			waitIdle(t, rt)
+			msgs := rt.State().Messages
+			last := msgs[len(msgs)-1]
+			if done := last.TextContent() == "ok"; done != (c.gaveUp == "") {
+				t.Fatalf("completed %v, want %v: %+v", done, c.gaveUp == "", last)
+			}
+			if len(p.sizes) != c.requests {
+				t.Fatalf("%d main requests, want %d", len(p.sizes), c.requests)
+			}
+			if n := len(kinds(*notes, AnnotationCompactionStart)); n != c.compactions {
+				t.Fatalf("%d compactions, want %d", n, c.compactions)
+			}
+			if got := rt.runGuard.gaveUp(); got != c.gaveUp {
+				t.Fatalf("gave up with %q, want %q", got, c.gaveUp)
+			}
+			for _, m := range msgs {
+				if cut := m.Role == agent.RoleToolResult && len(m.TextContent()) < 99_000; m.Role == agent.RoleToolResult && cut != c.replaced {
+					t.Fatalf("the stored tool result is %d bytes; cut %v, want %v", len(m.TextContent()), cut, c.replaced)
+				}
+			}
+		})
 	}
 }
 

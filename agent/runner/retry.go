@@ -54,7 +54,7 @@ func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 		}
 		retry := failover.DecideRetry(failover.RetryFacts{Reason: f.reason, Hint: hint, Retries: retries,
 			Attempts: q.count, Profiles: t.profiles}, r.opts.Failover)
-		if !retry.Retry {
+		if !retry.Retry || q.tc.skipsRetry(f.reason) {
 			r.recordFailure(q.ctx, id, model, f.reason, perr)
 			return f, false
 		}
