@@ -22,10 +22,14 @@ const (
 // AttemptInfo is the Data of the attempt loop's annotations: one attempt,
 // or for a failover the move from one profile or model to the next.
 type AttemptInfo struct {
-	Profile    string `json:"profile,omitempty"`
-	Model      string `json:"model,omitempty"`
-	Attempt    int    `json:"attempt,omitempty"`
-	Reason     string `json:"reason,omitempty"`
+	Profile string `json:"profile,omitempty"`
+	Model   string `json:"model,omitempty"`
+	Attempt int    `json:"attempt,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	// Result is why an answer that came counts as a failure
+	// (failover.ClassifyResult: empty_result, reasoning_only_result,
+	// planning_only_result).
+	Result     string `json:"result,omitempty"`
 	Decision   string `json:"decision,omitempty"`
 	From       string `json:"from,omitempty"`
 	To         string `json:"to,omitempty"`

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -86,12 +87,18 @@ type target struct {
 	holdThinking bool // another model could still answer (see forward)
 }
 
+// holding is what forward holds back for an attempt at t of request q.
+func (t target) holding(q *attemptRun) holding {
+	return holding{thinking: t.holdThinking, planning: t.holdThinking && len(q.llm.Tools) > 0}
+}
+
 // attempt is how one attempt went.
 type attempt struct {
 	held      []agent.AssistantEvent // start (and thinking, see forward), held back
 	final     agent.AssistantEvent   // the done or error event
 	delivered bool                   // events reached out: the attempt cannot be retried
 	thought   bool                   // thinking was held back: a reasoning-only answer
+	planned   bool                   // the answer was a plan and nothing else, held back
 }
 
 func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
@@ -190,14 +197,23 @@ func (r *Runtime) skipModel(q *attemptRun, model agent.Model, prov Provider, usa
 	}
 }
 
+// holding is what forward holds back before it counts as delivered.
+type holding struct {
+	// thinking: another model could still answer, so an answer that only
+	// reasons must not have been shown (SPEC §5.4).
+	thinking bool
+	// planning: the same, and the request offered tools: the start of an
+	// answer that reads like a plan waits (planning.go).
+	planning bool
+}
+
 // forward streams src to out, holding the start event back until something
 // follows it (a failure before any content is then retried without a trace)
-// and the final event for the caller to push. With holdThinking (another
-// model could still answer) thinking is held back too, until text or a tool
-// call follows: an answer that only reasons counts as a failure (SPEC §5.4)
-// and must not have been shown.
-func forward(ctx context.Context, src *agent.AssistantStream, out *agent.AssistantStream, holdThinking bool) attempt {
+// and the final event for the caller to push. Thinking and the opening of
+// a plan are held back too, as hold says, until text or a tool call follows.
+func forward(ctx context.Context, src *agent.AssistantStream, out *agent.AssistantStream, hold holding) attempt {
 	var a attempt
+	var text strings.Builder // held text: the answer so far while it reads like a plan
 	for ev := range src.Events() {
 		if !a.delivered {
 			switch {
@@ -207,14 +223,17 @@ func forward(ctx context.Context, src *agent.AssistantStream, out *agent.Assista
 			case ev.Type == agent.EventError || ev.Type == agent.EventDone:
 				a.final = ev // an error, or an answer with nothing in it: both may be retried
 				continue
-			case holdThinking && isThinking(ev.Type):
+			case hold.thinking && isThinking(ev.Type):
 				a.held, a.thought = append(a.held, ev), true
 				continue
+			case hold.planning && isText(ev.Type):
+				text.WriteString(ev.Delta)
+				if readPlanning(text.String()) != planningNot {
+					a.held = append(a.held, ev)
+					continue
+				}
 			}
-			a.delivered = true
-			for _, h := range a.held {
-				out.Push(ctx, h)
-			}
+			a.release(ctx, out)
 		}
 		if ev.Type == agent.EventDone || ev.Type == agent.EventError {
 			a.final = ev // pushed by the caller, after its attempt_end
@@ -226,7 +245,24 @@ func forward(ctx context.Context, src *agent.AssistantStream, out *agent.Assista
 		a.final = agent.AssistantEvent{Type: agent.EventError, Reason: agent.StopReasonError,
 			Partial: agent.Message{Role: agent.RoleAssistant, StopReason: agent.StopReasonError, ErrorMessage: "the provider's stream ended without a result"}}
 	}
+	if !a.delivered && text.Len() > 0 && !a.failed() {
+		if a.planned = isPlan(text.String()) && len(a.final.Partial.ToolCalls()) == 0; !a.planned {
+			a.release(ctx, out) // a short answer: it goes out whole
+		}
+	}
 	return a
+}
+
+// release pushes what was held back: the attempt is delivered.
+func (a *attempt) release(ctx context.Context, out *agent.AssistantStream) {
+	a.delivered = true
+	for _, h := range a.held {
+		out.Push(ctx, h)
+	}
+}
+
+func isText(t agent.AssistantEventType) bool {
+	return t == agent.EventTextStart || t == agent.EventTextDelta || t == agent.EventTextEnd
 }
 
 func isThinking(t agent.AssistantEventType) bool {

@@ -99,12 +99,15 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 	began := time.Now()
 	var a attempt
 	if src := prov.Stream(q.ctx, model, q.llm, o); src != nil {
-		a = forward(q.ctx, src, q.out, t.holdThinking)
+		a = forward(q.ctx, src, q.out, t.holding(q))
 	} else {
 		a.final = failedEvent(model, "the provider returned no stream", r.opts.Now())
 	}
 	info.DurationMs = time.Since(began).Milliseconds()
-	empty := !a.failed() && !a.delivered // done with nothing, or only reasoning, before it (SPEC §5.4)
+	// An answer that came may still count as a failure (SPEC §5.4): nothing
+	// in it, or only reasoning or a plan, all held back (forward).
+	result := failover.ClassifyResult(failover.Result{Delivered: a.delivered, Reasoning: a.thought, PlanningOnly: a.planned})
+	empty := !a.failed() && result.Failed()
 	if !a.failed() && !empty {
 		annotate(q.ctx, q.out, AnnotationAttemptEnd, info)
 		if retries > 0 {
@@ -121,7 +124,7 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 	f := failed{attempt: a, stage: failover.StagePrompt, reason: failover.ReasonEmptyResponse, info: info, retries: retries}
 	switch {
 	case empty:
-		f.stage = failover.StageAssistant
+		f.stage, f.info.Result = failover.StageAssistant, result.String()
 	case a.final.Partial.Error != nil:
 		f.reason = failover.ClassifyError(a.final.Partial.Error, nil)
 	default:
