@@ -52,6 +52,10 @@ type CompactOptions struct {
 	Now func() time.Time
 	// Estimator measures messages (nil: without a cache).
 	Estimator *Estimator
+	// Timeout bounds the summary request (0: SummaryTimeout); at the limit
+	// the request is cancelled and the compaction fails with
+	// FailureSummaryTimeout.
+	Timeout time.Duration
 }
 
 // CompactResult is a compacted session.
@@ -90,6 +94,10 @@ const (
 	FailureOnlySummary CompactFailure = "only_summary"
 	// FailureSummarizer: the summariser failed (every model of its fallback).
 	FailureSummarizer CompactFailure = "summarizer_failed"
+	// FailureSummaryTimeout: the summary did not arrive within the
+	// compaction's safety timeout (CompactOptions.Timeout); its request was
+	// cancelled.
+	FailureSummaryTimeout CompactFailure = "summary_timeout"
 	// FailureEmptySummary: the summariser answered with no text.
 	FailureEmptySummary CompactFailure = "empty_summary"
 	// FailureNoShrink: the compacted session would not be smaller.
@@ -103,6 +111,8 @@ type CompactError struct {
 	Err error
 	// TokensBefore and TokensAfter are set for FailureNoShrink.
 	TokensBefore, TokensAfter int
+	// Timeout is the limit the summary missed, for FailureSummaryTimeout.
+	Timeout time.Duration
 }
 
 func (e *CompactError) Error() string {
@@ -115,6 +125,8 @@ func (e *CompactError) Error() string {
 		return "compaction: nothing to compact: the session is only its summary already"
 	case FailureSummarizer:
 		return fmt.Sprintf("compaction: the summary failed: %v", e.Err)
+	case FailureSummaryTimeout:
+		return fmt.Sprintf("compaction: the summary did not arrive within %v", e.Timeout)
 	case FailureEmptySummary:
 		return "compaction: the summary came back empty"
 	case FailureNoShrink:
@@ -135,6 +147,10 @@ func (e *CompactError) Unwrap() error { return e.Err }
 //
 // With opts.Force the cut is ForcedCut's, and a session of one turn is
 // summarised whole: Messages is then the summary alone.
+//
+// The summary request runs under opts.Timeout (SummaryTimeout): at the limit
+// it is cancelled and the compaction fails (FailureSummaryTimeout), so the
+// caller goes on as after any failed compaction.
 //
 // A compaction that does not happen returns a *CompactError; a cancelled ctx
 // returns ctx's error as it is, since an abort is not a failure.
@@ -175,9 +191,16 @@ func Compact(ctx context.Context, msgs []agent.Message, opts CompactOptions) (Co
 		reserve = b.Window - b.PromptTokens()
 	}
 
-	summary, err := opts.Summarize(ctx, summaryRequest(chunks, omitted, opts.Instructions), reserve)
+	limit := opts.Timeout
+	if limit <= 0 {
+		limit = SummaryTimeout
+	}
+	summary, timedOut, err := summarizeWithin(ctx, limit, opts.Summarize, summaryRequest(chunks, omitted, opts.Instructions), reserve)
 	if ctx.Err() != nil {
 		return CompactResult{}, ctx.Err()
+	}
+	if timedOut {
+		return CompactResult{}, &CompactError{Failure: FailureSummaryTimeout, Err: err, Timeout: limit}
 	}
 	if err != nil {
 		return CompactResult{}, &CompactError{Failure: FailureSummarizer, Err: err}

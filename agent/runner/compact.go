@@ -102,30 +102,33 @@ func (r *Runtime) summaryWindow(m agent.Model) int {
 	return w
 }
 
-// compact asks the engine to compact msgs for reason; compacted is false,
-// with the reason in errText, when it did not.
+// compact asks the engine to compact msgs for reason, under the compaction
+// safety timeout (SPEC §6.3): a timeout, a panic or an error is a
+// compaction that did not happen, with the reason in errText, and the
+// caller goes on with what it had.
 func (r *Runtime) compact(ctx context.Context, m agent.Model, msgs []agent.Message, reason engines.CompactReason, instructions string) (res engines.CompactResult, compacted bool, errText string) {
-	res, err := r.engine.Compact(ctx, engines.CompactRequest{
+	out := engines.CompactSafely(ctx, r.engine, engines.CompactRequest{
 		Session: r.engineSession(), Model: engines.ModelOf(m), Reason: reason, Instructions: instructions,
 		Messages: msgs, TokenBudget: r.runGuard.budget(m, agent.StreamOptions{}).PromptTokens(),
-	})
-	switch {
-	case err != nil:
-		return res, false, err.Error()
-	case !res.Compacted || len(res.Messages) == 0:
-		if res.Reason == "" {
-			res.Reason = "the context engine compacted nothing"
-		}
-		return res, false, res.Reason
+	}, engines.CompactSafetyTimeout)
+	if out.TimedOut {
+		r.log.Warn("the compaction timed out; going on without it", "reason", reason, "error", out.Reason)
 	}
-	return res, true, ""
+	return out.Result, out.OK, out.Reason
 }
 
 // compactRequest compacts the session in the middle of a request (budget,
 // overflow, timeout): compaction_start and compaction_end go out with the
 // request's events, and the compacted transcript replaces the run's
 // context, and so the stored session. It reports whether it compacted.
+//
+// A budget compaction for an engine that owns compaction does not happen
+// here but after the run, in the background (deferBudgetCompaction): it
+// reports false, and the request goes on with what it had.
 func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines.CompactReason, cause string) bool {
+	if reason == engines.CompactThreshold && r.deferBudgetCompaction(ctx) {
+		return false
+	}
 	annotate(ctx, q.out, AnnotationCompactionStart, CompactionStart{Reason: string(reason)})
 	before := r.estimator.Messages(q.llm.Messages)
 	res, ok, errText := r.compact(ctx, q.m, q.llm.Messages, reason, "")

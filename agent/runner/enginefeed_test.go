@@ -9,7 +9,7 @@ import (
 // feed: flush must not return while it runs or while another is queued, and
 // returns once both have run.
 func TestEngineFeedFlushWaitsForTheJobsAddedSoFar(t *testing.T) {
-	f := newEngineFeed()
+	f := newEngineFeed(t.Context())
 	defer f.stop()
 	if err := f.flush(t.Context()); err != nil {
 		t.Fatalf("flush of an idle feed: %v", err)

@@ -131,10 +131,14 @@ func (r *Runtime) engineSession() engines.Session {
 }
 
 // feedEngine tells the engine what happened, off the event path, in order:
-// the messages appended (ingest) and each turn's end (afterTurn).
+// the messages appended (ingest) and each turn's end (afterTurn); at the
+// run's end it starts the compaction deferred to the background, if any.
 func (r *Runtime) feedEngine(ev agent.Event) {
 	var call func(ctx context.Context) error
 	switch e := ev.(type) {
+	case agent.AgentEnd:
+		r.scheduleBackgroundCompaction()
+		return
 	case agent.MessageEnd:
 		req := engines.IngestRequest{Session: r.engineSession(), Messages: []agent.Message{e.Message}}
 		call = func(ctx context.Context) error { return r.engine.Ingest(ctx, req) }
@@ -158,35 +162,61 @@ func (r *Runtime) feedEngine(ev agent.Event) {
 // engineFeed runs engine notifications one at a time, in order, on one
 // goroutine, so that a slow engine never holds up the event path.
 type engineFeed struct {
+	// ctx is cancelled by stop: a long job (a background compaction) ends
+	// with the feed instead of holding Close.
+	ctx    context.Context
+	cancel context.CancelFunc
+
 	mu      sync.Mutex
-	jobs    []func()
+	jobs    []feedJob
 	idle    chan struct{} // closed while no job is queued or running
 	wake    chan struct{}
 	stopped bool
 	done    chan struct{}
 }
 
-func newEngineFeed() *engineFeed {
-	f := &engineFeed{idle: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
+// feedJob is one job of the feed; drop (optional) is called instead of run
+// when the feed stops before the job's turn, for a job that holds something
+// only it releases.
+type feedJob struct {
+	run, drop func()
+}
+
+// newEngineFeed starts a feed whose context ends with parent or at stop.
+func newEngineFeed(parent context.Context) *engineFeed {
+	ctx, cancel := context.WithCancel(parent)
+	f := &engineFeed{ctx: ctx, cancel: cancel, idle: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
 	close(f.idle)
 	go f.run()
 	return f
 }
 
-func (f *engineFeed) add(job func()) {
+func (f *engineFeed) add(job func()) { f.addJob(feedJob{run: job}) }
+
+// addJob queues job; after stop it is dropped at once.
+func (f *engineFeed) addJob(job feedJob) {
 	f.mu.Lock()
-	if !f.stopped {
-		f.jobs = append(f.jobs, job)
-		select {
-		case <-f.idle:
-			f.idle = make(chan struct{})
-		default: // already busy
-		}
+	if f.stopped {
+		f.mu.Unlock()
+		job.dropped()
+		return
+	}
+	f.jobs = append(f.jobs, job)
+	select {
+	case <-f.idle:
+		f.idle = make(chan struct{})
+	default: // already busy
 	}
 	f.mu.Unlock()
 	select {
 	case f.wake <- struct{}{}:
 	default:
+	}
+}
+
+func (j feedJob) dropped() {
+	if j.drop != nil {
+		j.drop()
 	}
 }
 
@@ -211,7 +241,7 @@ func (f *engineFeed) run() {
 			job := f.jobs[0]
 			f.jobs = f.jobs[1:]
 			f.mu.Unlock()
-			job()
+			job.run()
 		}
 	}
 }
@@ -233,11 +263,17 @@ func (f *engineFeed) wait(ctx context.Context) {
 	}
 }
 
-// stop drops what is not yet done and ends the goroutine.
+// stop drops what is not yet done, cancels the feed's context and ends the
+// goroutine.
 func (f *engineFeed) stop() {
 	f.mu.Lock()
+	dropped := f.jobs
 	f.stopped, f.jobs = true, nil
 	f.mu.Unlock()
+	f.cancel()
+	for _, j := range dropped {
+		j.dropped()
+	}
 	select {
 	case f.wake <- struct{}{}:
 	default:

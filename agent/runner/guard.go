@@ -141,6 +141,7 @@ func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.
 		return
 	}
 	q := &guarded{m: m, llm: llm, opts: opts, out: out, fence: r.runGuard.moveFence(len(llm.Messages))}
+	r.adoptBackgroundCompaction(ctx, q)
 	first := q.fence == 0
 	for {
 		b := r.runGuard.budget(m, opts)

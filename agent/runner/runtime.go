@@ -158,6 +158,7 @@ type Runtime struct {
 	engineReg    *engines.Registry
 	engine       *engines.Guard
 	engineFeed   *engineFeed
+	bg           backgroundCompaction
 	guard        *contextguard.Guard
 	estimator    *contextguard.Estimator
 	runGuard     runGuard
@@ -258,7 +259,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	r.startWrites()
 	r.saver.start(r.writeCtx, r.holding)
-	r.engineFeed = newEngineFeed()
+	r.engineFeed = newEngineFeed(r.writeCtx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,

@@ -95,6 +95,15 @@ type helperRole struct {
 
 var helperRoles = map[string]helperRole{
 	"echo": {serve: echo},
+	// never-compacts answers every request as echo does but compact, which
+	// it never answers.
+	"never-compacts": {serve: func(h *helper, id uint64, m Method, params json.RawMessage) {
+		if m == MethodCompact {
+			fmt.Fprintf(os.Stderr, "ignoring compact %d\n", id)
+			return
+		}
+		echo(h, id, m, params)
+	}},
 	"error": {serve: func(h *helper, id uint64, _ Method, _ json.RawMessage) {
 		h.line(map[string]any{"id": id, "error": map[string]any{"message": "no index for this session"}})
 	}},

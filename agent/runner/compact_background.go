@@ -1,0 +1,199 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/contextguard/engines"
+)
+
+// NoticeCompaction reports a compaction that ran outside a request: the
+// budget compaction of an engine that owns compaction, deferred to the end
+// of the run. Data is its CompactionEnd; a failure is reported as one too,
+// and changes nothing.
+const NoticeCompaction NoticeKind = "compaction"
+
+// backgroundCompaction is the budget compaction kept off the request path
+// for an engine that owns compaction (seed 000 §6.2:
+// shouldDeferOwningContextEngineBudgetCompaction): a request that would
+// have compacted marks it due and goes on, and the run's end asks the
+// engine to compact in the background (scheduleBackgroundCompaction).
+type backgroundCompaction struct {
+	mu  sync.Mutex
+	due bool
+	// parked is a background compaction that finished while the session's
+	// next run waited for it in the lane; that run adopts it.
+	parked *parkedCompaction
+}
+
+// parkedCompaction is a finished background compaction of session's
+// transcript base.
+type parkedCompaction struct {
+	session string
+	base    []agent.Message
+	res     engines.CompactResult
+	end     CompactionEnd
+}
+
+func (b *backgroundCompaction) mark() {
+	b.mu.Lock()
+	b.due = true
+	b.mu.Unlock()
+}
+
+// take reports whether a compaction is due, clearing it.
+func (b *backgroundCompaction) take() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	due := b.due
+	b.due = false
+	return due
+}
+
+func (b *backgroundCompaction) park(p *parkedCompaction) {
+	b.mu.Lock()
+	b.parked = p
+	b.mu.Unlock()
+}
+
+func (b *backgroundCompaction) takeParked() *parkedCompaction {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.parked
+	b.parked = nil
+	return p
+}
+
+// deferBudgetCompaction keeps a budget compaction off the request path
+// when the engine owns compaction: the request goes on uncompacted (the
+// pre-request guard still trims what it sends to the window), and the
+// engine compacts once the run has ended. It reports whether it deferred.
+// A quarantined engine reports the built-in engine's info, which owns
+// nothing: then the compaction happens here, as the built-in one.
+func (r *Runtime) deferBudgetCompaction(ctx context.Context) bool {
+	info, err := r.engine.Info(ctx)
+	if err != nil || !info.OwnsCompaction {
+		return false
+	}
+	r.bg.mark()
+	r.log.Info("budget compaction deferred to the background: the context engine owns compaction", "engine", info.Name)
+	return true
+}
+
+// scheduleBackgroundCompaction runs the deferred compaction, if one is due,
+// on the engine feed once the run has ended: after the engine has been told
+// of the run's last turn, and off the event path. It is registered with the
+// lanes as the session's deferred maintenance before the run is over, so
+// the session's next run waits for it and reads what it wrote.
+func (r *Runtime) scheduleBackgroundCompaction() {
+	if !r.bg.take() {
+		return
+	}
+	st := r.agent.State()
+	session := r.SessionID()
+	done := r.sched.Maintain(session)
+	r.engineFeed.addJob(feedJob{
+		run: func() {
+			defer done()
+			r.compactInBackground(r.engineFeed.ctx, session, st.Model, st.Messages)
+		},
+		drop: done,
+	})
+}
+
+// compactInBackground asks the engine to compact base, the transcript as
+// the run left it, and makes the result the session's transcript. Its
+// failure is a notice and a log line; the session stays as it was.
+func (r *Runtime) compactInBackground(ctx context.Context, session string, m agent.Model, base []agent.Message) {
+	reason := engines.CompactThreshold
+	before := r.estimator.Messages(base)
+	res, ok, errText := r.compact(ctx, m, base, reason, "")
+	end := CompactionEnd{Reason: string(reason), Aborted: ctx.Err() != nil, TokensBefore: before, TokensAfter: before}
+	if !r.agent.Running() {
+		r.noticeQuarantines() // else the next request reports them
+	}
+	if !ok {
+		end.ErrorMessage = errText
+		r.log.Warn("the background compaction did not happen", "error", errText, "aborted", end.Aborted)
+		if !end.Aborted {
+			r.notifyData(NoticeCompaction, end.Summary(), end)
+		}
+		return
+	}
+	end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
+	end.TokensAfter = end.Result.TokensAfter
+	if err := r.applyBackgroundCompaction(&parkedCompaction{session: session, base: base, res: res, end: end}); err != nil {
+		end.Result, end.TokensAfter = nil, before
+		end.ErrorMessage = err.Error()
+		r.log.Warn("the background compaction could not be applied", "error", err)
+		r.notifyData(NoticeCompaction, end.Summary(), end)
+	}
+}
+
+// errStaleCompaction is a background compaction of a transcript that has
+// changed other than by growing since (another session, a rewrite).
+var errStaleCompaction = errors.New("the session changed while it was compacted in the background")
+
+// applyBackgroundCompaction makes p the session's transcript. Between runs
+// it is written at once, with what was appended since kept after it; while
+// a run is active — the session's next one, waiting in its lane for this
+// maintenance — it is parked for that run to adopt at its first request.
+func (r *Runtime) applyBackgroundCompaction(p *parkedCompaction) error {
+	r.swap.Lock() // no input starts a run, no session switch, meanwhile
+	defer r.swap.Unlock()
+	st := r.agent.State()
+	if r.SessionID() != p.session || !extends(st.Messages, p.base) {
+		return errStaleCompaction
+	}
+	if st.Running {
+		r.bg.park(p)
+		return nil
+	}
+	if err := r.replaceTranscript(rebase(p, st.Messages)); err != nil {
+		return err
+	}
+	r.notifyData(NoticeCompaction, p.end.Summary(), p.end)
+	return nil
+}
+
+// adoptBackgroundCompaction gives the run's first request the background
+// compaction that finished while the run waited for it in the lane: the
+// compacted transcript, with the run's new messages after it, replaces the
+// run's context (and so the stored session), and the compaction's
+// annotations go out with the request's events.
+func (r *Runtime) adoptBackgroundCompaction(ctx context.Context, q *guarded) {
+	p := r.bg.takeParked()
+	if p == nil {
+		return
+	}
+	if p.session != r.SessionID() || !extends(q.llm.Messages, p.base) {
+		r.log.Warn("a background compaction was dropped", "error", errStaleCompaction)
+		return
+	}
+	msgs := rebase(p, q.llm.Messages)
+	annotate(ctx, q.out, AnnotationCompactionStart, CompactionStart{Reason: p.end.Reason})
+	q.llm.Messages, q.compacted = msgs, true
+	q.out.Push(ctx, agent.ReplaceContext(msgs))
+	annotate(ctx, q.out, AnnotationCompactionEnd, p.end)
+}
+
+// rebase is the compacted transcript of p followed by what now has after
+// p's base.
+func rebase(p *parkedCompaction, now []agent.Message) []agent.Message {
+	out := make([]agent.Message, 0, len(p.res.Messages)+len(now)-len(p.base))
+	return append(append(out, p.res.Messages...), now[len(p.base):]...)
+}
+
+// extends reports whether now is base with messages appended: its length
+// at least base's, and base's last message in its place. A transcript only
+// grows between a compaction's snapshot and its result unless it was
+// rewritten, which changes that message or the length.
+func extends(now, base []agent.Message) bool {
+	if len(now) < len(base) {
+		return false
+	}
+	return len(base) == 0 || reflect.DeepEqual(now[len(base)-1], base[len(base)-1])
+}
