@@ -34,7 +34,12 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestSettle(t *testing.T) {
+// TestOutcomeStickyAndPrecedence is the seed's merge of a run's terminal
+// outcome (seed 000 §4.4, SPEC §5.5): cancelled never changes, a hard
+// timeout holds unless a completion is proven at or before its moment, and
+// otherwise hard_timeout > blocked > aborted > cancelled > timeout > failed
+// > completed, whatever order the sources report in.
+func TestOutcomeStickyAndPrecedence(t *testing.T) {
 	deadline := at(time.Minute)
 	hard := Report{Status: StatusTimeout, Phase: PhaseProvider, At: deadline}
 	soft := Report{Status: StatusTimeout, Phase: PhaseQueue, At: deadline}
@@ -46,6 +51,8 @@ func TestSettle(t *testing.T) {
 	cancelled := Report{Status: StatusCancelled}
 	aborted := Report{Status: StatusAborted}
 	blocked := Report{Status: StatusBlocked}
+	lateCleanup := Report{Status: StatusFailed, At: at(61 * time.Second)}
+	cancelledEarly := Report{Status: StatusCancelled, At: at(30 * time.Second)}
 	cases := []struct {
 		name        string
 		reports     []Report
@@ -73,6 +80,17 @@ func TestSettle(t *testing.T) {
 		{"a proven completion holds against a later-reported hard timeout", []Report{doneBefore, hard}, OutcomeCompleted, false},
 		{"a completion after the deadline does not", []Report{doneAfter, hard}, OutcomeHardTimeout, false},
 		{"a soft timeout is ordinary precedence", []Report{doneBefore, soft}, OutcomeTimeout, false},
+		{"a late cleanup error after a hard timeout stays hard_timeout", []Report{hard, lateCleanup}, OutcomeHardTimeout, false},
+		{"a cleanup error reported first does not stop a later hard timeout", []Report{lateCleanup, hard}, OutcomeHardTimeout, false},
+		{"a hard timeout holds against a late abort", []Report{hard, aborted}, OutcomeHardTimeout, false},
+		{"a hard timeout holds against everything after it", []Report{hard, failed, cancelled, blocked, doneAfter}, OutcomeHardTimeout, false},
+		{"a completion before the timeout wins even after a cleanup error", []Report{hard, lateCleanup, doneBefore}, OutcomeCompleted, false},
+		{"cancelled never changes", []Report{cancelledEarly, hard, blocked, failed, doneBefore}, OutcomeCancelled, false},
+		{"an abort is sticky like any cancel", []Report{aborted, hard, blocked}, OutcomeCancelled, true},
+		{"a cancel after a soft timeout wins by precedence and then sticks", []Report{soft, cancelled, hard}, OutcomeCancelled, false},
+		{"a soft timeout outranks a later failure", []Report{soft, failed}, OutcomeTimeout, false},
+		{"blocked beats a failure either way", []Report{failed, blocked}, OutcomeBlocked, false},
+		{"blocked is not undone by a completion", []Report{blocked, doneSometime}, OutcomeBlocked, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,11 +16,23 @@ type Run struct {
 	Trigger string
 	Started time.Time
 
-	// Ended, Outcome and Error are set by EndRun; Ended is zero while the run
-	// is going (or when its process died).
+	// Ended, Outcome, Reason and Error are set by FinishRun; Ended is zero
+	// while the run is going (or when its process died).
 	Ended   time.Time
 	Outcome string
+	// Reason is why a run that did not complete ended (a failover reason's
+	// code, context_overflow, compaction_failure); "" when it completed, or
+	// for runs recorded before migration 0009.
+	Reason string
+	Error  string
+}
+
+// RunEnd is how a run ended, as FinishRun records it. A zero Ended is now.
+type RunEnd struct {
+	Outcome string
+	Reason  string
 	Error   string
+	Ended   time.Time
 }
 
 // BeginRun records r and makes it the session's active writer, superseding
@@ -71,17 +83,23 @@ func (s *Store) BeginRun(ctx context.Context, r Run) error {
 	return nil
 }
 
-// EndRun records how the run ended and, when it is still the session's active
-// writer, leaves the session without one. It returns ErrNotFound for an
-// unknown run.
+// EndRun is FinishRun for a run that needs no reason (a repair, a manual
+// compaction).
 func (s *Store) EndRun(ctx context.Context, runID, outcome, errText string, ended time.Time) error {
-	if ended.IsZero() {
-		ended = s.now()
+	return s.FinishRun(ctx, runID, RunEnd{Outcome: outcome, Error: errText, Ended: ended})
+}
+
+// FinishRun records how the run ended and, when it is still the session's
+// active writer, leaves the session without one. It returns ErrNotFound for
+// an unknown run.
+func (s *Store) FinishRun(ctx context.Context, runID string, end RunEnd) error {
+	if end.Ended.IsZero() {
+		end.Ended = s.now()
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var sessionID string
-		err := tx.QueryRowContext(ctx, `UPDATE runs SET ended_at = ?, outcome = ?, error = ?
-			WHERE run_id = ? RETURNING session_id`, ms(ended), outcome, errText, runID).Scan(&sessionID)
+		err := tx.QueryRowContext(ctx, `UPDATE runs SET ended_at = ?, outcome = ?, reason = ?, error = ?
+			WHERE run_id = ? RETURNING session_id`, ms(end.Ended), end.Outcome, end.Reason, end.Error, runID).Scan(&sessionID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -103,8 +121,8 @@ func (s *Store) Run(ctx context.Context, id string) (Run, error) {
 	var r Run
 	var started int64
 	var ended sql.NullInt64
-	err := s.reader.QueryRowContext(ctx, `SELECT run_id, session_id, "trigger", started_at, ended_at, outcome, error
-		FROM runs WHERE run_id = ?`, id).Scan(&r.ID, &r.SessionID, &r.Trigger, &started, &ended, &r.Outcome, &r.Error)
+	err := s.reader.QueryRowContext(ctx, `SELECT run_id, session_id, "trigger", started_at, ended_at, outcome, reason, error
+		FROM runs WHERE run_id = ?`, id).Scan(&r.ID, &r.SessionID, &r.Trigger, &started, &ended, &r.Outcome, &r.Reason, &r.Error)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Run{}, fmt.Errorf("run %s: %w", id, ErrNotFound)
 	}
@@ -131,7 +149,7 @@ func (s *Store) ListRuns(ctx context.Context, o RunsOptions) ([]RunSummary, erro
 	if o.Limit <= 0 {
 		o.Limit = DefaultRunsLimit
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT r.run_id, r.session_id, r."trigger", r.started_at, r.ended_at, r.outcome, r.error,
+	rows, err := s.reader.QueryContext(ctx, `SELECT r.run_id, r.session_id, r."trigger", r.started_at, r.ended_at, r.outcome, r.reason, r.error,
 		(SELECT COUNT(*) FROM run_attempts a WHERE a.run_id = r.run_id)
 		FROM runs r WHERE (? = '' OR r.session_id = ?) ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`,
 		o.SessionID, o.SessionID, o.Limit)
@@ -144,7 +162,7 @@ func (s *Store) ListRuns(ctx context.Context, o RunsOptions) ([]RunSummary, erro
 		var r RunSummary
 		var started int64
 		var ended sql.NullInt64
-		if err := rows.Scan(&r.ID, &r.SessionID, &r.Trigger, &started, &ended, &r.Outcome, &r.Error, &r.Attempts); err != nil {
+		if err := rows.Scan(&r.ID, &r.SessionID, &r.Trigger, &started, &ended, &r.Outcome, &r.Reason, &r.Error, &r.Attempts); err != nil {
 			return nil, s.classify(fmt.Errorf("list runs: %w", err))
 		}
 		r.Started, r.Ended = fromMS(started), fromMS(ended.Int64)

@@ -19,7 +19,9 @@
 // attempt, reason?, decision?, durationMs?}; failover {reason, decision,
 // from, to}; and, in pi's shapes, auto_retry_start {attempt, maxAttempts,
 // delayMs, errorMessage} (plus steer's reason, profile, model, delaySource?)
-// and auto_retry_end {success, attempt, finalError?}.
+// and auto_retry_end {success, attempt, finalError?}; after every agent_end,
+// run_end {runId, outcome, reason?}, outcome one of completed, failed,
+// cancelled, timeout, hard_timeout, blocked.
 //
 // Unlike pi, assistantMessageEvent carries no "partial": the message_update's
 // "message" is that same message so far, and sending both would double the

@@ -338,3 +338,21 @@ func TestServeReturnsTheWriteError(t *testing.T) {
 		t.Fatalf("%d writes after the output failed", fw.n)
 	}
 }
+
+// TestServerRunEndFollowsAgentEnd: the event after a run's agent_end is its
+// run_end, with the session, the run and how it went.
+func TestServerRunEndFollowsAgentEnd(t *testing.T) {
+	h := newHarness(t, agenttest.NewScript(agenttest.Reply().Text("hi back")))
+	h.send(`{"type":"prompt","message":"hi","id":"p"}`)
+	h.event("agent_end")
+	end := h.next()
+	for end.is("response") { // the prompt's answer is not an event of the run
+		end = h.next()
+	}
+	if !end.is("run_end") || end["outcome"] != "completed" || end["sessionId"] != h.rt.SessionID() || end["runId"] == nil {
+		t.Fatalf("after agent_end: %v, want the run's run_end", end)
+	}
+	if _, ok := end["reason"]; ok {
+		t.Fatalf("a completed run_end with a reason: %v", end)
+	}
+}

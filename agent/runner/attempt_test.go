@@ -87,6 +87,9 @@ func attemptRuntime(t *testing.T, p *byProfile, fallbacks ...string) ([]agent.An
 func trace(notes []agent.Annotation) []string {
 	var out []string
 	for _, n := range notes {
+		if n.Kind == AnnotationRunEnd { // how the run ended, not one of its attempts
+			continue
+		}
 		i := n.Data.(AttemptInfo)
 		s := strings.Join(strings.Fields(fmt.Sprintf("%s %s %s %s %s", n.Kind, i.Profile, i.Model, i.Reason, i.Decision)), " ")
 		if i.From != "" {
@@ -438,8 +441,8 @@ func TestAnAbortedAttemptStillEnds(t *testing.T) {
 	waitIdle(t, rt)
 	mu.Lock()
 	defer mu.Unlock()
-	if fmt.Sprint(kinds) != "[attempt_start attempt_end]" {
-		t.Fatalf("annotations %v, want the attempt's start and end", kinds)
+	if fmt.Sprint(kinds) != "[attempt_start attempt_end run_end]" {
+		t.Fatalf("annotations %v, want the attempt's start and end, then the run's end", kinds)
 	}
 }
 

@@ -42,11 +42,12 @@ type childWatcher struct {
 	mu    sync.Mutex                  // children run side by side
 	tools map[string]int              // child session → tool calls run
 	last  map[string]SubagentProgress // child session → its latest progress
+	ended map[string]agent.Message    // child session → its run's last message, until its run_end
 }
 
 // watchChildren starts following rt's sub-agents. h.mu is held.
 func (h *Host) watchChildren(rt *Runtime) {
-	w := &childWatcher{h: h, rt: rt, tools: map[string]int{}, last: map[string]SubagentProgress{}}
+	w := &childWatcher{h: h, rt: rt, tools: map[string]int{}, last: map[string]SubagentProgress{}, ended: map[string]agent.Message{}}
 	if h.children == nil {
 		h.children = map[*Runtime]*childWatcher{}
 	}
@@ -106,18 +107,32 @@ func (w *childWatcher) progress(id string, ev agent.Event) (SubagentProgress, bo
 			return p, false
 		}
 		p.Doing = text
-	case agent.AgentEnd:
+	case agent.AgentEnd: // the run_end right after it says how it went
+		var last agent.Message
+		if n := len(e.Messages); n > 0 {
+			last = e.Messages[n-1]
+		}
+		w.ended[id] = last
+		return p, false
+	case agent.Annotation:
+		end, ok := e.Data.(RunEnd)
+		if !ok || e.Kind != AnnotationRunEnd {
+			return p, false
+		}
+		last := w.ended[id]
+		delete(w.ended, id)
 		delete(w.tools, id)
-		outcome, errText := runOutcome(e.Messages)
-		switch outcome {
+		switch end.Outcome {
+		case OutcomeCompleted:
+			p.State, p.Doing = SubagentAnswered, firstLine(last.TextContent())
+		case OutcomeCancelled:
+			p.State, p.Doing = SubagentAborted, last.ErrorMessage
 		case OutcomeFailed:
-			p.State, p.Doing = SubagentFailed, errText
-		case OutcomeAborted:
-			p.State, p.Doing = SubagentAborted, errText
-		default:
-			p.State = SubagentAnswered
-			if n := len(e.Messages); n > 0 {
-				p.Doing = firstLine(e.Messages[n-1].TextContent())
+			p.State, p.Doing = SubagentFailed, last.ErrorMessage
+		default: // timed out or blocked: the outcome says which
+			p.State, p.Doing = SubagentFailed, end.Outcome
+			if last.ErrorMessage != "" {
+				p.Doing += ": " + last.ErrorMessage
 			}
 		}
 	default:

@@ -23,13 +23,13 @@ func (h *Host) attach(rt *Runtime) {
 		}
 		h.attached = rt
 		h.deliverLocked(agent.Annotation{Kind: AnnotationSessionLoaded, Data: loaded})
-	}, func(ev agent.Event) {
+	}, rt.withRunEnd(func(ev agent.Event) {
 		h.emitMu.Lock()
 		defer h.emitMu.Unlock()
 		if h.attached == rt { // an old forwarder may still be called once
 			h.deliverLocked(ev)
 		}
-	})
+	}))
 }
 
 // announceBackground tells the subscribers which sessions run in the

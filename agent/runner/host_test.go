@@ -181,8 +181,8 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 		t.Errorf("first session's runs = %+v, %v; want a completed run", runs, err)
 	}
 	runs, err = store.ListRuns(ctx, persistence.RunsOptions{SessionID: secondID})
-	if err != nil || len(runs) == 0 || runs[0].Outcome != OutcomeAborted {
-		t.Errorf("second session's runs = %+v, %v; want an aborted run", runs, err)
+	if err != nil || len(runs) == 0 || runs[0].Outcome != OutcomeCancelled {
+		t.Errorf("second session's runs = %+v, %v; want a cancelled run", runs, err)
 	}
 	// Let go when its run ended: another process may open it now.
 	other := openStore(t, dir)

@@ -77,7 +77,7 @@ func retryRun(t *testing.T, c *counted, sleep *fakeSleep, fallbacks ...string) (
 	var mu sync.Mutex
 	var notes []string
 	rt.Subscribe(func(ev agent.Event) {
-		if a, ok := ev.(agent.Annotation); ok {
+		if a, ok := ev.(agent.Annotation); ok && a.Kind != AnnotationRunEnd { // the attempt loop's only
 			mu.Lock()
 			notes = append(notes, noteText(a))
 			mu.Unlock()

@@ -23,6 +23,7 @@ type runClock struct {
 	stopT   func() bool
 	gen     int // tells a stale timer's callback from the current one
 	fired   bool
+	firedAt time.Time // when the limit was reached
 	begun   time.Time // when the run began; zero when none runs
 }
 
@@ -87,6 +88,16 @@ func (c *runClock) timedOut() bool {
 	return c.fired
 }
 
+// timedOutAt is when the last run reached its limit; zero when it did not.
+func (c *runClock) timedOutAt() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.fired {
+		return time.Time{}
+	}
+	return c.firedAt
+}
+
 func (c *runClock) arm() {
 	if c.limit <= 0 || c.paused > 0 {
 		return
@@ -111,7 +122,7 @@ func (c *runClock) expire(gen int) {
 		c.mu.Unlock()
 		return
 	}
-	c.fired, c.stopT = true, nil
+	c.fired, c.firedAt, c.stopT = true, c.now(), nil
 	c.mu.Unlock()
 	c.abort(AbortTimeout(c.limit))
 }

@@ -9,8 +9,9 @@ import (
 )
 
 // RunView is one run as `steer inspect runs --json`, rpc inspect and the
-// TUI's trace show it: what started it, how it ended, and every attempt
-// (the failover trace). Ended and DurationMs are null while it runs.
+// TUI's trace show it: what started it, how it ended (Outcome, one of the
+// Outcome… words, and Reason, as its run_end said), and every attempt (the
+// failover trace). Ended and DurationMs are null while it runs.
 type RunView struct {
 	ID         string        `json:"id"`
 	SessionID  string        `json:"sessionId"`
@@ -19,6 +20,7 @@ type RunView struct {
 	Ended      *time.Time    `json:"ended"`
 	DurationMs *int64        `json:"durationMs"`
 	Outcome    string        `json:"outcome"`
+	Reason     string        `json:"reason,omitempty"`
 	Error      string        `json:"error,omitempty"`
 	Attempts   []AttemptView `json:"attempts"`
 }
@@ -55,7 +57,7 @@ func ViewRuns(ctx context.Context, store *persistence.Store, sessionID string, l
 	out := make([]RunView, 0, len(runs))
 	for _, run := range runs {
 		v := RunView{ID: run.ID, SessionID: run.SessionID, Trigger: run.Trigger, Started: run.Started,
-			Outcome: run.Outcome, Error: run.Error, Attempts: []AttemptView{}}
+			Outcome: run.Outcome, Reason: run.Reason, Error: run.Error, Attempts: []AttemptView{}}
 		if !run.Ended.IsZero() {
 			ended, ms := run.Ended, run.Ended.Sub(run.Started).Milliseconds()
 			v.Ended, v.DurationMs = &ended, &ms

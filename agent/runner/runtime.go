@@ -162,6 +162,7 @@ type Runtime struct {
 	guard        *contextguard.Guard
 	estimator    *contextguard.Estimator
 	runGuard     runGuard
+	ends         runEnds // how the run under way ends (runend.go)
 	quarantineMu sync.Mutex
 	quarantines  []QuarantineInfo
 	ledger       failover.Ledger
@@ -266,7 +267,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
-	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
+	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
+	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
 	r.agent.Subscribe(r.laneProgress)
 	r.agent.Subscribe(r.subs.settle)
@@ -386,8 +388,11 @@ func (r *Runtime) SessionID() string {
 // workspace of the session Options.Session names when that differs.
 func (r *Runtime) Workspace() string { return r.opts.Workspace }
 
-// Subscribe adds a subscriber to the session's events (see agent.Subscriber).
-func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) { return r.agent.Subscribe(fn) }
+// Subscribe adds a subscriber to the session's events (see agent.Subscriber);
+// after each agent_end it also gets the run's run_end (AnnotationRunEnd).
+func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
+	return r.agent.Subscribe(r.withRunEnd(fn))
+}
 
 // Prompt starts a run; it fails with agent.ErrBusy while one is active. The
 // prompt is saved as a pending input first, so a crash before its message is

@@ -12,13 +12,9 @@ import (
 	"github.com/steer-tui/steer/persistence"
 )
 
-// Run outcomes recorded in the run records.
-const (
-	OutcomeCompleted = "completed"
-	OutcomeFailed    = "failed"
-	OutcomeAborted   = "aborted"
-	outcomeRepaired  = "repaired"
-)
+// outcomeRepaired is the outcome of the run that repairs a transcript cut
+// by a crash (the run outcomes are in runend.go).
+const outcomeRepaired = "repaired"
 
 // Run triggers recorded in the run records.
 const (
@@ -261,8 +257,7 @@ func (r *Runtime) persist(ev agent.Event) {
 	job.label.session = sess.id
 	switch e := ev.(type) {
 	case agent.AgentStart:
-		run := persistence.Run{ID: newID("r_"), SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()}
-		r.session.runID = run.ID
+		run := persistence.Run{ID: sess.runID, SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()} // named by watchRun
 		job.label.what = kindRun
 		job.write = func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }
 	case agent.MessageEnd:
@@ -283,10 +278,10 @@ func (r *Runtime) persist(ev agent.Event) {
 			job.again = func(ctx context.Context) error { return r.store.RetryAppendAttempt(ctx, sess.runID, a) }
 		}
 	case agent.AgentEnd:
-		outcome, errText := runOutcome(e.Messages)
-		ended := r.opts.Now()
+		settled, errText := r.lastEnd() // watchRun settled it just before
+		end := persistence.RunEnd{Outcome: settled.Outcome, Reason: settled.Reason, Error: errText, Ended: r.opts.Now()}
 		job.label.what = kindRun
-		job.write = func(ctx context.Context) error { return r.store.EndRun(ctx, sess.runID, outcome, errText, ended) }
+		job.write = func(ctx context.Context) error { return r.store.FinishRun(ctx, sess.runID, end) }
 	}
 	r.mu.Unlock()
 	if job.write == nil {
@@ -335,21 +330,6 @@ func (r *Runtime) saved(what string, err error) {
 		r.log.Info("saving works again", "session", sessionID)
 		r.notify(NoticePersistRecovered, "saving works again")
 	}
-}
-
-// runOutcome reads a run's terminal outcome from its last message.
-func runOutcome(msgs []agent.Message) (outcome, errText string) {
-	if len(msgs) == 0 {
-		return OutcomeCompleted, ""
-	}
-	last := msgs[len(msgs)-1]
-	switch last.StopReason {
-	case agent.StopReasonError:
-		return OutcomeFailed, last.ErrorMessage
-	case agent.StopReasonAborted:
-		return OutcomeAborted, last.ErrorMessage
-	}
-	return OutcomeCompleted, ""
 }
 
 // ListSessions lists the saved sessions of this workspace, newest first.

@@ -18,7 +18,8 @@ type Run struct {
 	Trigger string
 	Started time.Time
 	Ended   time.Time // zero while it runs
-	Outcome string    // runner.OutcomeCompleted …; "" while it runs
+	Outcome string    // runner.OutcomeCompleted …, from its run_end; "" until then
+	Reason  string    // why it did not complete (context_overflow …), from its run_end
 	Error   string
 	Steps   []Step
 }
@@ -65,10 +66,10 @@ func (l TraceLog) Record(events []agent.Event, at time.Time) TraceLog {
 		switch e := ev.(type) {
 		case agent.AgentStart:
 			l = l.begin("user", at)
-		case agent.AgentEnd:
+		case agent.AgentEnd: // its run_end, right after, says how it went
 			if l.open {
-				how, why := outcome(e.Messages)
-				l = l.withLast(func(r *Run) { r.Ended, r.Outcome, r.Error = at, how, why })
+				why := lastError(e.Messages)
+				l = l.withLast(func(r *Run) { r.Ended, r.Error = at, why })
 				l.open = false
 			}
 		case agent.Annotation:
@@ -88,6 +89,10 @@ func (l TraceLog) annotation(a agent.Annotation, at time.Time) TraceLog {
 			return l.endAttempt(data, at)
 		case runner.AnnotationFailover:
 			return l.add(Step{Kind: StepFailover, Info: data, Ended: true}, at)
+		}
+	case runner.RunEnd:
+		if len(l.runs) > 0 && !l.open {
+			return l.withLast(func(r *Run) { r.Outcome, r.Reason = data.Outcome, data.Reason })
 		}
 	case runner.RetryStartInfo:
 		return l.add(Step{Kind: StepRetry, Retry: data, Ended: true}, at)
@@ -167,17 +172,14 @@ func (l TraceLog) Runs() []Run {
 	return out
 }
 
-// outcome is how a run ended, by its last message.
-func outcome(messages []agent.Message) (string, string) {
+// lastError is the error the last message of a run ended with, if any.
+func lastError(messages []agent.Message) string {
 	if n := len(messages); n > 0 {
-		switch last := messages[n-1]; last.StopReason {
-		case agent.StopReasonError:
-			return runner.OutcomeFailed, last.ErrorMessage
-		case agent.StopReasonAborted:
-			return runner.OutcomeAborted, last.ErrorMessage
+		if last := messages[n-1]; last.StopReason == agent.StopReasonError || last.StopReason == agent.StopReasonAborted {
+			return last.ErrorMessage
 		}
 	}
-	return runner.OutcomeCompleted, ""
+	return ""
 }
 
 // RunsFromRecords is the trace of stored runs (runner.Runtime.Runs),
@@ -186,7 +188,7 @@ func outcome(messages []agent.Message) (string, string) {
 func RunsFromRecords(views []runner.RunView) []Run {
 	out := make([]Run, 0, len(views))
 	for _, v := range views {
-		r := Run{Key: v.ID, Trigger: v.Trigger, Started: v.Started, Outcome: v.Outcome, Error: v.Error}
+		r := Run{Key: v.ID, Trigger: v.Trigger, Started: v.Started, Outcome: v.Outcome, Reason: v.Reason, Error: v.Error}
 		if v.Ended != nil {
 			r.Ended = *v.Ended
 		}

@@ -46,11 +46,23 @@ func runSummary(r Run, i, n int, now time.Time) string {
 	case r.Ended.IsZero():
 		s += ", running for " + left(now.Sub(r.Started))
 	case r.Error != "":
-		s += fmt.Sprintf(", %s after %s: %s", r.Outcome, took(r.Ended.Sub(r.Started).Milliseconds()), r.Error)
+		s += fmt.Sprintf(", %s after %s: %s", ending(r), took(r.Ended.Sub(r.Started).Milliseconds()), r.Error)
 	default:
-		s += fmt.Sprintf(", %s in %s", r.Outcome, took(r.Ended.Sub(r.Started).Milliseconds()))
+		s += fmt.Sprintf(", %s in %s", ending(r), took(r.Ended.Sub(r.Started).Milliseconds()))
 	}
 	return s
+}
+
+// ending words how an ended run went: its outcome and why ("failed
+// (context_overflow)"), or "ended" before its run_end arrives.
+func ending(r Run) string {
+	switch {
+	case r.Outcome == "":
+		return "ended"
+	case r.Reason != "":
+		return r.Outcome + " (" + r.Reason + ")"
+	}
+	return r.Outcome
 }
 
 // stepRow is one step: its cells and a sentence about it.

@@ -25,6 +25,28 @@ var rotation = []agent.Event{
 var answered = []agent.Event{
 	note(runner.AnnotationAttemptEnd, runner.AttemptInfo{Profile: "scripted:backup", Model: "scripted/echo", Attempt: 2, DurationMs: 1200}),
 	agent.AgentEnd{Messages: []agent.Message{{Role: agent.RoleAssistant, StopReason: agent.StopReasonStop}}},
+	note(runner.AnnotationRunEnd, runner.RunEnd{RunID: "r_1", Outcome: runner.OutcomeCompleted}),
+}
+
+// TestTraceShowsTheOutcomeAndReason: a run's summary says how it ended as
+// its run_end said, with the reason and the error.
+func TestTraceShowsTheOutcomeAndReason(t *testing.T) {
+	failed := agent.Message{Role: agent.RoleAssistant, StopReason: agent.StopReasonError, ErrorMessage: "prompt is too long"}
+	var l TraceLog
+	l = l.Record([]agent.Event{agent.AgentStart{}, agent.AgentEnd{Messages: []agent.Message{failed}}}, epoch)
+	if s := traceTable(l.Runs(), 0, epoch).Summary; !strings.HasSuffix(s, "ended after 0ms: prompt is too long") {
+		t.Errorf("summary before run_end: %q", s)
+	}
+	l = l.Record([]agent.Event{note(runner.AnnotationRunEnd, runner.RunEnd{Outcome: runner.OutcomeFailed, Reason: "context_overflow"})}, epoch)
+	if s := traceTable(l.Runs(), 0, epoch).Summary; !strings.HasSuffix(s, "failed (context_overflow) after 0ms: prompt is too long") {
+		t.Errorf("summary after run_end: %q", s)
+	}
+	ended := epoch.Add(time.Second)
+	runs := RunsFromRecords([]runner.RunView{{ID: "r_1", Started: epoch, Ended: &ended, Outcome: runner.OutcomeHardTimeout, Reason: "timeout",
+		Error: "request timed out"}})
+	if s := traceTable(runs, 0, epoch).Summary; !strings.HasSuffix(s, "hard_timeout (timeout) after 1.0s: request timed out") {
+		t.Errorf("summary of a record: %q", s)
+	}
 }
 
 // rows renders a run's trace as lines of cells.

@@ -109,7 +109,7 @@ func TestJSONEventsMatchTheScriptedProvider(t *testing.T) {
 		t.Fatalf("events differ\nlocal:   %v\nscripted: %v", local, offline)
 	}
 	want := []string{"session", "agent_start", "turn_start", "message_start", "message_end",
-		"attempt_start", "message_start", "message_update", "attempt_end", "message_end", "turn_end", "agent_end"}
+		"attempt_start", "message_start", "message_update", "attempt_end", "message_end", "turn_end", "agent_end", "run_end"}
 	if !slices.Equal(local, want) {
 		t.Fatalf("events = %v, want %v", local, want)
 	}

@@ -64,7 +64,9 @@ func ShowLanes(ctx context.Context, stateDir string, asJSON bool, now time.Time,
 }
 
 // ShowRuns is `steer inspect runs`: the recent runs, newest first, with
-// their outcome, duration and attempts.
+// their outcome (and why, when it was not completed), duration and
+// attempts. Records written before terminal outcomes may say "aborted":
+// they are shown as they were written.
 func ShowRuns(ctx context.Context, stateDir string, asJSON bool, stdout, stderr io.Writer) int {
 	store, err := persistence.Open(stateDir, persistence.Options{})
 	if err != nil {
@@ -85,7 +87,7 @@ func ShowRuns(ctx context.Context, stateDir string, asJSON bool, stdout, stderr 
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tSESSION\tTRIGGER\tSTARTED\tTOOK\tOUTCOME\tATTEMPTS")
+	fmt.Fprintln(tw, "RUN\tSESSION\tTRIGGER\tSTARTED\tTOOK\tOUTCOME\tREASON\tATTEMPTS")
 	for _, r := range runs {
 		took, outcome := "-", orDash(r.Outcome)
 		if r.DurationMs != nil {
@@ -93,8 +95,8 @@ func ShowRuns(ctx context.Context, stateDir string, asJSON bool, stdout, stderr 
 		} else {
 			outcome = "running"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.SessionID, r.Trigger, r.Started.Local().Format("2006-01-02 15:04:05"),
-			took, outcome, attemptsLine(r.Attempts))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.SessionID, r.Trigger, r.Started.Local().Format("2006-01-02 15:04:05"),
+			took, outcome, orDash(r.Reason), attemptsLine(r.Attempts))
 	}
 	tw.Flush()
 	return ExitOK

@@ -31,8 +31,9 @@ type RunOptions struct {
 
 // Run answers prompt and maps the outcome to an exit status. The answer's
 // text streams to stdout; on stderr go the tools' calls with their output
-// as it arrives, failed saves and why the run stopped, so that stdout stays
-// the answer alone.
+// as it arrives, failed saves and why the run stopped — its error, then,
+// for a run that did not complete, its outcome and reason from run_end
+// ("run failed: context_overflow") — so that stdout stays the answer alone.
 //
 // Cancelling ctx aborts the run, recording context.Cause(ctx) as the reason
 // (say runner.AbortSignal) unless it is context.Canceled, which records the
@@ -58,6 +59,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		out.WriteByte('\n')
 	}
 	var last agent.Message
+	var ended runner.RunEnd // the last run's run_end
 	flush := flusher{out: out, target: answer, failed: rt.AbortWith}
 	tools := newToolOutput(errw, o.Clean, o.ToolOutputLimit)
 	unsubscribe := rt.Subscribe(func(ev agent.Event) {
@@ -65,6 +67,9 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		defer mu.Unlock()
 		if end, ok := ev.(agent.MessageEnd); ok && end.Message.Role == agent.RoleAssistant {
 			last = end.Message
+		}
+		if a, ok := ev.(agent.Annotation); ok && a.Kind == runner.AnnotationRunEnd {
+			ended, _ = a.Data.(runner.RunEnd)
 		}
 		if o.JSON {
 			writeJSONEvent(out, ev, rt.SessionID())
@@ -114,7 +119,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	waitRun(ctx, rt, errw)
 	mu.Lock()
 	flush.flush()
-	final := last
+	final, end := last, ended
 	mu.Unlock()
 	dctx, cancel := drainContext(ctx)
 	_ = box.Drain(dctx) // the answer written, or not, before its status is judged
@@ -141,11 +146,28 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		fmt.Fprintf(errw, "steer: %s\n", final.ErrorMessage)
 		status = ExitCancelled
 	}
+	if line := endLine(end); line != "" {
+		fmt.Fprintf(errw, "steer: %s\n", line)
+	}
 	if saves.failed() && status == ExitOK {
 		fmt.Fprintln(errw, "steer: the answer is complete but the session was not fully saved")
 		status = ExitFailed
 	}
 	return status
+}
+
+// endLine words how a run that did not complete ended, for stderr: "run
+// failed: context_overflow", "run hard_timeout"; "" for a completed run, a
+// cancelled one (the abort's own line says why) and one that never got to
+// its run_end.
+func endLine(end runner.RunEnd) string {
+	if end.Outcome == "" || end.Completed() || end.Outcome == runner.OutcomeCancelled {
+		return ""
+	}
+	if end.Reason == "" {
+		return "run " + end.Outcome
+	}
+	return "run " + end.Outcome + ": " + end.Reason
 }
 
 // abortWait bounds the wait for an aborted run to end: its tools killed and

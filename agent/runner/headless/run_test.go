@@ -63,7 +63,8 @@ func TestRunCompletes(t *testing.T) {
 }
 
 // TestRunTimeoutRecordsItsReason: the time limit aborts the run with exit
-// status 3, says why on stderr, and the aborted marker names the limit.
+// status 3, says why on stderr with the run's outcome (it had reached the
+// provider: a hard timeout), and the aborted marker names the limit.
 func TestRunTimeoutRecordsItsReason(t *testing.T) {
 	rt, store := newRuntime(t, agenttest.NewScript(agenttest.Reply().Text("thinking about it").Hang()), runner.Options{RunTimeout: 50 * time.Millisecond})
 	var stdout, stderr strings.Builder
@@ -71,11 +72,24 @@ func TestRunTimeoutRecordsItsReason(t *testing.T) {
 	if code != ExitTimedOut {
 		t.Fatalf("exit %d, want %d", code, ExitTimedOut)
 	}
-	if want := "steer: run timed out after 50ms\n"; stderr.String() != want {
+	if want := "steer: run timed out after 50ms\nsteer: run hard_timeout\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	if m := lastMessage(t, rt, store); m.StopReason != agent.StopReasonAborted || m.ErrorMessage != "run timed out after 50ms" {
 		t.Errorf("last message: stopReason %q, errorMessage %q", m.StopReason, m.ErrorMessage)
+	}
+}
+
+// TestRunFailurePrintsItsReason: a run that failed says so on stderr
+// with the reason of its run_end, after its error.
+func TestRunFailurePrintsItsReason(t *testing.T) {
+	rt, _ := newRuntime(t, agenttest.NewScript(agenttest.Reply().Fail(&agent.ProviderError{Status: 401, Message: "invalid api key"})), runner.Options{})
+	var stdout, stderr strings.Builder
+	if code := Run(context.Background(), rt, "hi", RunOptions{}, &stdout, &stderr); code != ExitFailed {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	if got := stderr.String(); !strings.HasSuffix(got, "\nsteer: run failed: auth\n") {
+		t.Errorf("stderr %q, want it to end with the outcome and reason", got)
 	}
 }
 

@@ -43,7 +43,9 @@ func TestRunShowsToolOutputLive(t *testing.T) {
 }
 
 // TestRunTimeoutIsRecorded: --timeout ends the run with exit status 3, says
-// why, and the saved aborted marker names the limit.
+// why and that the run is a hard timeout (the limit struck in its tool, once
+// it had reached the provider: seed 000 §4.4), and the saved aborted marker
+// names the limit.
 func TestRunTimeoutIsRecorded(t *testing.T) {
 	slow(t)
 	s := newSandbox(t)
@@ -60,7 +62,7 @@ func TestRunTimeoutIsRecorded(t *testing.T) {
 	if took := time.Since(start); took > 4*time.Second {
 		t.Errorf("took %v: the sleep was not stopped", took)
 	}
-	if !strings.HasSuffix(stderr.String(), "steer: run timed out after 1s\n") {
+	if !strings.HasSuffix(stderr.String(), "steer: run timed out after 1s\nsteer: run hard_timeout\n") {
 		t.Errorf("stderr %q", stderr.String())
 	}
 	last := lastSavedMessage(t, s)
