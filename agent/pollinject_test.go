@@ -98,11 +98,7 @@ func TestAbortBetweenPollAndInjectKeepsTheResult(t *testing.T) {
 				t.Fatal(err)
 			}
 			waitIdle(t, a)
-			var texts []string
-			for _, m := range a.State().Messages {
-				texts = append(texts, m.TextContent())
-			}
-			equalTraces(t, texts, tt.want)
+			equalTraces(t, texts(a.State().Messages), tt.want)
 		})
 	}
 }
