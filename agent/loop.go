@@ -84,6 +84,12 @@ type loop struct {
 
 	turnOpen    bool
 	messageOpen bool
+
+	// continuations counts the responses cut by their output limit that
+	// went on from their complete calls (keepCalls); note is what the next
+	// turn tells the model about the last one.
+	continuations int
+	note          []Message
 }
 
 func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit func(Event)) {
@@ -147,6 +153,10 @@ func (l *loop) runTurns() {
 				return
 			}
 			pending = l.pollSteering()
+			if moreTools {
+				pending.notes = l.note
+			}
+			l.note = nil
 		}
 		if l.aborted() {
 			return
@@ -306,8 +316,10 @@ func (l *loop) streamResponse() Message {
 	if l.ctx.Err() != nil {
 		final.StopReason, final.ErrorMessage = cancelledStop(l.ctx)
 	}
-	if final.StopReason != StopReasonToolUse {
-		final = final.withoutToolCalls() // half calls are never run nor kept (seed)
+	final, dropped, goOn := keepCalls(final, l.continuations)
+	if goOn {
+		l.continuations++
+		l.note = []Message{outputLimitNote(dropped, l.cfg.Now())}
 	}
 	if !l.messageOpen {
 		l.emit(MessageStart{Message: final})

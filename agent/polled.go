@@ -1,19 +1,22 @@
 package agent
 
-// polled is what one drain point took, kept apart by where it came from, so
-// that an abort before the injection gives each message back to its source:
-// the queues' items through LoopConfig.Unpoll, the Pending's results
-// through Pending.Unpoll.
+// polled is what the next turn starts with: what one drain point took,
+// kept apart by where it came from, so that an abort before the injection
+// gives each message back to its source (the queues' items through
+// LoopConfig.Unpoll, the Pending's results through Pending.Unpoll), and
+// the loop's own notes, which an abort drops.
 type polled struct {
+	notes    []Message // the loop's (outputLimitNote)
 	queued   []Message // from PollSteering or PollFollowUps
 	external []Message // from Pending.Poll or Pending.Wait
 }
 
-func (p polled) empty() bool { return len(p.queued)+len(p.external) == 0 }
+func (p polled) empty() bool { return len(p.notes)+len(p.queued)+len(p.external) == 0 }
 
-// messages is the order of injection: queued input, then the results.
+// messages is the order of injection: notes, queued input, then the results.
 func (p polled) messages() []Message {
-	return append(append([]Message(nil), p.queued...), p.external...)
+	out := append([]Message(nil), p.notes...)
+	return append(append(out, p.queued...), p.external...)
 }
 
 // giveBack returns every message to the source it was polled from.
