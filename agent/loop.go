@@ -321,6 +321,9 @@ func (l *loop) streamResponse() Message {
 		l.continuations++
 		l.note = []Message{outputLimitNote(dropped, l.cfg.Now())}
 	}
+	if repaired, ok := repairTextToolCalls(final, l.knownTool, newToolCallID); ok {
+		final = repaired
+	}
 	if !l.messageOpen {
 		l.emit(MessageStart{Message: final})
 	}
@@ -329,6 +332,12 @@ func (l *loop) streamResponse() Message {
 	l.added = append(l.added, final)
 	l.emit(MessageEnd{Message: final})
 	return final
+}
+
+// knownTool says whether the run has a tool named name.
+func (l *loop) knownTool(name string) bool {
+	_, ok := l.cfg.Tools.Lookup(name)
+	return ok
 }
 
 // replaceContext adopts a context the StreamFn rewrote (a compaction) as the
