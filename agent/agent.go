@@ -95,7 +95,10 @@ type Agent struct {
 	queueChanged bool
 	running      bool
 	cancel       context.CancelCauseFunc
-	idle         chan struct{} // closed while no run is active
+	// interruptID is the interrupt input that aborted the active run and
+	// starts the next one.
+	interruptID string
+	idle        chan struct{} // closed while no run is active
 	// started says that the subscribers have seen the run's agent_start and
 	// not yet its agent_end: running as the events tell it (Attach).
 	started bool
@@ -176,9 +179,15 @@ func (a *Agent) start(prompts []Message, continuing bool) error {
 // startLocked starts a run with prompts; fromQueue says they were drained
 // from the pending queues.
 func (a *Agent) startLocked(prompts []Message, fromQueue bool) {
+	a.running, a.idle = true, make(chan struct{})
+	go a.run(a.runContextLocked(), a.loopConfigLocked(fromQueue), append([]Message(nil), a.messages...), prompts)
+}
+
+// runContextLocked is the context of a new run, which Abort cancels.
+func (a *Agent) runContextLocked() context.Context {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	a.running, a.cancel, a.idle = true, cancel, make(chan struct{})
-	go a.run(ctx, a.loopConfigLocked(fromQueue), append([]Message(nil), a.messages...), prompts)
+	a.cancel = cancel
+	return ctx
 }
 
 // loopConfigLocked is the configuration of one Loop. A loop whose prompts were
@@ -210,8 +219,9 @@ func (a *Agent) loopConfigLocked(fromQueue bool) LoopConfig {
 
 // run drives runs until no pending input is left: an input queued after the
 // last drain point of a run, as that run ended, starts the next one rather than
-// waiting unseen. The decision and the end of the run share one critical
-// section, so input is either drained here or finds the agent idle.
+// waiting unseen, and so does the interrupt that aborted it. The decision and
+// the end of the run share one critical section, so input is either drained
+// here or finds the agent idle.
 func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Message) {
 	for {
 		stream := Loop(ctx, history, prompts, cfg)
@@ -219,13 +229,19 @@ func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Mess
 			a.dispatch(ev)
 		}
 		a.mu.Lock()
+		prompts = nil
 		if ctx.Err() == nil {
-			if prompts = a.nextLocked(); len(prompts) > 0 {
-				history = append([]Message(nil), a.messages...)
-				cfg = a.loopConfigLocked(true)
-				a.mu.Unlock()
-				continue
-			}
+			prompts = a.nextLocked()
+		} else if it, ok := a.takeInterruptLocked(); ok {
+			a.cancel(nil)
+			ctx = a.runContextLocked()
+			prompts = []Message{it.message(a.cfg.Now())}
+		}
+		if len(prompts) > 0 {
+			history = append([]Message(nil), a.messages...)
+			cfg = a.loopConfigLocked(true)
+			a.mu.Unlock()
+			continue
 		}
 		a.running, a.streaming = false, Message{}
 		a.cancel(nil)

@@ -26,10 +26,11 @@ type LoopConfig struct {
 	// drain point, or none. They are called on the loop's goroutine.
 	PollSteering  func() []Message
 	PollFollowUps func() []Message
-	// Unpoll gives back polled messages that an abort kept from being
-	// injected, so that no queued input is lost.
+	// Unpoll gives back messages PollSteering or PollFollowUps returned that
+	// an abort kept from being injected, so that no queued input is lost.
 	Unpoll func([]Message)
-	// Pending, when set, supplies input from outside the queues.
+	// Pending, when set, supplies input from outside the queues; what it
+	// handed over and an abort kept out goes back through its Unpoll.
 	Pending Pending
 
 	// Current, when set, is read before every request for the model, the
@@ -83,6 +84,12 @@ type loop struct {
 
 	turnOpen    bool
 	messageOpen bool
+
+	// continuations counts the responses cut by their output limit that
+	// went on from their complete calls (keepCalls); note is what the next
+	// turn tells the model about the last one.
+	continuations int
+	note          []Message
 }
 
 func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit func(Event)) {
@@ -111,21 +118,19 @@ func (l *loop) runTurns() {
 	pending := l.pollSteering()
 	for {
 		moreTools := true
-		for moreTools || len(pending) > 0 {
+		for moreTools || !pending.empty() {
 			// One check: an abort landing between a second check and this
 			// one would drop the polled items on the floor.
 			if l.ctx.Err() != nil {
-				if len(pending) > 0 && l.cfg.Unpoll != nil {
-					l.cfg.Unpoll(pending)
-				}
+				pending.giveBack(l.cfg)
 				l.aborted()
 				return
 			}
 			l.startTurn()
-			for _, m := range pending {
+			for _, m := range pending.messages() {
 				l.appendMessage(m)
 			}
-			pending = nil
+			pending = polled{}
 			if l.aborted() {
 				return
 			}
@@ -148,15 +153,19 @@ func (l *loop) runTurns() {
 				return
 			}
 			pending = l.pollSteering()
+			if moreTools {
+				pending.notes = l.note
+			}
+			l.note = nil
 		}
 		if l.aborted() {
 			return
 		}
-		pending = l.poll(l.cfg.PollFollowUps)
-		if len(pending) == 0 && l.cfg.Pending != nil {
-			pending = l.cfg.Pending.Wait(l.ctx)
+		pending = polled{queued: l.poll(l.cfg.PollFollowUps)}
+		if pending.empty() && l.cfg.Pending != nil {
+			pending.external = l.cfg.Pending.Wait(l.ctx)
 		}
-		if len(pending) == 0 {
+		if pending.empty() {
 			break
 		}
 	}
@@ -165,12 +174,12 @@ func (l *loop) runTurns() {
 
 // pollSteering is a steering drain point: the queued steering, then what
 // Pending has ready.
-func (l *loop) pollSteering() []Message {
-	msgs := l.poll(l.cfg.PollSteering)
+func (l *loop) pollSteering() polled {
+	p := polled{queued: l.poll(l.cfg.PollSteering)}
 	if l.cfg.Pending != nil {
-		msgs = append(msgs, l.cfg.Pending.Poll()...)
+		p.external = l.cfg.Pending.Poll()
 	}
-	return msgs
+	return p
 }
 
 func (l *loop) poll(f func() []Message) []Message {
@@ -307,8 +316,13 @@ func (l *loop) streamResponse() Message {
 	if l.ctx.Err() != nil {
 		final.StopReason, final.ErrorMessage = cancelledStop(l.ctx)
 	}
-	if final.StopReason != StopReasonToolUse {
-		final = final.withoutToolCalls() // half calls are never run nor kept (seed)
+	final, dropped, goOn := keepCalls(final, l.continuations)
+	if goOn {
+		l.continuations++
+		l.note = []Message{outputLimitNote(dropped, l.cfg.Now())}
+	}
+	if repaired, ok := repairTextToolCalls(final, l.knownTool, newToolCallID); ok {
+		final = repaired
 	}
 	if !l.messageOpen {
 		l.emit(MessageStart{Message: final})
@@ -318,6 +332,12 @@ func (l *loop) streamResponse() Message {
 	l.added = append(l.added, final)
 	l.emit(MessageEnd{Message: final})
 	return final
+}
+
+// knownTool says whether the run has a tool named name.
+func (l *loop) knownTool(name string) bool {
+	_, ok := l.cfg.Tools.Lookup(name)
+	return ok
 }
 
 // replaceContext adopts a context the StreamFn rewrote (a compaction) as the

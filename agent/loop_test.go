@@ -419,6 +419,12 @@ func (p *resultsLater) Poll() []agent.Message {
 	return out
 }
 
+func (p *resultsLater) Unpoll(msgs []agent.Message) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ready = append(append([]agent.Message(nil), msgs...), p.ready...)
+}
+
 func (p *resultsLater) Wait(context.Context) []agent.Message {
 	p.mu.Lock()
 	defer p.mu.Unlock()

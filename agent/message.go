@@ -54,10 +54,14 @@ type Content struct {
 	Signature string
 	Redacted  bool
 
-	// ID, Name and Arguments describe a tool call.
-	ID        string
-	Name      string
-	Arguments map[string]any
+	// ID, Name and Arguments describe a tool call. Incomplete marks a call
+	// whose argument JSON did not parse whole when its block ended: in a
+	// response stopped by its output limit, the call the limit cut, which
+	// is dropped, never run nor stored (see keepCalls). It is not encoded.
+	ID         string
+	Name       string
+	Arguments  map[string]any
+	Incomplete bool
 
 	// MimeType and Data (base64) describe an image.
 	MimeType string

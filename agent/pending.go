@@ -8,10 +8,13 @@ import "context"
 //
 // Poll returns what is ready now, without blocking. Wait blocks while more
 // is expected and returns it; nil means nothing more is expected (or ctx
-// ended) and the run ends. Messages a run polled but an abort kept from
-// being injected go back to the agent's steering queue, like queued input.
-// Both are called on the loop's goroutine.
+// ended) and the run ends. Messages Poll or Wait handed over that an abort
+// then kept from being injected go back through Unpoll, in their order, so
+// that the source offers them again to the next run: no result is lost
+// between polling and injecting (S47). All three are called on the loop's
+// goroutine.
 type Pending interface {
 	Poll() []Message
 	Wait(ctx context.Context) []Message
+	Unpoll(msgs []Message)
 }

@@ -9,13 +9,35 @@ import (
 // QueueKind says when a pending input is delivered.
 type QueueKind string
 
-// The two pending queues.
+// The kinds of pending input (seed: the queue modes steer, followup,
+// collect and interrupt). Steer and interrupt items wait in the steering
+// queue, follow-up and collect items in the follow-up queue.
 const (
 	// QueueSteer items are injected at the next turn boundary of a run.
 	QueueSteer QueueKind = "steer"
 	// QueueFollowUp items are delivered when the agent would otherwise stop.
 	QueueFollowUp QueueKind = "follow_up"
+	// QueueCollect items do not steer the run either: they are collected and
+	// delivered together, as one turn, when the agent would otherwise stop,
+	// whatever the follow-up mode, so that a burst of messages is answered
+	// once.
+	QueueCollect QueueKind = "collect"
+	// QueueInterrupt items abort the active run when delivered to it (see
+	// Deliver); the item then starts the next run.
+	QueueInterrupt QueueKind = "interrupt"
 )
+
+// ParseQueueKind returns the kind named s, or false when s names none.
+func ParseQueueKind(s string) (QueueKind, bool) {
+	switch k := QueueKind(s); k {
+	case QueueSteer, QueueFollowUp, QueueCollect, QueueInterrupt:
+		return k, true
+	}
+	return "", false
+}
+
+// followsUp says whether items of kind k wait in the follow-up queue.
+func (k QueueKind) followsUp() bool { return k == QueueFollowUp || k == QueueCollect }
 
 // QueueMode says how many pending items one drain point takes.
 type QueueMode string
@@ -67,10 +89,15 @@ type pendingQueue struct {
 	mode  QueueMode
 }
 
-// drain removes and returns what one drain point takes under the queue's mode.
+// drain removes and returns what one drain point takes: when the oldest
+// item is collected, every collected item (the others keep their places);
+// else what the queue's mode takes.
 func (q *pendingQueue) drain() []QueueItem {
 	if len(q.items) == 0 {
 		return nil
+	}
+	if q.items[0].Kind == QueueCollect {
+		return q.take(func(it QueueItem) bool { return it.Kind == QueueCollect })
 	}
 	n := 1
 	if q.mode == QueueAll {
@@ -78,6 +105,20 @@ func (q *pendingQueue) drain() []QueueItem {
 	}
 	taken := append([]QueueItem(nil), q.items[:n]...)
 	q.items = append(q.items[:0:0], q.items[n:]...)
+	return taken
+}
+
+// take removes and returns the items that match, in their order.
+func (q *pendingQueue) take(match func(QueueItem) bool) []QueueItem {
+	var taken, kept []QueueItem
+	for _, it := range q.items {
+		if match(it) {
+			taken = append(taken, it)
+		} else {
+			kept = append(kept, it)
+		}
+	}
+	q.items = kept
 	return taken
 }
 
@@ -113,15 +154,17 @@ func (a *Agent) Enqueue(it QueueItem) QueueItem {
 }
 
 // Deliver hands an input to the agent in one step, deciding under one lock.
-// While a run is active the input is queued under its Kind (queued is true).
-// Otherwise it starts a run: with the input itself when nothing is waiting;
-// else the input joins the back of its queue (queued is true) and the run
-// starts from the queues' first drain point, steering before follow-ups, as
-// an abort or a resumed session left them; each queue's mode then decides
-// how many items a request gains. Callers that cannot know whether a run is
-// about to end use it so that nothing is queued behind a run that already
-// stopped polling. The user message carries the item's ID, so that a
-// persisted pending input is retired with the message.
+// While a run is active the input is queued under its Kind (queued is true);
+// an interrupt also aborts the run, and starts the next one (see
+// interruptLocked). Otherwise it starts a run: with the input itself when
+// nothing is waiting, or when it is an interrupt; else the input joins the
+// back of its queue (queued is true) and the run starts from the queues'
+// first drain point, steering before follow-ups, as an abort or a resumed
+// session left them; each queue's mode then decides how many items a
+// request gains. Callers that cannot know whether a run is about to end use
+// it so that nothing is queued behind a run that already stopped polling.
+// The user message carries the item's ID, so that a persisted pending input
+// is retired with the message.
 func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 	a.mu.Lock()
 	it = a.stampLocked(it)
@@ -129,6 +172,9 @@ func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 		// Queued under the lock that saw the run: the run's last drain point,
 		// taken under it too, either sees the item or has not come yet.
 		it = a.pushLocked(it)
+		if it.Kind == QueueInterrupt {
+			a.interruptLocked(it)
+		}
 		a.mu.Unlock()
 		if a.deliverHook != nil {
 			a.deliverHook()
@@ -137,7 +183,7 @@ func (a *Agent) Deliver(it QueueItem) (item QueueItem, queued bool) {
 		return it, true
 	}
 	defer a.mu.Unlock()
-	if len(a.steering.items)+len(a.followUps.items) == 0 {
+	if len(a.steering.items)+len(a.followUps.items) == 0 || it.Kind == QueueInterrupt {
 		a.startLocked([]Message{it.message(a.cfg.Now())}, true)
 		return it, false
 	}
@@ -209,10 +255,12 @@ func (a *Agent) stampLocked(it QueueItem) QueueItem {
 // pushLocked appends it to the back of the queue its Kind names; an unknown
 // kind steers.
 func (a *Agent) pushLocked(it QueueItem) QueueItem {
-	if it.Kind == QueueFollowUp {
+	if _, ok := ParseQueueKind(string(it.Kind)); !ok {
+		it.Kind = QueueSteer
+	}
+	if it.Kind.followsUp() {
 		a.followUps.items = append(a.followUps.items, it)
 	} else {
-		it.Kind = QueueSteer
 		a.steering.items = append(a.steering.items, it)
 	}
 	return it
@@ -266,7 +314,7 @@ func (a *Agent) unpoll(msgs []Message) {
 			continue
 		}
 		delete(a.drained, m.QueueItemID)
-		if it.Kind == QueueFollowUp {
+		if it.Kind.followsUp() {
 			follow = append(follow, it)
 		} else {
 			steer = append(steer, it)

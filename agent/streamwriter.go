@@ -213,6 +213,7 @@ func (w *StreamWriter) EndBlock() {
 		var args map[string]any
 		if json.Unmarshal([]byte(b.text.String()), &args) != nil || args == nil {
 			args = ParsePartialJSON(b.text.String())
+			b.content.Incomplete = true
 		}
 		b.content.Arguments = args
 		call := b.snapshot()

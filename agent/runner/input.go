@@ -53,6 +53,31 @@ func byteSize(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
+// Submit hands the session an input of any kind — agent.QueueCollect and
+// agent.QueueInterrupt beside steering and follow-ups: queued while a run is
+// active (an interrupt aborts the run and starts the next one with itself),
+// else it starts a run. It returns once the input is saved.
+func (r *Runtime) Submit(kind agent.QueueKind, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
+	if _, ok := agent.ParseQueueKind(string(kind)); !ok {
+		return agent.QueueItem{}, false, fmt.Errorf("unknown input kind %q", kind)
+	}
+	return r.deliver(kind, text, images)
+}
+
+// storedKind is the kind a pending input is saved under. The database knows
+// steering and follow-ups (migration 0001 checks it), so a collected input
+// resumes after a crash as a follow-up, and an interrupt, whose abort is
+// done by then, as steering.
+func storedKind(k agent.QueueKind) agent.QueueKind {
+	switch k {
+	case agent.QueueCollect:
+		return agent.QueueFollowUp
+	case agent.QueueInterrupt:
+		return agent.QueueSteer
+	}
+	return k
+}
+
 // MaxInputBytes is the largest input the runtime accepts.
 func (r *Runtime) MaxInputBytes() int { return r.opts.MaxInputBytes }
 

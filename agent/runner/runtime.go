@@ -455,7 +455,9 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 	ctx := r.inputCtx
 	sessionID, err := r.ensureSession(ctx)
 	if err == nil {
-		if err = r.store.AddPendingInput(ctx, sessionID, it); err != nil {
+		stored := it
+		stored.Kind = storedKind(it.Kind)
+		if err = r.store.AddPendingInput(ctx, sessionID, stored); err != nil {
 			err = fmt.Errorf("saving the input: %w", err)
 		}
 	}

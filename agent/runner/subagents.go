@@ -18,8 +18,9 @@ import (
 // its own (the sub-agent lane) and returns at once; while a child runs, its
 // parent's run does not end, and the child's answer reaches that same run
 // as steering through the leased steering queue: lease, inject, ack once
-// the message is stored (or back to pending when an abort kept it out;
-// leases older than five minutes are taken again by the next run).
+// the message is stored, or release at once when an abort kept it out
+// (S47); a lease a crash left behind is taken again by a run once it is
+// older than persistence.StaleLease.
 
 // TaskToolName is the sub-agent tool's name.
 const TaskToolName = "task"
@@ -27,6 +28,11 @@ const TaskToolName = "task"
 // leasePrefix marks the message that carries leased results: its queue
 // item id is leasePrefix + the lease id, acknowledged when it is stored.
 const leasePrefix = "lease:"
+
+// heldPrefix marks the message that carries answers kept in memory (no
+// database): its queue item id is heldPrefix + a key of subagents.held, so
+// that an abort can give those answers back.
+const heldPrefix = "answers:"
 
 // TaskDetails are the details of a task call's result: the child's session.
 type TaskDetails struct {
@@ -48,16 +54,25 @@ type subagents struct {
 	// leases are the items of each lease handed to the agent, until the
 	// message carrying them is stored.
 	leases map[string][]string
+	// held are the answers from mem handed to the agent, by message, until
+	// the message is stored or given back.
+	held map[string][]string
 	// subs get the events of every child, with the child's session id.
 	subs []func(sessionID string, ev agent.Event)
 	// stored says the database may hold answers for this session: at
 	// first (a crash may have left some), after each delivery, until a
 	// Poll finds none. It spares every drain point a write transaction.
 	stored bool
+
+	// takenHook, set only by tests, runs in Poll once it took answers
+	// (leased, or from memory), before they reach the run: a test aborts
+	// the run right there.
+	takenHook func()
 }
 
 func newSubagents(r *Runtime) *subagents {
-	return &subagents{r: r, children: map[*Runtime]bool{}, wake: make(chan struct{}, 1), leases: map[string][]string{}, stored: true}
+	return &subagents{r: r, children: map[*Runtime]bool{}, wake: make(chan struct{}, 1),
+		leases: map[string][]string{}, held: map[string][]string{}, stored: true}
 }
 
 // taskTool starts a sub-agent.
@@ -287,20 +302,53 @@ func (s *subagents) Poll() []agent.Message {
 		return nil
 	}
 	prompt, n := lanes.MergeSteering(texts)
-	if s.r.store == nil && n < len(texts) {
-		s.mu.Lock()
-		s.mem = append(texts[n:], s.mem...) // the rest waits for the next drain point
-		s.mu.Unlock()
-	}
 	msg := agent.UserMessage(prompt, s.r.opts.Now())
+	s.mu.Lock()
 	if leaseID != "" {
-		s.mu.Lock()
 		s.leases[leaseID] = ids[:n]
 		s.stored = s.stored || n < len(ids) // the rest goes back to pending
-		s.mu.Unlock()
 		msg.QueueItemID = leasePrefix + leaseID
+	} else {
+		s.mem = append(texts[n:], s.mem...) // the rest waits for the next drain point
+		key := newID("")
+		s.held[key] = texts[:n]
+		msg.QueueItemID = heldPrefix + key
+	}
+	hook := s.takenHook
+	s.mu.Unlock()
+	if hook != nil {
+		hook()
 	}
 	return []agent.Message{msg}
+}
+
+// Unpoll takes back answers an abort kept from being injected: a lease is
+// released at once, so that the next run's first drain point takes its
+// answers again, and answers kept in memory go back to the front (S47).
+func (s *subagents) Unpoll(msgs []agent.Message) {
+	for i := len(msgs) - 1; i >= 0; i-- { // the front ends in the messages' order
+		id := msgs[i].QueueItemID
+		switch {
+		case strings.HasPrefix(id, leasePrefix):
+			leaseID := strings.TrimPrefix(id, leasePrefix)
+			s.mu.Lock()
+			delete(s.leases, leaseID)
+			s.mu.Unlock()
+			if err := s.r.store.ReleaseSteering(s.r.writeCtx, leaseID); err != nil {
+				// Its answers come back once the lease is stale.
+				s.r.log.Warn("releasing sub-agent answers failed", "lease", leaseID, "error", err)
+			}
+			s.mu.Lock()
+			s.stored = true
+			s.mu.Unlock()
+		case strings.HasPrefix(id, heldPrefix):
+			key := strings.TrimPrefix(id, heldPrefix)
+			s.mu.Lock()
+			s.mem = append(append([]string(nil), s.held[key]...), s.mem...)
+			delete(s.held, key)
+			s.mu.Unlock()
+		}
+	}
 }
 
 // Wait blocks, when the parent's run would end, while children run, and
@@ -352,9 +400,16 @@ func (s *subagents) abortChildren(reason string) {
 }
 
 // settle acknowledges the leased answers once the message carrying them is
-// stored (message_end), and puts the rest of the lease back.
+// stored (message_end), and puts the rest of the lease back; answers kept
+// in memory are delivered then.
 func (s *subagents) settle(ev agent.Event) {
 	end, ok := ev.(agent.MessageEnd)
+	if ok && strings.HasPrefix(end.Message.QueueItemID, heldPrefix) {
+		s.mu.Lock()
+		delete(s.held, strings.TrimPrefix(end.Message.QueueItemID, heldPrefix))
+		s.mu.Unlock()
+		return
+	}
 	if !ok || !strings.HasPrefix(end.Message.QueueItemID, leasePrefix) || s.r.store == nil {
 		return
 	}

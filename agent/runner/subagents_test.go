@@ -114,3 +114,75 @@ func TestSubagentsAnswerInTheSameRun(t *testing.T) {
 		t.Fatalf("%d answers left in the steering queue after delivery", len(pending))
 	}
 }
+
+// TestAbortBetweenPollAndInjectDeliversInTheNextRun: the parent's run is
+// aborted just after a drain point took a sub-agent's answer; the answer is
+// not injected into the aborted run, its lease is released at once (not
+// when it goes stale), and the next run delivers it (S47).
+func TestAbortBetweenPollAndInjectDeliversInTheNextRun(t *testing.T) {
+	tests := []struct {
+		name  string
+		store bool
+	}{
+		{"leased from the database", true},
+		{"kept in memory", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{
+				Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: delegating}},
+				Workspace: t.TempDir(), Now: agenttest.Clock,
+			}
+			var store *persistence.Store
+			if tt.store {
+				store = openStore(t, t.TempDir())
+				opts.Store = store
+			}
+			rt, err := New(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			taken, proceed := make(chan struct{}), make(chan struct{})
+			var once sync.Once
+			rt.subs.takenHook = func() { once.Do(func() { close(taken); <-proceed }) }
+			if err := rt.Prompt("delegate count to three"); err != nil {
+				t.Fatal(err)
+			}
+			within(t, taken, "the answer to be taken")
+			rt.Abort()
+			close(proceed)
+			waitIdle(t, rt)
+			if n := answersIn(rt.State().Messages); n != 0 {
+				t.Fatalf("the aborted run injected %d answers", n)
+			}
+			if store != nil {
+				pending, err := store.PendingSteering(context.Background(), rt.SessionID())
+				if err != nil || len(pending) != 1 {
+					t.Fatalf("after the abort %d answers are pending (%v), want the released one", len(pending), err)
+				}
+			}
+			if err := rt.Prompt("again"); err != nil {
+				t.Fatal(err)
+			}
+			waitIdle(t, rt)
+			msgs := rt.State().Messages
+			if n := answersIn(msgs); n != 1 {
+				t.Fatalf("the next run injected %d answers, want 1", n)
+			}
+			if last := msgs[len(msgs)-1]; last.TextContent() != "got them" {
+				t.Fatalf("the next run did not answer the result: %+v", last)
+			}
+		})
+	}
+}
+
+// answersIn counts the steering messages carrying sub-agents' answers.
+func answersIn(msgs []agent.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Role == agent.RoleUser && strings.HasPrefix(m.TextContent(), lanes.SteeringPreamble) {
+			n++
+		}
+	}
+	return n
+}

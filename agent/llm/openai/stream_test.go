@@ -54,7 +54,9 @@ func TestStreamShapes(t *testing.T) {
 				chunk(`{"tool_calls":[{"index":1,"id":"b","function":{"name":"ls","arguments":"{"}}]}`) +
 				chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}`) + finish("tool_calls") + done,
 			stop: agent.StopReasonError, kind: agent.ErrorMalformed,
-			calls: []agent.Content{agent.ToolCall("a", "ls", map[string]any{}), agent.ToolCall("b", "ls", map[string]any{})}},
+			calls: []agent.Content{ // neither call's arguments parse whole
+				{Type: agent.ContentToolCall, ID: "a", Name: "ls", Arguments: map[string]any{}, Incomplete: true},
+				{Type: agent.ContentToolCall, ID: "b", Name: "ls", Arguments: map[string]any{}, Incomplete: true}}},
 		{name: "openrouter error finish", body: chunk(`{"content":"I"}`) + finish("error") + done,
 			stop: agent.StopReasonError, text: "I", kind: agent.ErrorStream},
 	}
