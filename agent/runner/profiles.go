@@ -133,13 +133,14 @@ func reached(perr *agent.ProviderError) bool {
 // profile's success once the run ends (SPEC §5.3, §7.4: success is recorded
 // after the run, in the background). Every answered request counts, at the
 // time it answered, so that a failure later in the run keeps its counters
-// (RecordSuccess leaves a newer failure's counters alone). A success noted
-// while no run is under way (a manual compaction's summary) is recorded at
-// once, its request being all there is to settle.
+// (RecordSuccess leaves a newer failure's counters alone). A run is under
+// way while it holds its lanes (lanes.go: from before its first request
+// until agent_end reaches the subscribers, settleSuccesses after
+// laneProgress); a success noted outside one (a manual compaction's
+// summary) is recorded at once, its request being all there is to settle.
 type successes struct {
-	mu      sync.Mutex
-	running bool
-	noted   []success
+	mu    sync.Mutex
+	noted []success
 }
 
 type success struct {
@@ -148,35 +149,34 @@ type success struct {
 }
 
 // recordSuccess notes that profile id answered a request, for the run's end
-// to record.
+// to record. The check for a run and the note are one step under mu, which
+// the run's end takes after leaving the lanes: no note is left behind.
 func (r *Runtime) recordSuccess(id string) {
 	at := r.opts.Now()
 	r.answered.mu.Lock()
-	if r.answered.running {
+	r.lane.mu.Lock()
+	running := r.lane.task != nil
+	r.lane.mu.Unlock()
+	if running {
 		r.answered.noted = append(r.answered.noted, success{id, at})
-		r.answered.mu.Unlock()
-		return
 	}
 	r.answered.mu.Unlock()
-	r.writeSuccess(id, at)
+	if !running {
+		r.writeSuccess(id, at)
+	}
 }
 
-// settleSuccesses records, when a run ends, the successes noted during it;
-// it is the Agent's subscriber, so agent_start and agent_end come in order.
+// settleSuccesses records, when a run ends, the successes noted during it.
 func (r *Runtime) settleSuccesses(ev agent.Event) {
-	switch ev.(type) {
-	case agent.AgentStart:
-		r.answered.mu.Lock()
-		r.answered.running = true
-		r.answered.mu.Unlock()
-	case agent.AgentEnd:
-		r.answered.mu.Lock()
-		noted := r.answered.noted
-		r.answered.running, r.answered.noted = false, nil
-		r.answered.mu.Unlock()
-		for _, s := range noted {
-			r.writeSuccess(s.id, s.at)
-		}
+	if _, ok := ev.(agent.AgentEnd); !ok {
+		return
+	}
+	r.answered.mu.Lock()
+	noted := r.answered.noted
+	r.answered.noted = nil
+	r.answered.mu.Unlock()
+	for _, s := range noted {
+		r.writeSuccess(s.id, s.at)
 	}
 }
 

@@ -275,8 +275,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
-	r.agent.Subscribe(r.settleSuccesses)
 	r.agent.Subscribe(r.laneProgress)
+	r.agent.Subscribe(r.settleSuccesses) // after the lanes are left (profiles.go)
 	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.feedEngine)
 	r.agent.Subscribe(r.logEvent)
