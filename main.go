@@ -186,7 +186,7 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 			Configured: engineRefs(cfg), JSON: o.JSON, Clear: o.Clear}
 		return headless.ShowEngines(context.Background(), eo, stdout, stderr)
 	}
-	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now(), Clear: o.Clear}
+	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now(), Clear: o.Clear, Preferred: o.Profile}
 	hasScripted := false
 	for _, p := range cfg.Providers {
 		hasScripted = hasScripted || p.Name == scripted.ProviderName
@@ -401,11 +401,16 @@ func build(ctx context.Context, cfg *config.Config, o headless.Args) (*app, erro
 		MaxConcurrent:  cfg.Agent.MaxConcurrent,
 		Session:        o.Session,
 		Continue:       o.Continue,
+		Profile:        o.Profile,
 		Quit:           ctx,
 	})
 	if err != nil {
 		closeStore(store, logger)
 		closeLog()
+		var unknown *runner.UnknownProfileError
+		if errors.As(err, &unknown) {
+			return nil, fmt.Errorf("--profile: %w", err)
+		}
 		return nil, err
 	}
 	// A resumed session comes back on its own model; --model says otherwise.

@@ -38,7 +38,8 @@ type Want struct {
 // a code, not a boolean, so the UI can say why a profile was skipped.
 type Eligibility int
 
-// The eligibility codes, in the order Check tests them.
+// The eligibility codes, in the order Check tests them; EligibleNotLocked
+// is Order's: another profile is locked for the session.
 const (
 	EligibleOK Eligibility = iota
 	EligibleProfileMissing
@@ -47,6 +48,7 @@ const (
 	EligibleModelOutOfScope
 	EligibleDisabled
 	EligibleInCooldown
+	EligibleNotLocked
 )
 
 var eligibilityCodes = [...]string{
@@ -57,6 +59,7 @@ var eligibilityCodes = [...]string{
 	EligibleModelOutOfScope:  "model_out_of_scope",
 	EligibleDisabled:         "disabled",
 	EligibleInCooldown:       "in_cooldown",
+	EligibleNotLocked:        "not_locked",
 }
 
 // String is the code.
@@ -105,6 +108,9 @@ type OrderInput struct {
 	States    map[string]ProfileState // ledger states by id; a missing one is fresh
 	Want      Want
 	Preferred string // an explicitly requested profile id, or ""
+	// Locked is the profile the session is locked to (OpenClaw's
+	// lockedProfileId), or "": the only one the run may use.
+	Locked string
 }
 
 // Order orders a run's profiles (SPEC §5.3). (seed) Expired cooldowns are
@@ -113,9 +119,14 @@ type OrderInput struct {
 // runner to persist). Then, keeping the configured order as the hard
 // constraint: available profiles first; profiles waiting for a cooldown or a
 // disable behind them, soonest expiry first (configured order among equal
-// expiries); the preferred profile, when it is among these, goes first.
+// expiries); the preferred profile, when it is among these, goes first —
+// cooling down too, as the seed says, where rotation (Next) passes over it
+// until its window ends, so in effect it goes first while eligible.
 // Profiles that cannot serve the run at all come back in skipped, in
-// configured order, each with its code. Duplicate ids count once.
+// configured order, each with its code; with a lock, that is every profile
+// but the locked one (EligibleNotLocked), checked as usual itself, so a
+// locked profile that cools down leaves the run nothing to rotate to.
+// Duplicate ids count once.
 func Order(in OrderInput, now time.Time) (usable, skipped []Candidate) {
 	var ready, waiting []Candidate
 	seen := map[string]bool{}
@@ -126,6 +137,9 @@ func Order(in OrderInput, now time.Time) (usable, skipped []Candidate) {
 		seen[id] = true
 		c := candidate(in, id, now)
 		switch {
+		case in.Locked != "" && id != in.Locked:
+			c.Eligibility, c.Until = EligibleNotLocked, time.Time{}
+			skipped = append(skipped, c)
 		case c.Eligibility == EligibleOK:
 			ready = append(ready, c)
 		case c.Eligibility.Waits():
@@ -160,10 +174,11 @@ func candidate(in OrderInput, id string, now time.Time) Candidate {
 }
 
 // Next is rotation (SPEC §5.3): the first candidate, in order, that is
-// available, not yet tried for this model in this run, and not the locked
-// profile (OpenClaw's lockedProfileId; "" for none). ok is false when none
-// is left. After a successful switch the runner resets the thinking level to
-// its initial value: a new credential is a clean start. (seed)
+// available and not yet tried for this model in this run. A locked profile
+// (OpenClaw's lockedProfileId; "" for none) stops rotation: only it may be
+// returned, never another. ok is false when none is left. After a
+// successful switch the runner resets the thinking level to its initial
+// value: a new credential is a clean start. (seed)
 func Next(cands []Candidate, tried []string, locked string) (c Candidate, ok bool) {
 	for _, c := range cands {
 		if rotatable(c, tried, locked) {
@@ -186,5 +201,5 @@ func Left(cands []Candidate, tried []string, locked string) int {
 }
 
 func rotatable(c Candidate, tried []string, locked string) bool {
-	return c.Eligibility == EligibleOK && c.ID != locked && !slices.Contains(tried, c.ID)
+	return c.Eligibility == EligibleOK && (locked == "" || c.ID == locked) && !slices.Contains(tried, c.ID)
 }

@@ -41,7 +41,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestEligibilityCodes(t *testing.T) {
-	want := []string{"ok", "profile_missing", "provider_mismatch", "mode_mismatch", "model_out_of_scope", "disabled", "in_cooldown"}
+	want := []string{"ok", "profile_missing", "provider_mismatch", "mode_mismatch", "model_out_of_scope", "disabled", "in_cooldown", "not_locked"}
 	for i, code := range want {
 		if got := Eligibility(i).String(); got != code {
 			t.Errorf("Eligibility(%d) = %q, want %q", i, got, code)
@@ -95,6 +95,23 @@ func TestOrder(t *testing.T) {
 		{"preferred not in the list is ignored",
 			OrderInput{Order: []string{"a", "b"}, Profiles: profiles, Want: want, Preferred: "zz"},
 			[]string{"a:ok", "b:ok"}, []string{}},
+		{"preferred and eligible goes first, before the rest of the configured order",
+			OrderInput{Order: []string{"a", "b", "c"}, Profiles: profiles, Want: want, Preferred: "b",
+				States: map[string]ProfileState{"a": short}},
+			[]string{"b:ok", "c:ok", "a:in_cooldown"}, []string{}},
+		{"locked: the only usable one, the others skipped",
+			OrderInput{Order: []string{"a", "b", "c"}, Profiles: profiles, Want: want, Locked: "b"},
+			[]string{"b:ok"}, []string{"a:not_locked", "c:not_locked"}},
+		{"locked and cooling down: it waits alone",
+			OrderInput{Order: []string{"a", "b"}, Profiles: profiles, Want: want, Locked: "b",
+				States: map[string]ProfileState{"b": short}},
+			[]string{"b:in_cooldown"}, []string{"a:not_locked"}},
+		{"locked beats preferred",
+			OrderInput{Order: []string{"a", "b"}, Profiles: profiles, Want: want, Locked: "a", Preferred: "b"},
+			[]string{"a:ok"}, []string{"b:not_locked"}},
+		{"locked to another provider's profile: nothing usable",
+			OrderInput{Order: []string{"a", "b"}, Profiles: profiles, Want: want, Locked: "x"},
+			[]string{}, []string{"a:not_locked", "b:not_locked"}},
 		{"unfit profiles are skipped with their code",
 			OrderInput{Order: []string{"x", "a", "ghost", "a"}, Profiles: profiles, Want: want},
 			[]string{"a:ok"}, []string{"x:provider_mismatch", "ghost:profile_missing"}},
@@ -150,7 +167,9 @@ func TestNextAndLeft(t *testing.T) {
 	}{
 		{"first available", nil, "", "a", true, 3},
 		{"skips tried", []string{"a"}, "", "b", true, 2},
-		{"skips locked", []string{"a"}, "b", "c", true, 1},
+		{"locked: only it", nil, "b", "b", true, 1},
+		{"locked and tried: nothing else", []string{"b"}, "b", "", false, 0},
+		{"locked and cooling down: nothing", nil, "d", "", false, 0},
 		{"never a profile in cooldown", []string{"a", "b", "c"}, "", "", false, 0},
 	}
 	for _, c := range cases {

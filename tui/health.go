@@ -180,13 +180,17 @@ func (m Model) watchEvents(events []agent.Event) Model {
 }
 
 // handleNotice shows a runtime notice: a failed save in the status bar, a
-// quarantine outside a request in the transcript too.
+// quarantine outside a request in the transcript too; a cleared cooldown
+// reads the profiles again.
 func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 	if msg.Notice.Kind == runner.NoticeQuarantine {
 		if q, ok := msg.Notice.Data.(runner.QuarantineInfo); !ok || q.First() {
 			m, _ = m.updateChat(msgs.NoteMsg{Text: "⚠ " + msg.Notice.Text})
 		}
 		m = m.checkHealth().reloadInspector(msgs.InspectEngines)
+	}
+	if msg.Notice.Kind == runner.NoticeCooldownCleared { // a window that ended: the badge and /profiles change
+		m = m.checkHealth().reloadInspector(msgs.InspectProfiles)
 	}
 	return m.updateStatus(msg)
 }

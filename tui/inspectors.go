@@ -187,6 +187,42 @@ func (m Model) handleClearCooldown(id string) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// handleChooseProfile sets the session's preferred (or, with lock, locked)
+// auth profile; "" chooses none. It says what changed as a clear does.
+func (m Model) handleChooseProfile(id string, lock bool) (Model, tea.Cmd) {
+	rt := m.rt
+	m.calls.submit(call{run: func() tea.Msg {
+		if lock {
+			what := "the lock: the session uses every profile again"
+			if id != "" {
+				what = "the lock: the session uses only " + id
+			}
+			return choseMsg{what: what, err: rt.LockProfile(id)}
+		}
+		what := "the preferred profile: none"
+		if id != "" {
+			what = "the preferred profile: " + id
+		}
+		return choseMsg{what: what, err: rt.PreferProfile(id)}
+	}})
+	return m, nil
+}
+
+// choseMsg says how a choice of profile went, in words.
+type choseMsg struct {
+	what string
+	err  error
+}
+
+// handleChose reads the profiles again to show the choice.
+func (m Model) handleChose(msg choseMsg) (Model, tea.Cmd) {
+	m = m.reloadInspector(msgs.InspectProfiles)
+	if msg.err != nil {
+		return m.updateStatus(msgs.ErrorMsg{Action: "set " + msg.what, Err: msg.err})
+	}
+	return m.hint("set " + msg.what)
+}
+
 func (m Model) handleClearQuarantine(engine string) (Model, tea.Cmd) {
 	rt := m.rt
 	m.calls.submit(call{run: func() tea.Msg {

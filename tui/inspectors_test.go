@@ -227,3 +227,24 @@ func TestQuarantineNotice(t *testing.T) {
 		Text: "context engine notes quarantined (afterTurn failed: timeout); the built-in engine answers instead"}})
 	h.waitView("⚠ context engine notes quarantined (afterTurn failed: timeout)")
 }
+
+// TestProfilesInspectorChoosesProfiles: p and l in /profiles set the
+// session's choice through the runtime, and the inspector shows it.
+func TestProfilesInspectorChoosesProfiles(t *testing.T) {
+	rt := newRuntime(t, nil)
+	h := newHarness(t, rt, 120, 30)
+	h.send(msgs.OpenInspectorMsg{Which: msgs.InspectProfiles})
+	h.waitView("test:default")
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'p'}})
+	h.waitView("test:default ★")
+	if preferred, _ := rt.Current().ProfileChoice(); preferred != "test:default" {
+		t.Fatalf("preferred = %q", preferred)
+	}
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'l'}})
+	h.waitView("test:default 🔒", "locked: the only profile this session uses")
+	h.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'l'}})
+	h.waitFor("the lock to go", func(m Model) bool { return !strings.Contains(m.View(), "🔒") })
+	if preferred, locked := rt.Current().ProfileChoice(); preferred != "test:default" || locked != "" {
+		t.Fatalf("choice = %q, %q; want test:default preferred, no lock", preferred, locked)
+	}
+}

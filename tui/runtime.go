@@ -83,12 +83,17 @@ type Settings interface {
 
 // Inspectors are the runtime's state as the inspectors and the status bar
 // show it: snapshots read on demand (they may do IO: SQLite reads of the
-// shared ledger, quarantines and run records), and the two clears.
+// shared ledger, quarantines and run records), the two clears, and the
+// session's choice of auth profile.
 type Inspectors interface {
 	// Profiles views every configured auth profile from the shared ledger.
 	Profiles(ctx context.Context) ([]runner.ProfileView, error)
 	// ClearProfile ends profile id's cooldown or disabled window.
 	ClearProfile(ctx context.Context, id string) error
+	// PreferProfile and LockProfile set the session's choice of auth
+	// profile: tried first while usable, the only one used ("" for none).
+	PreferProfile(id string) error
+	LockProfile(id string) error
 	// Engines views the context engines and their quarantines.
 	Engines(ctx context.Context) (runner.EnginesView, error)
 	// ClearQuarantine lifts engine's quarantine; false when it had none.

@@ -19,9 +19,13 @@
 // attempt, reason?, decision?, durationMs?}; failover {reason, decision,
 // from, to}; and, in pi's shapes, auto_retry_start {attempt, maxAttempts,
 // delayMs, errorMessage} (plus steer's reason, profile, model, delaySource?)
-// and auto_retry_end {success, attempt, finalError?}; after every agent_end,
-// run_end {runId, outcome, reason?}, outcome one of completed, failed,
-// cancelled, timeout, hard_timeout, blocked.
+// and auto_retry_end {success, attempt, finalError?}; cooldown {profile,
+// model?, state, reason, until, source} when a failure opened, lengthened or
+// widened an auth profile's window (source: "schedule" or the header of the
+// provider's hint, e.g. "retry-after"), and cooldown_cleared {profile,
+// model?, source: "user" | "expired"} (see runner's cooldownevents.go);
+// after every agent_end, run_end {runId, outcome, reason?}, outcome one of
+// completed, failed, cancelled, timeout, hard_timeout, blocked.
 //
 // Unlike pi, assistantMessageEvent carries no "partial": the message_update's
 // "message" is that same message so far, and sending both would double the

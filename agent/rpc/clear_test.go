@@ -22,7 +22,8 @@ func TestServerClearQuarantineOfAnEngineWithout(t *testing.T) {
 }
 
 // TestServerClearCooldown: clear_cooldown ends a profile's cooldown, as the
-// profiles inspector shows; an unknown profile fails and changes nothing.
+// profiles inspector shows, and says so in a cooldown_cleared event; an
+// unknown profile fails and changes nothing.
 func TestServerClearCooldown(t *testing.T) {
 	ledger := &failover.MemLedger{}
 	_, err := ledger.Update(context.Background(), "test:default", func(st failover.ProfileState) failover.ProfileState {
@@ -55,8 +56,13 @@ func TestServerClearCooldown(t *testing.T) {
 		t.Fatalf("after failed clears: %v", s)
 	}
 	h.send(`{"type":"clear_cooldown","profile":"test:default","id":"c3"}`)
-	if r := h.response("c3"); r["success"] != true || r.data()["cleared"] != true {
+	seen := h.until(func(l line) bool { return l.isResponse("c3") })
+	if r := seen[len(seen)-1]; r["success"] != true || r.data()["cleared"] != true {
 		t.Fatalf("clear_cooldown: %v", r)
+	}
+	if len(seen) != 2 || !seen[0].is("cooldown_cleared") || seen[0]["profile"] != "test:default" || seen[0]["source"] != "user" ||
+		seen[0]["sessionId"] == nil {
+		t.Fatalf("before the response: %v, want one cooldown_cleared {profile: test:default, source: user, sessionId}", seen[:len(seen)-1])
 	}
 	if s := state("i3"); s != "available" {
 		t.Fatalf("after clear_cooldown: %v", s)

@@ -36,7 +36,10 @@
 // # Events
 //
 // Events go out as package eventjson writes them (pi's shapes plus steer's
-// "sessionId"); its doc lists them.
+// "sessionId"); its doc lists them. Runtime notices go out as {"type": kind,
+// "sessionId", "message"}, except cooldown_cleared {profile, model?, source}
+// (a clear_cooldown, or a window found over), which carries its fields like
+// the runner's cooldown event.
 //
 // # Commands
 //
@@ -69,7 +72,8 @@
 //	        data {cleared:true}; fails for an engine that is not quarantined
 //	clear_cooldown {profile}                        steer's: end an auth profile's cooldown and
 //	        disabled windows (as `steer inspect profiles --clear ID`); data
-//	        {cleared:true}; fails for a profile that is not configured
+//	        {cleared:true}, after a cooldown_cleared event {source:"user"} when
+//	        a window was open; fails for a profile that is not configured
 //	quit                                            steer's: abort, wait, answer, stop serving
 //
 // # End of input

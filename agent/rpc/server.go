@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
 )
 
@@ -243,8 +244,13 @@ func stopReason(ctx context.Context) string {
 }
 
 // onNotice writes a runtime notice as an event: {"type": kind, "sessionId",
-// "message"}, plus "error" for persist_error.
+// "message"}, plus "error" for persist_error; cooldown_cleared has the
+// fields of its Data instead, as the runner's annotations do.
 func (s *Server) onNotice(n runner.Notice) {
+	if n.Kind == runner.NoticeCooldownCleared {
+		_ = s.out.WriteLine(eventjson.Line(agent.Annotation{Kind: string(n.Kind), Data: n.Data}, s.rt.SessionID()))
+		return
+	}
 	out := noticeOut{Type: string(n.Kind), SessionID: s.rt.SessionID(), Message: n.Text}
 	if n.Kind == runner.NoticePersistError {
 		out.Error = n.Text

@@ -83,14 +83,15 @@ func attemptRuntime(t *testing.T, p *byProfile, fallbacks ...string) ([]agent.An
 	return notes, msgs[len(msgs)-1], ledger
 }
 
-// trace renders annotations as "kind profile model reason decision from→to".
+// trace renders the attempt loop's annotations as "kind profile model
+// reason decision from→to", leaving out the others (cooldown).
 func trace(notes []agent.Annotation) []string {
 	var out []string
 	for _, n := range notes {
-		if n.Kind == AnnotationRunEnd { // how the run ended, not one of its attempts
+		i, ok := n.Data.(AttemptInfo)
+		if !ok {
 			continue
 		}
-		i := n.Data.(AttemptInfo)
 		s := strings.Join(strings.Fields(fmt.Sprintf("%s %s %s %s %s", n.Kind, i.Profile, i.Model, i.Reason, i.Decision)), " ")
 		if i.From != "" {
 			s += " " + i.From + "→" + i.To

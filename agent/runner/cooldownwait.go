@@ -79,6 +79,9 @@ func (r *Runtime) waitForCooldown(q *attemptRun, chain []agent.Model, last *atte
 		if verdict.Soonest.Profile != "" && last != nil && verdict.Rule != "available" {
 			last.final.Partial.ErrorMessage = lockedOutText(last.final.Partial.ErrorMessage, verdict, now)
 		}
+		if last != nil && !available {
+			last.final.Partial.ErrorMessage = r.lockNote(last.final.Partial.ErrorMessage)
+		}
 		return false
 	}
 	q.cooldownWaits++

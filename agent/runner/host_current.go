@@ -100,6 +100,13 @@ func (h *Host) ClearProfile(ctx context.Context, id string) error {
 	return h.Current().ClearProfile(ctx, id)
 }
 
+// PreferProfile sets the current session's preferred auth profile ("" for
+// none).
+func (h *Host) PreferProfile(id string) error { return h.Current().PreferProfile(id) }
+
+// LockProfile locks the current session to auth profile id ("" unlocks).
+func (h *Host) LockProfile(id string) error { return h.Current().LockProfile(id) }
+
 // Engines views the current session's context engines.
 func (h *Host) Engines(ctx context.Context) (EnginesView, error) { return h.Current().Engines(ctx) }
 

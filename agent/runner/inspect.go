@@ -29,6 +29,10 @@ type ProfileView struct {
 	// Scenario names the rehearsal whose own ledger the row comes from
 	// (--scenario); absent for the shared ledger.
 	Scenario string `json:"scenario,omitempty"`
+	// Preferred and Locked are the session's choice (profiles_choice.go):
+	// the profile tried first while eligible, the only one used.
+	Preferred bool `json:"preferred"`
+	Locked    bool `json:"locked"`
 }
 
 // ViewProfile is how profile id of provider stands at now by its ledger
@@ -55,9 +59,11 @@ func timeOrNil(t time.Time) *time.Time {
 }
 
 // Profiles views every auth profile of the configured providers, in their
-// order, from the shared ledger (a rehearsal's own, labelled).
+// order, from the shared ledger (a rehearsal's own, labelled), with the
+// session's choice.
 func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
 	now := r.opts.Now()
+	preferred, locked := r.choice.get()
 	var out []ProfileView
 	for _, p := range r.opts.Providers {
 		for _, pr := range p.profiles() {
@@ -67,6 +73,7 @@ func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
 			}
 			v := ViewProfile(pr.ID, p.Name, st, now)
 			v.Scenario = r.opts.Rehearsal
+			v.Preferred, v.Locked = pr.ID == preferred, pr.ID == locked
 			out = append(out, v)
 		}
 	}

@@ -13,24 +13,46 @@ import (
 // once; its lifetime statistics stay (the inspector's "clear cooldown").
 // With a state directory the shared ledger is cleared for every steer
 // process (a rehearsal clears its own); id must be one of the configured
-// profiles.
+// profiles. A window that was open is announced as cooldown_cleared with
+// source "user" (cooldownevents.go).
 func (r *Runtime) ClearProfile(ctx context.Context, id string) error {
 	if !r.hasProfile(id) {
-		return &UnknownProfileError{ID: id}
+		return r.unknownProfile(id)
 	}
+	now := r.opts.Now()
+	before, loadErr := r.ledger.Load(ctx, id)
+	if loadErr != nil { // the clear matters more than its announcement
+		r.log.Warn("reading the auth-profile ledger failed", "profile", id, "error", loadErr)
+	}
+	var err error
 	if r.store != nil && r.opts.Rehearsal == "" {
-		return r.store.ClearProfile(ctx, id)
+		err = r.store.ClearProfile(ctx, id)
+	} else {
+		_, err = r.ledger.Update(ctx, id, clearWindows)
 	}
-	_, err := r.ledger.Update(ctx, id, clearWindows)
-	return err
+	if err != nil {
+		return err
+	}
+	if st := before.Status(now); loadErr == nil && st.State != failover.StateAvailable {
+		r.announceCleared(CooldownCleared{Profile: id, Model: st.Model, Source: ClearedByUser})
+	}
+	return nil
 }
 
-// UnknownProfileError is a clear of a profile that is not configured; rpc
-// and `steer inspect profiles --clear` say it in these words.
-type UnknownProfileError struct{ ID string }
+// UnknownProfileError is a profile id that is not configured (a clear,
+// --profile, a choice in /profiles); rpc and `steer inspect profiles
+// --clear` say it in these words. Known lists the configured ones, when the
+// error knows them.
+type UnknownProfileError struct {
+	ID    string
+	Known []string
+}
 
 func (e *UnknownProfileError) Error() string {
-	return fmt.Sprintf("no auth profile %q is configured", e.ID)
+	if e.Known == nil {
+		return fmt.Sprintf("no auth profile %q is configured", e.ID)
+	}
+	return fmt.Sprintf("no auth profile %q is configured (configured: %s)", e.ID, knownProfiles(e.Known))
 }
 
 func (r *Runtime) hasProfile(id string) bool {

@@ -41,7 +41,7 @@ func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 		perr := f.final.Partial.Error
 		if f.delivered || q.ctx.Err() != nil {
 			if q.ctx.Err() == nil {
-				r.recordFailure(q.ctx, id, model, f.reason, perr)
+				r.recordFailure(q.ctx, q.out, id, model, f.reason, perr)
 			}
 			annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)
 			f.endRetries(q)
@@ -55,7 +55,7 @@ func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 		retry := failover.DecideRetry(failover.RetryFacts{Reason: f.reason, Hint: hint, Retries: retries,
 			Attempts: q.count, Profiles: t.profiles}, r.opts.Failover)
 		if !retry.Retry || q.tc.skipsRetry(f.reason) {
-			r.recordFailure(q.ctx, id, model, f.reason, perr)
+			r.recordFailure(q.ctx, q.out, id, model, f.reason, perr)
 			return f, false
 		}
 		f.info.Decision = failover.DecisionContinueNormal.String()

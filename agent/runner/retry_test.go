@@ -110,6 +110,8 @@ func noteText(a agent.Annotation) string {
 		return fmt.Sprintf("%s %d/%d %dms %s %s", a.Kind, d.Attempt, d.MaxAttempts, d.DelayMs, d.Reason, d.DelaySource)
 	case RetryEndInfo:
 		return fmt.Sprintf("%s %d success=%v", a.Kind, d.Attempt, d.Success)
+	case CooldownInfo:
+		return strings.Join(strings.Fields(fmt.Sprintf("%s %s %s %s %s", a.Kind, d.Profile, d.Model, d.Reason, d.Source)), " ")
 	}
 	return a.Kind
 }
@@ -145,7 +147,8 @@ func TestSameProfileRetries(t *testing.T) {
 			fallbacks: []string{"p/small"},
 			answer:    "ok from p:a on small",
 			notes: []string{"attempt_start p:a p/big", "attempt_end p:a p/big timeout continue_normal",
-				"auto_retry_start 1/1 0ms timeout ", "attempt_start p:a p/big", "attempt_end p:a p/big timeout fallback_model",
+				"auto_retry_start 1/1 0ms timeout ", "attempt_start p:a p/big", "cooldown p:a big timeout schedule",
+				"attempt_end p:a p/big timeout fallback_model",
 				"auto_retry_end 1 success=false", "failover timeout fallback_model p/big→p/small",
 				"attempt_start p:a p/small", "attempt_end p:a p/small"},
 		},
@@ -175,7 +178,8 @@ func TestSameProfileRetries(t *testing.T) {
 			waits:  []time.Duration{2 * time.Second, 4 * time.Second},
 			notes: []string{"attempt_start p:a p/big", "attempt_end p:a p/big overloaded continue_normal",
 				"auto_retry_start 1/2 2000ms overloaded ", "attempt_start p:a p/big", "attempt_end p:a p/big overloaded continue_normal",
-				"auto_retry_start 2/2 4000ms overloaded ", "attempt_start p:a p/big", "attempt_end p:a p/big overloaded rotate_profile",
+				"auto_retry_start 2/2 4000ms overloaded ", "attempt_start p:a p/big", "cooldown p:a big overloaded schedule",
+				"attempt_end p:a p/big overloaded rotate_profile",
 				"auto_retry_end 2 success=false", "failover overloaded rotate_profile p:a→p:b",
 				"attempt_start p:b p/big", "attempt_end p:b p/big"},
 		},
@@ -188,8 +192,8 @@ func TestSameProfileRetries(t *testing.T) {
 				return nil
 			},
 			answer: "ok from p:b on big",
-			notes: []string{"attempt_start p:a p/big", "attempt_end p:a p/big rate_limit rotate_profile",
-				"failover rate_limit rotate_profile p:a→p:b", "attempt_start p:b p/big", "attempt_end p:b p/big"},
+			notes: []string{"attempt_start p:a p/big", "cooldown p:a big rate_limit retry-after",
+				"attempt_end p:a p/big rate_limit rotate_profile", "failover rate_limit rotate_profile p:a→p:b", "attempt_start p:b p/big", "attempt_end p:b p/big"},
 		},
 	}
 	for _, tc := range cases {

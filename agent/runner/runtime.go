@@ -106,6 +106,9 @@ type Options struct {
 	// latest session of Workspace. Neither: a new session.
 	Session  string
 	Continue bool
+	// Profile is the auth profile the session prefers at start (--profile;
+	// see profiles_choice.go); it must be configured.
+	Profile string
 }
 
 // State is what a UI shows about the runtime.
@@ -166,6 +169,8 @@ type Runtime struct {
 	quarantineMu sync.Mutex
 	quarantines  []QuarantineInfo
 	ledger       failover.Ledger
+	choice       profileChoice // the preferred and locked profiles
+	answered     successes     // successes to record when the run ends
 	// background counts the ledger writes that run after a request.
 	background sync.WaitGroup
 	// swap keeps inputs out while the session changes: an input is saved
@@ -252,6 +257,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
 	}
+	if err := r.startChoice(); err != nil {
+		return nil, err
+	}
 	if r.streamFor(model) == nil {
 		return nil, fmt.Errorf("model %s has no configured provider", model.Ref())
 	}
@@ -271,6 +279,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
 	r.agent.Subscribe(r.laneProgress)
+	r.agent.Subscribe(r.settleSuccesses) // after the lanes are left (profiles.go)
 	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.feedEngine)
 	r.agent.Subscribe(r.logEvent)

@@ -4,11 +4,13 @@ import "github.com/charmbracelet/bubbles/key"
 
 // KeyMap is an inspector's bindings. Which apply depends on the inspector
 // and the selected row (see syncKeys): Clear only on a row that has
-// something to clear, Older and Newer only in the trace.
+// something to clear, Older and Newer only in the trace, Prefer and Lock
+// only on a profile.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Older, Newer                            key.Binding
 	Clear, Close                            key.Binding
+	Prefer, Lock                            key.Binding // the profiles inspector's
 }
 
 // DefaultKeyMap returns the default inspector bindings.
@@ -23,16 +25,18 @@ func DefaultKeyMap() KeyMap {
 		Older:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "older run")),
 		Newer:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "newer run")),
 		Clear:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
+		Prefer:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prefer")),
+		Lock:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lock")),
 		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
 	}
 }
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Clear, k.Older, k.Newer, k.Close}
+	return []key.Binding{k.Up, k.Down, k.Clear, k.Prefer, k.Lock, k.Older, k.Newer, k.Close}
 }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Older, k.Newer, k.Clear, k.Close}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Older, k.Newer, k.Clear, k.Prefer, k.Lock, k.Close}}
 }

@@ -135,6 +135,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		row, _ := m.Selected()
 		ask := msgs.AskClearMsg{Which: m.which, Target: row.Target}
 		return m, func() tea.Msg { return ask }
+	case key.Matches(k, m.keys.Prefer), key.Matches(k, m.keys.Lock):
+		return m, m.choose(key.Matches(k, m.keys.Lock))
 	case key.Matches(k, m.keys.Up):
 		m.move(-1)
 	case key.Matches(k, m.keys.Down):
@@ -157,6 +159,42 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	m.syncKeys()
 	m.render()
 	return m, nil
+}
+
+// choose toggles the selected profile as the session's locked (lock) or
+// preferred one: a profile already chosen is unchosen.
+func (m Model) choose(lock bool) tea.Cmd {
+	v, ok := m.selectedProfile()
+	if !ok {
+		return nil
+	}
+	var ask tea.Msg
+	switch {
+	case lock && v.Locked:
+		ask = msgs.LockProfileMsg{}
+	case lock:
+		ask = msgs.LockProfileMsg{Profile: v.ID}
+	case v.Preferred:
+		ask = msgs.PreferProfileMsg{}
+	default:
+		ask = msgs.PreferProfileMsg{Profile: v.ID}
+	}
+	return func() tea.Msg { return ask }
+}
+
+// selectedProfile is the profile on the selected row of the profiles
+// inspector.
+func (m Model) selectedProfile() (runner.ProfileView, bool) {
+	row, ok := m.Selected()
+	if !ok || m.which != msgs.InspectProfiles {
+		return runner.ProfileView{}, false
+	}
+	for _, v := range m.profiles {
+		if v.ID == row.Key {
+			return v, true
+		}
+	}
+	return runner.ProfileView{}, false
 }
 
 func (m *Model) move(n int) {
@@ -217,6 +255,18 @@ func (m *Model) syncKeys() {
 	case msgs.InspectEngines:
 		k.Clear.SetHelp("c", "clear quarantine")
 	}
+	v, profile := m.selectedProfile()
+	k.Prefer.SetEnabled(profile)
+	k.Lock.SetEnabled(profile)
+	prefer, lock := "prefer", "lock"
+	if v.Preferred {
+		prefer = "unprefer"
+	}
+	if v.Locked {
+		lock = "unlock"
+	}
+	k.Prefer.SetHelp("p", prefer)
+	k.Lock.SetHelp("l", lock)
 	trace := m.which == msgs.InspectTrace
 	k.Older.SetEnabled(trace && m.run+1 < len(m.runs))
 	k.Newer.SetEnabled(trace && m.run > 0)

@@ -11,7 +11,9 @@ import (
 // profilesTable is the auth profiles as they stand at now: each one's state
 // (available, or cooling down or disabled until a time, with the time
 // left), the reason and model of its window, its error count, and when it
-// was last used and last succeeded. A profile in a window can be cleared.
+// was last used and last succeeded. A profile in a window can be cleared;
+// the session's preferred and locked profiles are marked (★ preferred,
+// 🔒 locked), and p and l change them.
 func profilesTable(views []runner.ProfileView, now time.Time) Table {
 	t := Table{
 		Title: "Auth profiles",
@@ -26,9 +28,12 @@ func profilesTable(views []runner.ProfileView, now time.Time) Table {
 	}
 	unusable := 0
 	for _, v := range views {
-		row := Row{Key: v.ID, Cells: []Cell{text(v.ID), text(v.Provider), stateCell(v, now), text(""), text(""), text(""),
+		row := Row{Key: v.ID, Cells: []Cell{text(v.ID + choiceMark(v)), text(v.Provider), stateCell(v, now), text(""), text(""), text(""),
 			text(fmt.Sprint(v.ErrorCount)), text(ago(v.LastUsed, now)), text(ago(v.LastSuccess, now))}}
 		row.Detail = []string{profileDetail(v, now), fmt.Sprintf("in all: %d failed, %d answered", v.Failures, v.Successes)}
+		if note := choiceDetail(v); note != "" {
+			row.Detail = append(row.Detail, note)
+		}
 		if v.State != runner.ProfileAvailable {
 			unusable++
 			row.Target = v.ID
@@ -48,6 +53,34 @@ func profilesTable(views []runner.ProfileView, now time.Time) Table {
 		t.Summary = fmt.Sprintf("%s, %d unusable now", plural(len(views), "profile"), unusable)
 	}
 	return t
+}
+
+// choiceMark marks the session's choice after a profile's id.
+func choiceMark(v runner.ProfileView) string {
+	switch {
+	case v.Locked:
+		return " " + lockedMark
+	case v.Preferred:
+		return " " + preferredMark
+	}
+	return ""
+}
+
+// The marks of the session's choice.
+const (
+	preferredMark = "★"
+	lockedMark    = "🔒"
+)
+
+// choiceDetail says what the session's choice of a profile does.
+func choiceDetail(v runner.ProfileView) string {
+	switch {
+	case v.Locked:
+		return lockedMark + " locked: the only profile this session uses (l unlocks)"
+	case v.Preferred:
+		return preferredMark + " preferred: tried first while usable (p unprefers)"
+	}
+	return ""
 }
 
 // stateCell is "available", or "cooldown until T" / "disabled until T".

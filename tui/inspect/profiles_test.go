@@ -4,6 +4,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/msgs"
 )
 
 // TestProfilesTable: each profile's state, the time left (which moves with
@@ -82,5 +87,66 @@ func TestARehearsalsLedgerIsLabelled(t *testing.T) {
 	}
 	if got, want := profilesTable(views, epoch).Title, "Auth profiles · rehearsal ledger, scenario: rate-limit"; got != want {
 		t.Errorf("title %q, want %q", got, want)
+	}
+}
+
+// TestProfileChoiceKeys: p and l on a profile ask to prefer or lock it, and
+// to undo that on the one already chosen; the rows mark the choice and the
+// help says which way each key goes.
+func TestProfileChoiceKeys(t *testing.T) {
+	now := epoch
+	m := newInspector(msgs.InspectProfiles, &now, 120, 14)
+	views := profiles(epoch)
+	m.SetProfiles(views)
+	pK := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'p'}}
+	lK := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'l'}}
+	cases := []struct {
+		name              string
+		preferred, locked int // the index of the chosen view, -1 for none
+		key               tea.KeyMsg
+		want              tea.Msg
+		help              string
+	}{
+		{"p prefers", -1, -1, pK, msgs.PreferProfileMsg{Profile: "scripted:primary"}, "prefer"},
+		{"p on the preferred one unprefers", 0, -1, pK, msgs.PreferProfileMsg{}, "unprefer"},
+		{"l locks", -1, -1, lK, msgs.LockProfileMsg{Profile: "scripted:primary"}, "lock"},
+		{"l on the locked one unlocks", 1, 0, lK, msgs.LockProfileMsg{}, "unlock"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			vs := append([]runner.ProfileView(nil), views...)
+			if c.preferred >= 0 {
+				vs[c.preferred].Preferred = true
+			}
+			if c.locked >= 0 {
+				vs[c.locked].Locked = true
+			}
+			m.SetProfiles(vs)
+			b := m.Keys().Prefer
+			if c.key.String() == "l" {
+				b = m.Keys().Lock
+			}
+			if !b.Enabled() || b.Help().Desc != c.help {
+				t.Errorf("binding enabled %v, help %q; want %q", b.Enabled(), b.Help().Desc, c.help)
+			}
+			_, out := press(m, c.key)
+			if len(out) != 1 || out[0] != c.want {
+				t.Errorf("sent %v, want %v", out, c.want)
+			}
+		})
+	}
+	vs := append([]runner.ProfileView(nil), views...)
+	vs[0].Locked, vs[1].Preferred = true, true
+	table := profilesTable(vs, epoch)
+	if got := []string{table.Rows[0].Cells[0].Text, table.Rows[1].Cells[0].Text, table.Rows[2].Cells[0].Text}; strings.Join(got, ",") !=
+		"scripted:primary 🔒,scripted:backup ★,scripted:spare" {
+		t.Errorf("profile cells %q, want the lock and the preference marked", got)
+	}
+	if d := table.Rows[0].Detail; !strings.Contains(strings.Join(d, "\n"), "locked: the only profile this session uses") {
+		t.Errorf("detail %q says nothing of the lock", d)
+	}
+	trace := newInspector(msgs.InspectTrace, &now, 120, 14)
+	if trace.Keys().Prefer.Enabled() || trace.Keys().Lock.Enabled() {
+		t.Errorf("p and l are enabled in the trace")
 	}
 }

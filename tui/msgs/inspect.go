@@ -27,6 +27,14 @@ type AskClearMsg struct {
 // ClearCooldownMsg asks to end auth profile Profile's cooldown (confirmed).
 type ClearCooldownMsg struct{ Profile string }
 
+// PreferProfileMsg asks to make Profile the session's preferred auth
+// profile, tried first while usable; "" prefers none.
+type PreferProfileMsg struct{ Profile string }
+
+// LockProfileMsg asks to lock the session to auth profile Profile, the
+// only one it uses; "" unlocks it.
+type LockProfileMsg struct{ Profile string }
+
 // ClearQuarantineMsg asks to lift context engine Engine's quarantine
 // (confirmed).
 type ClearQuarantineMsg struct{ Engine string }

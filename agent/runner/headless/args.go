@@ -31,6 +31,7 @@ type Args struct {
 	Theme    string        // --theme
 	Approve  tools.Mode    // --approve
 	Clear    string        // --clear (inspect engines: NAME; inspect profiles: ID)
+	Profile  string        // --profile: the auth profile the session prefers
 	Version  bool          // --version
 }
 
@@ -66,6 +67,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	var approve string
 	fs.StringVar(&approve, "approve", "", "")
 	fs.StringVar(&o.Clear, "clear", "", "")
+	fs.StringVar(&o.Profile, "profile", "", "")
 	fs.BoolVar(&o.Version, "version", false, "")
 	if err := fs.Parse(argv); err != nil {
 		return o, err
@@ -114,6 +116,9 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	if o.Clear != "" && o.Command != "inspect" {
 		return o, usagef(clearOnly)
 	}
+	if o.Profile != "" && !profileApplies(o) {
+		return o, usagef("--profile applies to the terminal UI, 'steer run', 'steer rpc' and 'steer inspect profiles' only")
+	}
 	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" {
 		return o, usagef("--json applies to 'steer run', 'steer sessions' and 'steer inspect' only")
 	}
@@ -145,6 +150,18 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		return o, usagef("--session and --continue exclude each other")
 	}
 	return o, nil
+}
+
+// profileApplies says whether the command uses --profile: the ones that
+// start a session, and the profiles inspector, which marks it.
+func profileApplies(o Args) bool {
+	switch o.Command {
+	case "", "run", "rpc":
+		return true
+	case "inspect":
+		return len(o.Args) == 1 && o.Args[0] == InspectProfiles
+	}
+	return false
 }
 
 // clearOnly says where --clear belongs.

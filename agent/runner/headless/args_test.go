@@ -29,6 +29,9 @@ func TestParseArgsTakesFlagsAnywhere(t *testing.T) {
 		{[]string{"rpc", "--approve", "ask"}, Args{Command: "rpc", Approve: tools.ModeAsk, Pace: 60}},
 		{[]string{"--approve", "never", "run", "hi"}, Args{Command: "run", Args: []string{"hi"}, Approve: tools.ModeNever, Pace: 60}},
 		{[]string{"--version", "nonsense", "--json"}, Args{Command: "nonsense", Version: true, JSON: true, Pace: 60}},
+		{[]string{"run", "--profile", "openai:b", "hi"}, Args{Command: "run", Args: []string{"hi"}, Profile: "openai:b", Pace: 60}},
+		{[]string{"--profile", "openai:b"}, Args{Profile: "openai:b", Pace: 60}},
+		{[]string{"inspect", "profiles", "--profile", "openai:b"}, Args{Command: "inspect", Args: []string{"profiles"}, Profile: "openai:b", Pace: 60}},
 	}
 	for _, tt := range tests {
 		got, err := ParseArgs(tt.argv, 60)
@@ -66,6 +69,8 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"--approve yes", `--approve: unknown approval mode "yes" (want ask, auto, never)`},
 		{"--approve allow run hi", `--approve: unknown approval mode "allow" (want ask, auto, never; "allow" is now "auto")`},
 		{"sessions --approve ask", "--approve applies to the terminal UI, 'steer run' and 'steer rpc' only"},
+		{"sessions --profile a", "--profile applies to the terminal UI, 'steer run', 'steer rpc' and 'steer inspect profiles' only"},
+		{"inspect lanes --profile a", "--profile applies to the terminal UI, 'steer run', 'steer rpc' and 'steer inspect profiles' only"},
 		{"--pace -1", "--pace must be 0 or more, got -1"},
 		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
 		{"--session abc --continue", "--session and --continue exclude each other"},

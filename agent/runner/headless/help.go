@@ -42,6 +42,8 @@ Flags (before or after the command):
   --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
   --session ID       resume a saved session (see 'steer sessions')
   --continue         resume the latest session of this directory
+  --profile ID       the auth profile the session tries first while it is usable (/profiles → p
+                     changes it, l locks the session to one); an unknown ID is a usage error
   --theme T          terminal UI: dark, light or auto (default: the config's ui.theme, else auto)
   --approve MODE     tool approval: ask (writes, commands and paths outside the workspace ask
                      first), auto (all runs inside the workspace; outside is refused) or never
@@ -86,9 +88,11 @@ Shows every configured auth profile as the shared failure ledger has it:
 available, in cooldown or disabled, until when and why, the model a cooldown
 is scoped to, its error count, when it was last used and last succeeded. No
 key is needed. --json prints [{id, provider, state, until, reason, model,
-errorCount, failures, successes, lastUsed, lastSuccess}]. --clear ID ends ID's
-cooldown and disabled windows for every steer process (its counts of failures
-and successes stay).
+errorCount, failures, successes, lastUsed, lastSuccess, preferred, locked}].
+--clear ID ends ID's cooldown and disabled windows for every steer process (its
+counts of failures and successes stay). The preferred and locked profiles are a
+session's choice, held by the process that runs it (rpc inspect and /profiles
+show them); here --profile ID marks the one the command line would prefer.
 `
 
 const runUsage = `Usage: steer run [flags] PROMPT
@@ -104,8 +108,13 @@ Flags:
   --timeout D        abort the run after D (e.g. 90s, 10m): exit status 3
   --approve MODE     auto (the default), never, or ask, which refuses what would ask: nobody
                      can answer here
-  --model, --scenario, --pace, --config, --state-dir, --session, --continue:
-                     as for steer (see 'steer help')
+  --model, --scenario, --pace, --config, --state-dir, --session, --continue,
+  --profile:         as for steer (see 'steer help')
+
+A failure that cools an auth profile down prints its own line on stderr,
+"cooldown: PROFILE[/MODEL] REASON until HH:MM:SS" (with --json, a cooldown
+event); a window cleared or found over prints "cooldown cleared: PROFILE
+(user|expired)" (a cooldown_cleared event).
 
 Exit status: 0 completed, 1 failed (the model's error, a failed save), 2 usage or
 configuration error, 3 timed out, 130 interrupted (SIGINT), 129 SIGHUP, 143 SIGTERM.
@@ -126,7 +135,7 @@ args, summary, diff?, paths, outside} and waits for the approve command
 tool_approval_resolved event follows. The run timeout does not count the wait.
 
 Flags: --model, --scenario, --pace, --config, --state-dir, --session, --continue,
---approve, as for steer (see 'steer help').
+--approve, --profile, as for steer (see 'steer help').
 
 Exit status: 0 done, 1 the output or input failed, 2 usage or configuration
 error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.

@@ -18,21 +18,43 @@ const (
 	InspectProfiles = "profiles"
 )
 
-// ProfileRow is one configured auth profile with its ledger entry.
+// ProfileRow is one configured auth profile with its ledger entry and
+// whether the session prefers it or is locked to it.
 type ProfileRow struct {
-	ID, Provider string
-	State        failover.ProfileState
+	ID, Provider      string
+	State             failover.ProfileState
+	Preferred, Locked bool
+}
+
+// view is the row as the inspectors show it.
+func (r ProfileRow) view(now time.Time) runner.ProfileView {
+	v := runner.ViewProfile(r.ID, r.Provider, r.State, now)
+	v.Preferred, v.Locked = r.Preferred, r.Locked
+	return v
+}
+
+// choice words the session's choice of a profile: "locked", "preferred"
+// or "-".
+func choice(v runner.ProfileView) string {
+	switch {
+	case v.Locked:
+		return "locked"
+	case v.Preferred:
+		return "preferred"
+	}
+	return "-"
 }
 
 // ShowProfiles prints every profile's standing at now: state, until when,
 // why, the model a cooldown is scoped to, its error count and when it was
-// last used and last succeeded. It needs no key: the configuration names the
-// profiles and the shared ledger holds their state.
+// last used and last succeeded, and which one the session prefers or is
+// locked to. It needs no key: the configuration names the profiles and the
+// shared ledger holds their state.
 func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr io.Writer) int {
 	if asJSON {
 		out := make([]runner.ProfileView, len(rows))
 		for i, r := range rows {
-			out[i] = runner.ViewProfile(r.ID, r.Provider, r.State, now)
+			out[i] = r.view(now)
 		}
 		return writeJSON(stdout, stderr, out)
 	}
@@ -41,9 +63,9 @@ func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr 
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROFILE\tPROVIDER\tSTATE\tFOR\tREASON\tSET BY\tMODEL\tERRORS\tLAST USED\tLAST SUCCESS")
+	fmt.Fprintln(tw, "PROFILE\tPROVIDER\tSTATE\tFOR\tREASON\tSET BY\tMODEL\tERRORS\tLAST USED\tLAST SUCCESS\tCHOICE")
 	for _, r := range rows {
-		v := runner.ViewProfile(r.ID, r.Provider, r.State, now)
+		v := r.view(now)
 		left, reason, source := "-", "-", "-"
 		if v.Until != nil && v.Reason != nil {
 			left, reason = v.Until.Sub(now).Round(time.Second).String(), *v.Reason
@@ -51,8 +73,8 @@ func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr 
 		if v.UntilSource != nil {
 			source = *v.UntilSource
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Provider, v.State, left, reason, source,
-			orDash(v.Model), v.ErrorCount, ago(now, v.LastUsed), ago(now, v.LastSuccess))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, r.Provider, v.State, left, reason, source,
+			orDash(v.Model), v.ErrorCount, ago(now, v.LastUsed), ago(now, v.LastSuccess), choice(v))
 	}
 	tw.Flush()
 	return ExitOK
@@ -86,6 +108,10 @@ type InspectOptions struct {
 	// Clear names a configured profile whose cooldown and disabled windows
 	// to end first (for every steer process: they share the ledger).
 	Clear string
+	// Preferred is --profile: the profile the command line prefers, marked
+	// as such; it must be configured. The session's own choice (and a
+	// lock) lives with the process that runs it.
+	Preferred string
 }
 
 // Inspect is `steer inspect profiles`: the configured profiles with the
@@ -97,6 +123,10 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 		return ExitUsage
 	}
 	defer store.Close()
+	if o.Preferred != "" && !configured(o.Profiles, o.Preferred) {
+		fmt.Fprintf(stderr, "steer: --profile: %v\n", unknownProfile(o.Profiles, o.Preferred))
+		return ExitUsage
+	}
 	if o.Clear != "" {
 		if code := clearProfile(ctx, store, o, stdout, stderr); code != ExitOK {
 			return code
@@ -110,7 +140,7 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "steer: reading the ledger: %v\n", err)
 			return ExitFailed
 		}
-		rows[i] = ProfileRow{ID: p.ID, Provider: p.Provider, State: st}
+		rows[i] = ProfileRow{ID: p.ID, Provider: p.Provider, State: st, Preferred: p.ID == o.Preferred}
 	}
 	return ShowProfiles(rows, o.Now, o.JSON, stdout, stderr)
 }
@@ -119,12 +149,8 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 // configured profile end and its error counters start over, as the
 // inspector's clear does; its lifetime statistics stay.
 func clearProfile(ctx context.Context, store *persistence.Store, o InspectOptions, stdout, stderr io.Writer) int {
-	known := false
-	for _, p := range o.Profiles {
-		known = known || p.ID == o.Clear
-	}
-	if !known {
-		fmt.Fprintf(stderr, "steer: %v\n", &runner.UnknownProfileError{ID: o.Clear})
+	if !configured(o.Profiles, o.Clear) {
+		fmt.Fprintf(stderr, "steer: %v\n", unknownProfile(o.Profiles, o.Clear))
 		return ExitUsage
 	}
 	if err := store.ClearProfile(ctx, o.Clear); err != nil {
@@ -135,4 +161,21 @@ func clearProfile(ctx context.Context, store *persistence.Store, o InspectOption
 		fmt.Fprintf(stdout, "Cleared the cooldown of %s.\n", o.Clear)
 	}
 	return ExitOK
+}
+
+func configured(profiles []ProfileRef, id string) bool {
+	for _, p := range profiles {
+		if p.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func unknownProfile(profiles []ProfileRef, id string) error {
+	known := []string{}
+	for _, p := range profiles {
+		known = append(known, p.ID)
+	}
+	return &runner.UnknownProfileError{ID: id, Known: known}
 }

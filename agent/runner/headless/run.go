@@ -84,14 +84,21 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	})
 	defer unsubscribe()
 	defer func() { mu.Lock(); tools.stopCountdown(); mu.Unlock() }()
-	if o.JSON { // a quarantine reported outside a request is an event too
+	if o.JSON { // a quarantine reported outside a request is an event too, and so is a cleared cooldown
 		defer rt.SubscribeNotices(func(n runner.Notice) {
-			if n.Kind != runner.NoticeQuarantine {
+			kind := ""
+			switch n.Kind {
+			case runner.NoticeQuarantine:
+				kind = runner.AnnotationQuarantine
+			case runner.NoticeCooldownCleared:
+				kind = runner.AnnotationCooldownCleared
+			default:
 				return
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			writeJSONEvent(out, agent.Annotation{Kind: runner.AnnotationQuarantine, Data: n.Data}, rt.SessionID())
+			writeJSONEvent(out, agent.Annotation{Kind: kind, Data: n.Data}, rt.SessionID())
+			flush.flush()
 		})()
 	}
 	if o.JSON { // sub-agents' events too, each with its own sessionId
@@ -228,6 +235,8 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 			if q, ok := n.Data.(runner.QuarantineInfo); !ok || q.First() {
 				fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 			}
+		case runner.NoticeCooldownCleared:
+			fmt.Fprintln(stderr, n.Text)
 		}
 	})
 	return w

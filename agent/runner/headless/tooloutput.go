@@ -71,8 +71,8 @@ func newToolOutput(w io.Writer, clean func(string) string, limit int) *toolOutpu
 	return &toolOutput{w: w, clean: clean, limit: limit, calls: map[string]*callOutput{}, live: clean != nil}
 }
 
-// event handles the tool events, the failovers, the retries, compactions
-// and quarantines, and ignores the others.
+// event handles the tool events, the failovers, the retries, cooldowns,
+// compactions and quarantines, and ignores the others.
 func (o *toolOutput) event(ev agent.Event) {
 	o.stopCountdown()
 	switch e := ev.(type) {
@@ -96,6 +96,8 @@ func (o *toolOutput) event(ev agent.Event) {
 			if info.First() { // one line per quarantine, however many calls failed
 				fmt.Fprintf(o.w, "⚠ %s\n", info.Summary())
 			}
+		case runner.CooldownInfo:
+			fmt.Fprintln(o.w, info.Line())
 		}
 	case agent.ToolExecutionStart:
 		o.calls[e.ToolCallID] = &callOutput{}
