@@ -86,9 +86,9 @@ func New(opts Options) *Scheduler {
 // sub-agent), and returns the admitted task; the caller runs it under
 // Task.Context and must call Task.Leave when done. A ctx that ends while
 // waiting takes the request out of every queue and Enter returns ctx's
-// cause. A ctx that belongs to a task (Task.Context) holding a lane req
-// needs — the same session, or the same pool — gets a *ReentrantError at
-// once: waiting would deadlock.
+// cause. A ctx that belongs to a task (Task.Context, or one Task.Mark
+// marked) holding a lane req needs — the same session, or the same pool —
+// gets a *ReentrantError at once: waiting would deadlock.
 func (s *Scheduler) Enter(ctx context.Context, req Request) (*Task, error) {
 	if req.Session == "" {
 		return nil, errors.New("lanes: enter: empty session id")
