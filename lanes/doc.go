@@ -39,7 +39,9 @@
 // The context of an admitted task is marked with the lanes it holds, and a
 // queued entry whose context holds a lane it would have to wait for is
 // refused at once with a *ReentrantError (ErrReentrant) instead of waiting
-// for itself. Work that already runs inside a session's lane — compacting
+// for itself. A context the run made before it entered (the request during
+// which it did, say) is not derived from the task's; Task.Mark marks it
+// too. Work that already runs inside a session's lane — compacting
 // the session of the running run, say — takes the direct path, which does
 // not queue; Scheduler.Direct checks that the caller really is inside.
 //

@@ -35,15 +35,18 @@ type lane struct {
 	waiting []*slot // in the order they will start
 }
 
-// slot is one task's place in one lane, waiting or running.
+// slot is one task's place in one lane, waiting or running. It names its
+// lane so that leaving frees the lane the task was queued in, never one
+// looked up again by name.
 type slot struct {
 	t        *Task
+	l        *lane
 	enqueued time.Time
 	started  time.Time // zero while waiting
 	ready    chan struct{}
 }
 
-func newSlot(t *Task) *slot { return &slot{t: t, ready: make(chan struct{})} }
+func newSlot(t *Task, l *lane) *slot { return &slot{t: t, l: l, ready: make(chan struct{})} }
 
 // enqueue starts sl at once when the lane has room and otherwise queues it
 // behind every waiter of its priority or higher, reporting whether it

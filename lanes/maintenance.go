@@ -17,7 +17,10 @@ type maintenance struct {
 // records its end; calling that more than once counts once. Runs of the
 // session that reach the end of its lane in between wait for it before
 // they take a pool slot, so that they read what it wrote; a run already
-// past that point is not affected.
+// past that point is not affected, so a run that defers maintenance calls
+// Maintain before it leaves its lanes. The maintenance itself must not
+// queue for the session's lane (Enter): the run waiting for it holds that
+// lane.
 func (s *Scheduler) Maintain(session string) (done func()) {
 	s.mu.Lock()
 	m := s.maint[session]

@@ -51,6 +51,17 @@ func marked(parent context.Context, s *Scheduler, t *Task) context.Context {
 	return context.WithValue(parent, markKey{}, &mark{s: s, t: t, outer: outer})
 }
 
+// Mark returns ctx marked as inside t's lanes, as t's own Context is: while
+// t holds them, a queued entry made with ctx, or with a context derived
+// from it, that needs one of them is refused at once with a
+// *ReentrantError, and Scheduler.Direct lets it in. It is for the contexts
+// a run does its work under that are not derived from Task.Context: those
+// made before the run entered its lanes, such as the context of the request
+// during which it entered them. The mark is a
+// value only: ctx is not cancelled when t leaves, and once t has left it
+// holds nothing.
+func (t *Task) Mark(ctx context.Context) context.Context { return marked(ctx, t.s, t) }
+
 // holderLocked returns the live task of s in ctx's marks that holds a lane
 // req would need, and that lane's name; the caller holds s.mu. Tasks that
 // have left (or timed out) hold nothing: a context that outlives its task

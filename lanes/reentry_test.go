@@ -140,3 +140,42 @@ func TestInLaneCompactionNeitherDeadlocksNorHangs(t *testing.T) {
 		t.Fatalf("queued compaction from outside = %v (compacted %d times)", err, compacted)
 	}
 }
+
+// A context that a run made before it entered its lanes counts as inside
+// them once the task marks it, and so does every context derived from it:
+// a queued entry with one is refused at once, not left waiting for the run
+// until the context's deadline; Direct lets it in; after the task left it
+// holds nothing.
+func TestReentryFromRunContextMarkedByItsTask(t *testing.T) {
+	cases := []struct {
+		name     string
+		enter    Request
+		wantLane string
+	}{
+		{"the same session", req("compact", "s1"), "session:s1"},
+		{"another session, the same global lane", req("other", "s2"), GlobalLane},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, Options{MaxConcurrent: 1})
+			runCtx, cancel := context.WithTimeout(context.Background(), guard) // the run's, made before it entered
+			defer cancel()
+			run := h.enter(req("run", "s1"))
+			derived, stop := context.WithCancel(run.Mark(runCtx)) // the run's request, say
+			defer stop()
+			e := within(t, h.enterAsync(derived, tc.enter), "the entry from the run's context")
+			var re *ReentrantError
+			if !errors.As(e.err, &re) || re.Lane != tc.wantLane || re.Holder != "run" {
+				t.Fatalf("Enter from the run's context = %v, %v; want a *ReentrantError for %s", e.task, e.err, tc.wantLane)
+			}
+			if err := h.s.Direct(derived, "s1"); err != nil {
+				t.Errorf("Direct from the run's context = %v", err)
+			}
+			run.Leave()
+			if err := derived.Err(); err != nil {
+				t.Errorf("the marked context ended with its task: %v", err)
+			}
+			h.admitted(h.enterAsync(derived, tc.enter), tc.enter.ID).Leave()
+		})
+	}
+}

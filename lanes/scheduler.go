@@ -86,9 +86,9 @@ func New(opts Options) *Scheduler {
 // sub-agent), and returns the admitted task; the caller runs it under
 // Task.Context and must call Task.Leave when done. A ctx that ends while
 // waiting takes the request out of every queue and Enter returns ctx's
-// cause. A ctx that belongs to a task (Task.Context) holding a lane req
-// needs — the same session, or the same pool — gets a *ReentrantError at
-// once: waiting would deadlock.
+// cause. A ctx that belongs to a task (Task.Context, or one Task.Mark
+// marked) holding a lane req needs — the same session, or the same pool —
+// gets a *ReentrantError at once: waiting would deadlock.
 func (s *Scheduler) Enter(ctx context.Context, req Request) (*Task, error) {
 	if req.Session == "" {
 		return nil, errors.New("lanes: enter: empty session id")
@@ -97,33 +97,49 @@ func (s *Scheduler) Enter(ctx context.Context, req Request) (*Task, error) {
 		return nil, context.Cause(ctx)
 	}
 	t := &Task{s: s, req: req, priority: PriorityOf(req.Trigger), timeout: Timeout(req.RunTimeout)}
+	// Finding the session lane and queueing in it are one step under the
+	// lock: a lane found and queued in after an unlock may have gone idle
+	// and been dropped meanwhile, and the next run of the session would
+	// create a second lane beside it — two runs of one session inside.
 	s.mu.Lock()
 	if holder, name := s.holderLocked(ctx, req); holder != nil {
 		s.mu.Unlock()
 		return nil, &ReentrantError{Lane: name, Holder: holder.req.ID}
 	}
-	t.session = newSlot(t)
-	sl := s.sessions[req.Session]
-	if sl == nil {
-		sl = &lane{name: sessionLaneName(req.Session), kind: KindSession, session: req.Session, cap: 1}
-		s.sessions[req.Session] = sl
-	}
+	t.session = newSlot(t, s.sessionLaneLocked(req.Session))
+	started := s.enqueueLocked(t.session)
 	s.mu.Unlock()
-	if err := s.wait(ctx, sl, t.session); err != nil {
-		return nil, fmt.Errorf("lanes: run %s waiting for %s: %w", req.ID, sl.name, err)
+	s.changed()
+	if err := s.await(ctx, t.session, started); err != nil {
+		return nil, fmt.Errorf("lanes: run %s waiting for %s: %w", req.ID, t.session.l.name, err)
 	}
 	if err := s.waitMaintenance(ctx, req.Session); err != nil {
 		s.leave(t, nil)
 		return nil, fmt.Errorf("lanes: run %s waiting for the maintenance of session %s: %w", req.ID, req.Session, err)
 	}
-	pool := s.pool(req.SubAgent)
-	t.pool = newSlot(t)
-	if err := s.wait(ctx, pool, t.pool); err != nil {
+	t.pool = newSlot(t, s.pool(req.SubAgent))
+	s.mu.Lock()
+	started = s.enqueueLocked(t.pool)
+	s.mu.Unlock()
+	s.changed()
+	if err := s.await(ctx, t.pool, started); err != nil {
 		s.leave(t, nil)
-		return nil, fmt.Errorf("lanes: run %s waiting for the %s lane: %w", req.ID, pool.name, err)
+		return nil, fmt.Errorf("lanes: run %s waiting for the %s lane: %w", req.ID, t.pool.l.name, err)
 	}
 	t.begin(ctx)
 	return t, nil
+}
+
+// sessionLaneLocked is session's lane, created when the session has none
+// busy; the caller holds s.mu and queues in it before unlocking, so that it
+// is not dropped as idle.
+func (s *Scheduler) sessionLaneLocked(session string) *lane {
+	l := s.sessions[session]
+	if l == nil {
+		l = &lane{name: sessionLaneName(session), kind: KindSession, session: session, cap: 1}
+		s.sessions[session] = l
+	}
+	return l
 }
 
 // pool is the pool lane of a sub-agent run or of any other.
@@ -134,14 +150,14 @@ func (s *Scheduler) pool(subAgent bool) *lane {
 	return s.global
 }
 
-// wait queues sl in l and waits until it runs or ctx ends; in the latter
-// case sl leaves the queue (or, when it started meanwhile, the lane) and the
-// error is ctx's cause.
-func (s *Scheduler) wait(ctx context.Context, l *lane, sl *slot) error {
-	s.mu.Lock()
-	started := l.enqueue(sl, s.clock.Now())
-	s.mu.Unlock()
-	s.changed()
+// enqueueLocked queues sl in its lane, reporting whether it started at
+// once; the caller holds s.mu.
+func (s *Scheduler) enqueueLocked(sl *slot) bool { return sl.l.enqueue(sl, s.clock.Now()) }
+
+// await waits until sl, queued in its lane, runs (started: it did at once)
+// or ctx ends; in the latter case sl leaves the queue (or, when it started
+// meanwhile, the lane) and the error is ctx's cause.
+func (s *Scheduler) await(ctx context.Context, sl *slot, started bool) error {
 	if started {
 		return nil
 	}
@@ -151,10 +167,10 @@ func (s *Scheduler) wait(ctx context.Context, l *lane, sl *slot) error {
 	case <-ctx.Done():
 	}
 	s.mu.Lock()
-	if !l.dequeue(sl) {
-		l.release(sl, s.clock.Now())
+	if !sl.l.dequeue(sl) {
+		sl.l.release(sl, s.clock.Now())
 	}
-	s.dropIdleLocked(l)
+	s.dropIdleLocked(sl.l)
 	s.mu.Unlock()
 	s.changed()
 	return context.Cause(ctx)
@@ -184,12 +200,10 @@ func (s *Scheduler) leaveLocked(t *Task) bool {
 	}
 	now := s.clock.Now()
 	if t.pool != nil {
-		s.pool(t.req.SubAgent).release(t.pool, now)
+		t.pool.l.release(t.pool, now)
 	}
-	if sl := s.sessions[t.req.Session]; sl != nil {
-		sl.release(t.session, now)
-		s.dropIdleLocked(sl)
-	}
+	t.session.l.release(t.session, now)
+	s.dropIdleLocked(t.session.l)
 	return true
 }
 

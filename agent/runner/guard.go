@@ -136,7 +136,8 @@ type guarded struct {
 // guardedAttempts runs one request through the guard and the attempt loop,
 // recovering from an overflow or a timeout on a full window.
 func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
-	if err := r.enterLanes(ctx, out); err != nil {
+	ctx, err := r.enterLanes(ctx, out)
+	if err != nil {
 		out.Push(context.Background(), abortedEvent(ctx, m, r.opts.Now()))
 		return
 	}

@@ -36,13 +36,18 @@ type runLane struct {
 // enterLanes takes the run's lanes before its first request: it waits while
 // the session's lane or the global lane is full, in priority order, and
 // returns ctx's error if the run is aborted meanwhile. While it waits, out
-// says for which lane (enterWatched).
-func (r *Runtime) enterLanes(ctx context.Context, out *agent.AssistantStream) error {
+// says for which lane (enterWatched). It returns the request's context
+// marked as inside the run's lanes (lanes.Task.Mark), for this request and
+// every later one of the run: the run's contexts were made before it
+// entered, so without the mark a queued entry made from inside the run
+// would wait for the run itself until its deadline instead of being
+// refused at once as re-entry (SPEC §4).
+func (r *Runtime) enterLanes(ctx context.Context, out *agent.AssistantStream) (context.Context, error) {
 	r.lane.mu.Lock()
-	held := r.lane.task != nil
+	held := r.lane.task
 	r.lane.mu.Unlock()
-	if held {
-		return nil
+	if held != nil {
+		return held.Mark(ctx), nil
 	}
 	r.mu.Lock()
 	req := lanes.Request{ID: r.session.runID, Session: r.session.id, Trigger: triggerUser,
@@ -54,17 +59,17 @@ func (r *Runtime) enterLanes(ctx context.Context, out *agent.AssistantStream) er
 	r.startLanePublisher()
 	task, err := r.enterWatched(ctx, req, out)
 	if err != nil {
-		return err
+		return ctx, err
 	}
 	if err := ctx.Err(); err != nil { // aborted as it got in: agent_end may have passed
 		task.Leave()
-		return err
+		return ctx, err
 	}
 	r.lane.mu.Lock()
 	r.lane.task = task
 	r.lane.mu.Unlock()
 	go r.watchLane(task)
-	return nil
+	return task.Mark(ctx), nil
 }
 
 // watchLane aborts the run whose lane timed out: it made no progress for

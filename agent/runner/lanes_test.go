@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -42,6 +43,53 @@ func TestRunsShareTheGlobalLane(t *testing.T) {
 	if running, waiting := global(sched.Snapshot()); running != 0 || waiting != 0 {
 		t.Fatalf("the global lane still holds %d running, %d waiting", running, waiting)
 	}
+}
+
+// TestReentryFromRunContextIsRefusedAtOnce: a queued entry into the run's
+// own session lane made with the context of the run's request — from the
+// provider, here — is refused at once as re-entry (SPEC §4); without the
+// run's mark on that context it would wait for the run itself until its
+// deadline.
+func TestReentryFromRunContextIsRefusedAtOnce(t *testing.T) {
+	const deadline = 5 * time.Second // what the entry would wait without the mark
+	sched := lanes.New(lanes.Options{})
+	script := agenttest.NewScript(agenttest.Reply().Text("done").Stop(agent.StopReasonStop))
+	var rt *Runtime
+	entered := make(chan error, 1)
+	stream := func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		inner, cancel := context.WithTimeout(ctx, deadline)
+		defer cancel()
+		task, err := sched.Enter(inner, lanes.Request{ID: "inner", Session: rt.SessionID(), Trigger: triggerManual})
+		if err == nil {
+			task.Leave()
+		}
+		entered <- err
+		return script.Stream(ctx, m, llm, opts)
+	}
+	rt, err := New(context.Background(), Options{Lanes: sched, Workspace: "/ws", Now: agenttest.Clock,
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: stream}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = rt.Close(ctx)
+	})
+	if err := rt.Prompt("go"); err != nil {
+		t.Fatal(err)
+	}
+	var got error
+	select {
+	case got = <-entered:
+	case <-time.After(2 * deadline):
+		t.Fatal("the provider was never asked")
+	}
+	var re *lanes.ReentrantError
+	if !errors.As(got, &re) || re.Lane != "session:"+rt.SessionID() {
+		t.Fatalf("the entry from the run's request = %v, want a *lanes.ReentrantError for the run's session lane", got)
+	}
+	waitIdle(t, rt)
 }
 
 // global counts the global lane's running and waiting runs.
