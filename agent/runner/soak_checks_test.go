@@ -19,17 +19,44 @@ import (
 // was given up on (and the failure handed to the ledger) rather than tried
 // again: a same-profile retry is the run's next request, on the same
 // profile and model. A rotation, a fallback or the run's end gives it up.
-func givenUp(log []soakRequest) []bool {
+// So does a fallback that found no profile left and waited out a cooldown
+// (cooldownwait.go): the chain then starts over, and its next request may
+// be on the same profile and model again. Only the record can tell that
+// from a retry, so for those requests decided (the recorded decision of
+// each request, by log index) says: anything but continue_normal.
+func givenUp(log []soakRequest, decided map[int]string) []bool {
 	up := make([]bool, len(log))
 	for _, seq := range byRun(log) {
 		for i, s := range seq {
 			if !log[s].fault.failure() || log[s].cancelled {
 				continue
 			}
-			up[s] = i+1 == len(seq) || log[seq[i+1]].profile != log[s].profile || log[seq[i+1]].model != log[s].model
+			again := i+1 < len(seq) && log[seq[i+1]].profile == log[s].profile && log[seq[i+1]].model == log[s].model
+			up[s] = !again || decided[s] != failover.DecisionContinueNormal.String()
 		}
 	}
 	return up
+}
+
+// recordedDecisions reads the decision recorded for each request of the
+// log, by log index, from the runs' records (where they line up).
+func recordedDecisions(t *testing.T, store *persistence.Store, log []soakRequest, results []soakResult) map[int]string {
+	t.Helper()
+	decided := map[int]string{}
+	runs := byRun(log)
+	for run, res := range results {
+		if !res.done {
+			continue
+		}
+		attempts, err := store.RunAttempts(context.Background(), res.id)
+		if err != nil || len(attempts) != len(runs[run]) {
+			continue // checkRecords reports it
+		}
+		for i, s := range runs[run] {
+			decided[s] = attempts[i].Decision
+		}
+	}
+	return decided
 }
 
 // byRun is the log's indexes by run, in order.
@@ -187,6 +214,8 @@ func soakDecisions(r soakRequest, up bool, next *soakRequest) (reason string, de
 		return spec.reason.String(), []string{failover.DecisionContinueNormal.String()}
 	case spec.before != "": // partly delivered: nothing to decide
 		return spec.reason.String(), []string{""}
+	case next != nil && next.model == r.model && next.profile == r.profile: // given up, then a cooldown waited out
+		return spec.reason.String(), []string{failover.DecisionFallbackModel.String(), failover.DecisionSurfaceError.String()}
 	case next != nil && next.model == r.model:
 		return spec.reason.String(), []string{failover.DecisionRotateProfile.String()}
 	case next != nil:

@@ -443,7 +443,7 @@ func TestSoakMixedFaults(t *testing.T) {
 	}
 
 	log := prov.requests()
-	up := givenUp(log)
+	up := givenUp(log, recordedDecisions(t, store, log, results))
 	checkOutcomes(t, prov.plans, log, results)
 	checkToolCalls(t, log, tool.runs())
 	checkRecords(t, store, log, up, results)
