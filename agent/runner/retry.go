@@ -123,7 +123,7 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 	case empty:
 		f.stage = failover.StageAssistant
 	case a.final.Partial.Error != nil:
-		f.reason = failover.ClassifyError(a.final.Partial.Error, nil)
+		f.reason = failover.ClassifyFor(model, a.final.Partial.Error, nil) // with the provider's hook
 	default:
 		f.reason = failover.Classify(0, a.final.Partial.ErrorMessage)
 	}
