@@ -117,6 +117,9 @@ type State struct {
 	PersistError string
 	// RunStarted is when the run under way began; zero when none is.
 	RunStarted time.Time
+	// Stalled is when the run under way last made progress, while it is
+	// stalled (see StallAfter); zero otherwise.
+	Stalled time.Time
 }
 
 // Runtime is one session's runtime: the facade over its Agent.
@@ -133,6 +136,10 @@ type Runtime struct {
 	notices   notices
 	approvals approvals
 	clock     *runClock
+	// stall tells a stalled run (stalled.go); stallRuns lists the stalled
+	// runs of the runtimes whose lanes this one owns.
+	stall     *stallWatch
+	stallRuns stallBoard
 	// The lanes: the scheduler (shared with sub-agents), the run's task,
 	// and the publisher of this process's snapshot (nil when the scheduler
 	// is a parent's or there is no database).
@@ -267,6 +274,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.persist) // first: saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
+	r.watchStalls()
 	r.agent.Subscribe(r.laneProgress)
 	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.feedEngine)
@@ -528,7 +536,7 @@ func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.persistErr,
-		RunStarted: r.clock.began()}
+		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince()}
 }
 
 // Models lists every configured model.

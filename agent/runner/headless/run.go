@@ -79,14 +79,19 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	})
 	defer unsubscribe()
 	defer func() { mu.Lock(); tools.stopCountdown(); mu.Unlock() }()
-	if o.JSON { // a quarantine reported outside a request is an event too
+	if o.JSON { // a quarantine reported outside a request is an event too, and so is a stall
 		defer rt.SubscribeNotices(func(n runner.Notice) {
-			if n.Kind != runner.NoticeQuarantine {
+			kind := string(n.Kind)
+			switch n.Kind {
+			case runner.NoticeQuarantine:
+				kind = runner.AnnotationQuarantine
+			case runner.NoticeRunStalled, runner.NoticeRunResumed:
+			default:
 				return
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			writeJSONEvent(out, agent.Annotation{Kind: runner.AnnotationQuarantine, Data: n.Data}, rt.SessionID())
+			writeJSONEvent(out, agent.Annotation{Kind: kind, Data: n.Data}, rt.SessionID())
 		})()
 	}
 	if o.JSON { // sub-agents' events too, each with its own sessionId
@@ -206,6 +211,8 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 			if q, ok := n.Data.(runner.QuarantineInfo); !ok || q.First() {
 				fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 			}
+		case runner.NoticeRunStalled:
+			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 		}
 	})
 	return w
