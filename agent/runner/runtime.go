@@ -189,10 +189,13 @@ type Runtime struct {
 	stopQuit     func() bool // stops watching Options.Quit
 	quitWait     time.Duration
 
-	mu          sync.Mutex
-	session     sessionState
-	persistErr  string            // the latest save failure, while any persists
-	persistErrs map[string]string // failing kinds of write → their error
+	mu      sync.Mutex
+	session sessionState
+	// thinkingChosen says the session chose its thinking level
+	// (SetThinking); otherwise it follows its model's default.
+	thinkingChosen bool
+	persistErr     string            // the latest save failure, while any persists
+	persistErrs    map[string]string // failing kinds of write → their error
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -268,7 +271,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.engineFeed = newEngineFeed()
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
-		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
+		Tools: r.tools, Thinking: r.defaultThinking(model), SteeringMode: opts.SteeringMode,
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
@@ -558,6 +561,7 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 		return agent.Model{}, err
 	}
 	r.agent.SetModel(m, r.streamFor(m))
+	r.followThinking(m)
 	if r.store != nil {
 		r.mu.Lock()
 		sess := r.session
@@ -568,9 +572,6 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 	}
 	return m, nil
 }
-
-// SetThinking sets the thinking level.
-func (r *Runtime) SetThinking(l agent.ThinkingLevel) { r.agent.SetThinking(l) }
 
 // SetSteeringMode sets how many steering items a drain point takes.
 func (r *Runtime) SetSteeringMode(m agent.QueueMode) { r.agent.SetSteeringMode(m) }

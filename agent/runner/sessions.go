@@ -209,6 +209,7 @@ func (r *Runtime) adoptSavedModel(sessionID, ref string) {
 		return
 	}
 	r.agent.SetModel(m, r.streamFor(m))
+	r.followThinking(m)
 }
 
 // ensureSession gives the current session its row before its first input.
