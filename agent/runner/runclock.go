@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/lanes"
 )
 
@@ -159,4 +160,24 @@ func (c *runClock) expire(gen int) {
 	c.fired, c.stopT = true, nil
 	c.mu.Unlock()
 	c.abort(AbortTimeout(c.limit))
+}
+
+// timeRun runs the run's clock from agent_start to agent_end, and tells it
+// of the compactions in between (their grace, see runClock).
+func (r *Runtime) timeRun(ev agent.Event) {
+	switch e := ev.(type) {
+	case agent.AgentStart:
+		r.clock.start()
+		r.runGuard.reset()
+	case agent.AgentEnd:
+		r.clock.stop()
+		r.noticeQuarantines() // what no later request of the run reported
+	case agent.Annotation:
+		switch e.Kind {
+		case AnnotationCompactionStart:
+			r.clock.compactionStarted()
+		case AnnotationCompactionEnd:
+			r.clock.compactionEnded()
+		}
+	}
 }

@@ -354,26 +354,6 @@ func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]
 	return res, err
 }
 
-// timeRun runs the run's clock from agent_start to agent_end, and tells it
-// of the compactions in between (their grace, see runClock).
-func (r *Runtime) timeRun(ev agent.Event) {
-	switch e := ev.(type) {
-	case agent.AgentStart:
-		r.clock.start()
-		r.runGuard.reset()
-	case agent.AgentEnd:
-		r.clock.stop()
-		r.noticeQuarantines() // what no later request of the run reported
-	case agent.Annotation:
-		switch e.Kind {
-		case AnnotationCompactionStart:
-			r.clock.compactionStarted()
-		case AnnotationCompactionEnd:
-			r.clock.compactionEnded()
-		}
-	}
-}
-
 // TimedOut reports whether the last run was stopped by its time limit.
 func (r *Runtime) TimedOut() bool { return r.clock.timedOut() }
 
