@@ -502,7 +502,7 @@ func providersFrom(cfg *config.Config, o headless.Args) ([]runner.Provider, erro
 			return nil, fmt.Errorf("provider %s: %w", p.Name, err)
 		}
 		hasScripted = hasScripted || p.Name == scripted.ProviderName
-		rp := runner.Provider{Name: p.Name, Models: p.Models, Stream: stream, Unusable: p.Unusable()}
+		rp := runner.Provider{Name: p.Name, Models: p.Models, Stream: stream, Unusable: p.Unusable(), Thinking: p.Thinking}
 		for _, pr := range p.Usable() {
 			rp.Profiles = append(rp.Profiles, runner.Profile{ID: pr.ID, APIKey: pr.Key.Reveal()})
 		}

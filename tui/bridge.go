@@ -206,6 +206,7 @@ func loadedMsg(l runner.SessionLoaded) *msgs.SessionLoadedMsg {
 		SessionID: st.SessionID, Messages: st.Messages, Queue: st.Queue, Streaming: st.Streaming,
 		Model: st.Model, Thinking: st.Thinking, Running: st.Running,
 		PersistError: st.PersistError, Approvals: l.Approvals, Switched: true, RunStarted: st.RunStarted,
+		Stalled:   st.Stalled,
 		Subagents: l.Subagents, Subagent: l.Subagent,
 	}
 }

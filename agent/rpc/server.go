@@ -244,8 +244,9 @@ func stopReason(ctx context.Context) string {
 }
 
 // onNotice writes a runtime notice as an event: {"type": kind, "sessionId",
-// "message"}, plus "error" for persist_error; cooldown_cleared has the
-// fields of its Data instead, as the runner's annotations do.
+// "message"}, plus "error" for persist_error and the stall's fields for
+// run_stalled and run_resumed; cooldown_cleared has the fields of its Data
+// instead, as the runner's annotations do.
 func (s *Server) onNotice(n runner.Notice) {
 	if n.Kind == runner.NoticeCooldownCleared {
 		_ = s.out.WriteLine(eventjson.Line(agent.Annotation{Kind: string(n.Kind), Data: n.Data}, s.rt.SessionID()))
@@ -254,6 +255,9 @@ func (s *Server) onNotice(n runner.Notice) {
 	out := noticeOut{Type: string(n.Kind), SessionID: s.rt.SessionID(), Message: n.Text}
 	if n.Kind == runner.NoticePersistError {
 		out.Error = n.Text
+	}
+	if st, ok := n.Data.(runner.StallInfo); ok {
+		out.StallInfo = &st
 	}
 	line, _ := agent.EncodeJSON(out) // strings only: always encodes
 	_ = s.out.WriteLine(line)
@@ -264,6 +268,7 @@ type noticeOut struct {
 	SessionID string `json:"sessionId"`
 	Message   string `json:"message"`
 	Error     string `json:"error,omitempty"`
+	*runner.StallInfo
 }
 
 // read hands lines to the command loop until the input ends or stop closes.

@@ -127,7 +127,8 @@ func (r *Runtime) noticeQuarantines() {
 
 // engineSession is the session an engine call is about.
 func (r *Runtime) engineSession() engines.Session {
-	return engines.Session{ID: r.SessionID(), Workspace: r.opts.Workspace}
+	id := r.SessionID()
+	return engines.Session{ID: id, Key: sessionKey(id, r.opts.ParentSession), Workspace: r.opts.Workspace}
 }
 
 // feedEngine tells the engine what happened, off the event path, in order:

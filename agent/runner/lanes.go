@@ -21,10 +21,11 @@ import (
 const lanePublishEvery = 250 * time.Millisecond
 
 // LanesView is what `steer inspect lanes --json` prints: the lanes of every
-// live steer process on the state directory (this one included). Processes
-// is never null.
+// live steer process on the state directory (this one included), and the
+// runs of this process that are stalled. Neither is ever null.
 type LanesView struct {
 	Processes []persistence.ProcessLanes `json:"processes"`
+	Stalled   []StalledRun               `json:"stalled"`
 }
 
 // runLane is the lane task of the run under way; guarded by its mutex.
@@ -143,7 +144,7 @@ func (r *Runtime) publishLanes(pub *persistence.LanePublisher, stop <-chan struc
 // without a database, this process's.
 func (r *Runtime) Lanes(ctx context.Context) (LanesView, error) {
 	if r.store == nil {
-		return LanesView{Processes: []persistence.ProcessLanes{{Snapshot: r.sched.Snapshot()}}}, nil
+		return LanesView{Processes: []persistence.ProcessLanes{{Snapshot: r.sched.Snapshot()}}, Stalled: r.stalls().list()}, nil
 	}
 	var pub *persistence.LanePublisher
 	if owner := r.lanesOwner; owner != nil {
@@ -161,7 +162,7 @@ func (r *Runtime) Lanes(ctx context.Context) (LanesView, error) {
 	if err != nil {
 		return LanesView{}, err
 	}
-	return LanesView{Processes: procs}, nil
+	return LanesView{Processes: procs, Stalled: r.stalls().list()}, nil
 }
 
 // startLanePublisher starts publishing this process's lanes, once, with

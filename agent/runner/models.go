@@ -22,6 +22,9 @@ type Provider struct {
 	// fixes it ("ANTHROPIC_API_KEY is not set"): its models are still listed,
 	// but choosing one fails with an *UnusableError.
 	Unusable string
+	// Thinking is each model's own default thinking level, by model id
+	// (config models[].thinking); models without one use Options.Thinking.
+	Thinking map[string]agent.ThinkingLevel
 }
 
 // UnusableError is the error of choosing a model whose provider cannot be
@@ -104,6 +107,50 @@ func allModels(providers []Provider) string {
 		}
 	}
 	return strings.Join(refs, ", ")
+}
+
+// defaultThinking is the thinking level a session on m starts with unless
+// it chose one (seed 000 §4.1 ③, resolveInitialThinkLevel: the explicit
+// level first, else the default for this model): m's own default, else the
+// agent's (Options.Thinking). It is also the "initial value" a switch of
+// profile or model goes back to (SPEC §5.3).
+func (r *Runtime) defaultThinking(m agent.Model) agent.ThinkingLevel {
+	for _, p := range r.opts.Providers {
+		if l, ok := p.Thinking[m.ID]; ok && p.Name == m.Provider {
+			return l
+		}
+	}
+	return r.opts.Thinking
+}
+
+// SetThinking sets the thinking level the session chose: it outlasts a
+// change of model (a session that chose none follows each model's
+// default).
+func (r *Runtime) SetThinking(l agent.ThinkingLevel) {
+	r.mu.Lock()
+	r.thinkingChosen = true
+	r.mu.Unlock()
+	r.agent.SetThinking(l)
+}
+
+// resetThinking goes back to m's default level, as if the session had
+// chosen none (after a switch of profile or model, SPEC §5.3).
+func (r *Runtime) resetThinking(m agent.Model) {
+	r.mu.Lock()
+	r.thinkingChosen = false
+	r.mu.Unlock()
+	r.agent.SetThinking(r.defaultThinking(m))
+}
+
+// followThinking gives a session that chose no level m's default, once m
+// is the session's model.
+func (r *Runtime) followThinking(m agent.Model) {
+	r.mu.Lock()
+	chosen := r.thinkingChosen
+	r.mu.Unlock()
+	if !chosen {
+		r.agent.SetThinking(r.defaultThinking(m))
+	}
 }
 
 // unusable returns the *UnusableError of choosing m, or nil when its

@@ -92,7 +92,7 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 	if switched {
 		// A switch is a clean start: the thinking level goes back to its
 		// initial value (SPEC §5.3). (seed)
-		o.Thinking = r.opts.Thinking
+		o.Thinking = r.defaultThinking(model)
 	}
 	info := AttemptInfo{Profile: id, Model: model.Ref(), Attempt: q.count}
 	annotate(q.ctx, q.out, AnnotationAttemptStart, info)
@@ -117,7 +117,7 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 		q.out.Push(context.Background(), a.final)
 		r.recordSuccess(id)
 		if switched {
-			r.agent.SetThinking(r.opts.Thinking)
+			r.resetThinking(model)
 		}
 		return failed{}, true
 	}
@@ -126,7 +126,7 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 	case empty:
 		f.stage, f.info.Result = failover.StageAssistant, result.String()
 	case a.final.Partial.Error != nil:
-		f.reason = failover.ClassifyError(a.final.Partial.Error, nil)
+		f.reason = failover.ClassifyFor(model, a.final.Partial.Error, nil) // with the provider's hook
 	default:
 		f.reason = failover.Classify(0, a.final.Partial.ErrorMessage)
 	}

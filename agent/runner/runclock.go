@@ -3,11 +3,25 @@ package runner
 import (
 	"sync"
 	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/lanes"
 )
+
+// compactionGrace is the one bounded grace a compaction under way gets when
+// the run's time limit falls due (seed 003, "超时": 压缩可以获得一次有界宽限期
+// — a compaction may get one bounded grace). Its bound is the lane's grace
+// (seed 000 §4.2, EMBEDDED_RUN_LANE_TIMEOUT_GRACE_MS = 30 s): the lane
+// timeout, renewed by the compaction_start event, then still falls after
+// the extended deadline, so the lane never cuts what the grace allows.
+const compactionGrace = lanes.TimeoutGrace
 
 // runClock aborts a run that outlives its time limit. Time spent waiting
 // for the user's approval does not count: the clock pauses while any
-// approval waits.
+// approval waits. A compaction in progress when the limit falls due gets
+// compactionGrace, once per run, to finish (the summary it is writing is
+// what lets the next run fit); the run is aborted as soon as it ends, or
+// when the grace runs out.
 type runClock struct {
 	limit time.Duration
 	// after starts a timer (time.AfterFunc; tests supply their own).
@@ -25,6 +39,9 @@ type runClock struct {
 	fired   bool
 	firedAt time.Time // when the limit was reached
 	begun   time.Time // when the run began; zero when none runs
+	// compacting says a compaction is under way; graced that the limit
+	// fell due during one and its grace runs.
+	compacting, graced bool
 }
 
 func newRunClock(limit time.Duration, now func() time.Time, abort func(string)) *runClock {
@@ -39,6 +56,7 @@ func (c *runClock) start() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.running, c.fired, c.left, c.begun = true, false, c.limit, c.now()
+	c.compacting, c.graced = false, false
 	c.arm()
 }
 
@@ -79,6 +97,28 @@ func (c *runClock) resume() {
 	if c.paused == 0 && c.running {
 		c.arm()
 	}
+}
+
+// compactionStarted notes a compaction under way (compaction_start).
+func (c *runClock) compactionStarted() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.compacting = c.running
+}
+
+// compactionEnded notes its end (compaction_end): a run in its grace is out
+// of time and is aborted now.
+func (c *runClock) compactionEnded() {
+	c.mu.Lock()
+	c.compacting = false
+	if !c.graced || !c.running || c.fired {
+		c.mu.Unlock()
+		return
+	}
+	c.disarm()
+	c.fired = true
+	c.mu.Unlock()
+	c.abort(AbortTimeout(c.limit))
 }
 
 // timedOut reports whether the last run was stopped by the limit.
@@ -122,7 +162,33 @@ func (c *runClock) expire(gen int) {
 		c.mu.Unlock()
 		return
 	}
+	if c.compacting && !c.graced {
+		c.graced, c.left = true, compactionGrace
+		c.arm()
+		c.mu.Unlock()
+		return
+	}
 	c.fired, c.firedAt, c.stopT = true, c.now(), nil
 	c.mu.Unlock()
 	c.abort(AbortTimeout(c.limit))
+}
+
+// timeRun runs the run's clock from agent_start to agent_end, and tells it
+// of the compactions in between (their grace, see runClock).
+func (r *Runtime) timeRun(ev agent.Event) {
+	switch e := ev.(type) {
+	case agent.AgentStart:
+		r.clock.start()
+		r.runGuard.reset()
+	case agent.AgentEnd:
+		r.clock.stop()
+		r.noticeQuarantines() // what no later request of the run reported
+	case agent.Annotation:
+		switch e.Kind {
+		case AnnotationCompactionStart:
+			r.clock.compactionStarted()
+		case AnnotationCompactionEnd:
+			r.clock.compactionEnded()
+		}
+	}
 }

@@ -3,6 +3,9 @@ package runner
 import (
 	"testing"
 	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
 )
 
 // fakeTimers is a clock whose timers fire when the test advances it.
@@ -33,11 +36,13 @@ func (ft *fakeTimers) advance(d time.Duration) {
 	}
 }
 
+// step is one step of a runClock case.
+type step struct {
+	do      string // start, stop, pause, resume, compact, compacted, or a duration to advance
+	aborted bool   // whether the run has been aborted after the step
+}
+
 func TestRunClock(t *testing.T) {
-	type step struct {
-		do      string // start, stop, pause, resume, or a duration to advance
-		aborted bool   // whether the run has been aborted after the step
-	}
 	tests := []struct {
 		name  string
 		limit time.Duration
@@ -53,6 +58,21 @@ func TestRunClock(t *testing.T) {
 			{"resume", false}, {"9s", false}, {"1s", true}}},
 		{"a new run starts a fresh clock", 10 * time.Second, []step{
 			{"start", false}, {"8s", false}, {"stop", false}, {"start", false}, {"8s", false}, {"2s", true}}},
+		// A compaction under way at the limit gets compactionGrace (30 s),
+		// once; the run ends as soon as the compaction does.
+		{"a compaction at the limit finishes in its grace", 10 * time.Second, []step{
+			{"start", false}, {"9s", false}, {"compact", false}, {"1s", false}, {"29s", false}, {"compacted", true}}},
+		{"a compaction longer than its grace is cut", 10 * time.Second, []step{
+			{"start", false}, {"9s", false}, {"compact", false}, {"1s", false}, {"29s", false}, {"1s", true}}},
+		{"a compaction done before the limit gets no grace", 10 * time.Second, []step{
+			{"start", false}, {"compact", false}, {"5s", false}, {"compacted", false}, {"4s", false}, {"1s", true}}},
+		{"a compaction in a run without a limit changes nothing", 0, []step{
+			{"start", false}, {"compact", false}, {"1000h", false}, {"compacted", false}}},
+		{"the grace is the run's: the next run's limit is whole", 10 * time.Second, []step{
+			{"start", false}, {"compact", false}, {"5s", false}, {"stop", false}, {"start", false}, {"9s", false}, {"1s", true}}},
+		{"an approval wait during the grace does not count", 10 * time.Second, []step{
+			{"start", false}, {"compact", false}, {"10s", false}, {"20s", false}, {"pause", false}, {"1h", false},
+			{"resume", false}, {"9s", false}, {"1s", true}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,6 +90,10 @@ func TestRunClock(t *testing.T) {
 					c.pause()
 				case "resume":
 					c.resume()
+				case "compact":
+					c.compactionStarted()
+				case "compacted":
+					c.compactionEnded()
 				default:
 					d, err := time.ParseDuration(s.do)
 					if err != nil {
@@ -91,4 +115,23 @@ func TestRunClock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompactionEventsReachTheRunClock: the run's compaction_start and
+// compaction_end are what give the clock its grace (Runtime.timeRun).
+func TestCompactionEventsReachTheRunClock(t *testing.T) {
+	rt := newRuntime(t, nil, agenttest.NewScript(), Options{RunTimeout: 10 * time.Second})
+	ft := &fakeTimers{now: time.Unix(0, 0)}
+	rt.clock.after, rt.clock.now = ft.after, func() time.Time { return ft.now }
+	rt.timeRun(agent.AgentStart{})
+	rt.timeRun(agent.Annotation{Kind: AnnotationCompactionStart, Data: CompactionStart{Reason: "timeout"}})
+	ft.advance(20 * time.Second)
+	if rt.TimedOut() {
+		t.Fatal("the limit cut the compaction under way")
+	}
+	rt.timeRun(agent.Annotation{Kind: AnnotationCompactionEnd, Data: CompactionEnd{Reason: "timeout"}})
+	if !rt.TimedOut() {
+		t.Fatal("the run outlived its limit once the compaction ended")
+	}
+	rt.timeRun(agent.AgentEnd{})
 }

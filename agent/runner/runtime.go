@@ -120,6 +120,9 @@ type State struct {
 	PersistError string
 	// RunStarted is when the run under way began; zero when none is.
 	RunStarted time.Time
+	// Stalled is when the run under way last made progress, while it is
+	// stalled (see StallAfter); zero otherwise.
+	Stalled time.Time
 }
 
 // Runtime is one session's runtime: the facade over its Agent.
@@ -136,6 +139,10 @@ type Runtime struct {
 	notices   notices
 	approvals approvals
 	clock     *runClock
+	// stall tells a stalled run (stalled.go); stallRuns lists the stalled
+	// runs of the runtimes whose lanes this one owns.
+	stall     *stallWatch
+	stallRuns stallBoard
 	// The lanes: the scheduler (shared with sub-agents), the run's task,
 	// and the publisher of this process's snapshot (nil when the scheduler
 	// is a parent's or there is no database).
@@ -189,10 +196,13 @@ type Runtime struct {
 	stopQuit     func() bool // stops watching Options.Quit
 	quitWait     time.Duration
 
-	mu          sync.Mutex
-	session     sessionState
-	persistErr  string            // the latest save failure, while any persists
-	persistErrs map[string]string // failing kinds of write → their error
+	mu      sync.Mutex
+	session sessionState
+	// thinkingChosen says the session chose its thinking level
+	// (SetThinking); otherwise it follows its model's default.
+	thinkingChosen bool
+	persistErr     string            // the latest save failure, while any persists
+	persistErrs    map[string]string // failing kinds of write → their error
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -271,13 +281,14 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.engineFeed = newEngineFeed(r.writeCtx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
-		Tools: r.tools, Thinking: opts.Thinking, SteeringMode: opts.SteeringMode,
+		Tools: r.tools, Thinking: r.defaultThinking(model), SteeringMode: opts.SteeringMode,
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
+	r.watchStalls()
 	r.agent.Subscribe(r.laneProgress)
 	r.agent.Subscribe(r.settleSuccesses) // after the lanes are left (profiles.go)
 	r.agent.Subscribe(r.subs.settle)
@@ -353,18 +364,6 @@ func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]
 		res.Content[i].Text = contextguard.TruncateToolResult(c.Text, contextguard.PersistMaxChars)
 	}
 	return res, err
-}
-
-// timeRun runs the run's clock from agent_start to agent_end.
-func (r *Runtime) timeRun(ev agent.Event) {
-	switch ev.(type) {
-	case agent.AgentStart:
-		r.clock.start()
-		r.runGuard.reset()
-	case agent.AgentEnd:
-		r.clock.stop()
-		r.noticeQuarantines() // what no later request of the run reported
-	}
 }
 
 // TimedOut reports whether the last run was stopped by its time limit.
@@ -537,7 +536,7 @@ func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.persistErr,
-		RunStarted: r.clock.began()}
+		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince()}
 }
 
 // Models lists every configured model.
@@ -559,6 +558,7 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 		return agent.Model{}, err
 	}
 	r.agent.SetModel(m, r.streamFor(m))
+	r.followThinking(m)
 	if r.store != nil {
 		r.mu.Lock()
 		sess := r.session
@@ -569,9 +569,6 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 	}
 	return m, nil
 }
-
-// SetThinking sets the thinking level.
-func (r *Runtime) SetThinking(l agent.ThinkingLevel) { r.agent.SetThinking(l) }
 
 // SetSteeringMode sets how many steering items a drain point takes.
 func (r *Runtime) SetSteeringMode(m agent.QueueMode) { r.agent.SetSteeringMode(m) }

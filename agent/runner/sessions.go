@@ -205,6 +205,7 @@ func (r *Runtime) adoptSavedModel(sessionID, ref string) {
 		return
 	}
 	r.agent.SetModel(m, r.streamFor(m))
+	r.followThinking(m)
 }
 
 // ensureSession gives the current session its row before its first input.
@@ -373,4 +374,16 @@ func (r *Runtime) SwitchSession(ctx context.Context, id string) error {
 		return agent.ErrBusy
 	}
 	return r.loadSession(ctx, id, nil)
+}
+
+// sessionKey is the key of session id for what downstream needs one (a
+// context engine's Session.Key): steer's sessions carry no key of their own,
+// so it is backfilled from the id, read-only, before any engine call (seed
+// 000 §4.1 ①, backfillSessionKey; SPEC §7). A sub-agent's key names its
+// parent's session first: "s_parent/s_child".
+func sessionKey(id, parent string) string {
+	if parent == "" {
+		return id
+	}
+	return parent + "/" + id
 }

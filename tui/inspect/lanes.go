@@ -11,7 +11,9 @@ import (
 // running or waiting in the global lane, the sub-agent lane and the session
 // lanes, with its trigger, its priority, how long it waited and how long it
 // has run. An idle global or sub-agent lane gets a row of its own, so that
-// its capacity shows.
+// its capacity shows. A running run that the runner calls stalled (no
+// progress for runner.StallAfter) is marked so, with how long it has been
+// silent.
 func lanesTable(v runner.LanesView, now time.Time) Table {
 	t := Table{
 		Title: "Lanes",
@@ -22,6 +24,10 @@ func lanesTable(v runner.LanesView, now time.Time) Table {
 	// A run holds (or waits for) two lanes: it counts once, as waiting
 	// while it waits for either.
 	running, waiting := map[string]bool{}, map[string]bool{}
+	stalled := map[string]time.Time{}
+	for _, s := range v.Stalled {
+		stalled[s.SessionID] = s.Since
+	}
 	for _, p := range v.Processes {
 		proc := "this process"
 		if p.PID != 0 {
@@ -29,7 +35,11 @@ func lanesTable(v runner.LanesView, now time.Time) Table {
 		}
 		for _, l := range p.Lanes {
 			for _, e := range l.Running {
-				t.Rows = append(t.Rows, laneRow(proc, l, e, now))
+				row := laneRow(proc, l, e, now)
+				if since, ok := stalled[e.Session]; ok {
+					markStalled(&row, since, now)
+				}
+				t.Rows = append(t.Rows, row)
 				running[p.ProcessID+e.ID] = true
 			}
 			for _, e := range l.Waiting {
@@ -46,10 +56,14 @@ func lanesTable(v runner.LanesView, now time.Time) Table {
 	for id := range waiting {
 		delete(running, id)
 	}
+
 	if n := len(v.Processes); n == 1 {
 		t.Summary = fmt.Sprintf("1 process: %d running, %d waiting", len(running), len(waiting))
 	} else if n > 1 {
 		t.Summary = fmt.Sprintf("%d processes: %d running, %d waiting", n, len(running), len(waiting))
+	}
+	if n := len(v.Stalled); n > 0 && t.Summary != "" {
+		t.Summary += fmt.Sprintf(", %d stalled", n)
 	}
 	return t
 }
@@ -67,4 +81,11 @@ func laneRow(proc string, l runner.Lane, e runner.LaneEntry, now time.Time) Row 
 	}
 	return Row{Key: proc + "/" + l.Name + "/" + e.ID, Detail: []string{detail},
 		Cells: []Cell{text(l.Name), text(proc), text(e.ID), text(e.Trigger), text(e.Priority.String()), state, text(left(waited)), text(ran)}}
+}
+
+// markStalled marks a running run's row as stalled since since.
+func markStalled(r *Row, since time.Time, now time.Time) {
+	r.Cells[5] = Cell{Text: "stalled " + left(now.Sub(since)), Tone: ToneBad}
+	r.Detail = append(r.Detail, fmt.Sprintf("stalled: no progress for %s; aborted after %s without progress",
+		left(now.Sub(since)), left(runner.StallAbortAfter)))
 }

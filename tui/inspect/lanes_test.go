@@ -47,3 +47,31 @@ func TestLanesTable(t *testing.T) {
 		t.Errorf("detail %q", d)
 	}
 }
+
+// TestLanesMarkStalledRuns: the run of a session the runner calls stalled
+// is marked in each lane it runs in, with how long it has been silent.
+func TestLanesMarkStalledRuns(t *testing.T) {
+	v := busyLanes()
+	v.Stalled = []runner.StalledRun{{SessionID: "s_1", Since: epoch.Add(-2 * time.Minute)}}
+	table := lanesTable(v, epoch.Add(10*time.Second))
+	want := []string{
+		"global|pid 4242|r_1|user|foreground|stalled 2m10s|1s|9s",
+		"global|pid 4242|r_2|rpc|normal|waiting|8s|",
+		"subagent|pid 4242||||idle (cap 2)",
+		"session:s_1|pid 4242|r_1|user|foreground|stalled 2m10s|1s|9s",
+		"session:s_2|pid 4242|r_2|rpc|normal|running|0s|8s",
+	}
+	var got []string
+	for _, r := range table.Rows {
+		got = append(got, strings.Join(cells(r), "|"))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if table.Summary != "1 process: 1 running, 1 waiting, 1 stalled" {
+		t.Errorf("summary %q", table.Summary)
+	}
+	if d := table.Rows[0].Detail; len(d) != 2 || !strings.Contains(d[1], "stalled: no progress for 2m10s; aborted after 6m00s") {
+		t.Errorf("detail %q", d)
+	}
+}

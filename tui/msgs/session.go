@@ -51,6 +51,9 @@ type SessionLoadedMsg struct {
 	// RunStarted is when the run under way began (the elapsed time counts
 	// from it); zero when none is.
 	RunStarted time.Time
+	// Stalled is when the run under way last made progress, while it is
+	// stalled (runner.State.Stalled); zero otherwise.
+	Stalled time.Time
 	// Streaming is the answer streaming now in a running session the user
 	// switched to, nil otherwise.
 	Streaming *agent.Message

@@ -5,7 +5,8 @@
 // next request would be (a meter coloured by the context guard's route). It
 // also shows one-line hints and errors until the next key (or for a set
 // time), and a warning line above the bar while the session cannot be
-// saved.
+// saved. A run the runner calls stalled (no progress for
+// runner.StallAfter) says so instead of "working".
 package status
 
 import (
@@ -60,6 +61,9 @@ type Model struct {
 	sessionID          string
 	// wait is why the run makes no progress, while it makes none.
 	wait runWait
+	// stalled is when the run last made progress, while the runner calls
+	// it stalled (run_stalled until run_resumed or the run's end).
+	stalled time.Time
 	// meter is the latest measure of the next request, once measured.
 	meter    runner.ContextMeter
 	measured bool
@@ -126,7 +130,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.SessionID != m.sessionID { // the last attempt was another session's
 			m.profile, m.answering, m.sessionID = "", "", msg.SessionID
 		}
-		m.wait = loaded(msg.Approvals)
+		m.wait, m.stalled = loaded(msg.Approvals), msg.Stalled
 		m.in, m.out, m.context, m.cost, m.streamed = 0, 0, 0, 0, 0
 		for _, mm := range msg.Messages {
 			m.count(mm)
@@ -161,6 +165,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.warning = msg.Notice.Text
 		case runner.NoticePersistRecovered:
 			m.warning = ""
+		case runner.NoticeRunStalled, runner.NoticeRunResumed:
+			if !m.stall(msg.Notice) {
+				return m, nil
+			}
 		default:
 			return m, nil
 		}
@@ -203,9 +211,9 @@ func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
 			if !m.running {
 				cmd = m.start()
 			}
-			changed = true
+			m.stalled, changed = time.Time{}, true
 		case agent.AgentEnd:
-			m.running, m.streamed, m.streamedIn, changed = false, 0, 0, true
+			m.running, m.streamed, m.streamedIn, m.stalled, changed = false, 0, 0, time.Time{}, true
 		case agent.MessageUpdate:
 			if e.Message.Role == agent.RoleAssistant {
 				if n := estimate(e.Message); n != m.streamed || e.Message.Usage.Input != m.streamedIn {
@@ -228,6 +236,21 @@ func (m *Model) events(events []agent.Event) (cmd tea.Cmd, changed bool) {
 		}
 	}
 	return cmd, changed
+}
+
+// stall folds a run_stalled or run_resumed notice (the host sends those of
+// the session shown only), reporting whether it changed the bar.
+func (m *Model) stall(n runner.Notice) bool {
+	info, ok := n.Data.(runner.StallInfo)
+	if !ok {
+		return false
+	}
+	if n.Kind == runner.NoticeRunStalled {
+		m.stalled, m.now = info.Since(), m.d.Now()
+	} else {
+		m.stalled = time.Time{}
+	}
+	return true
 }
 
 // health counts what the badge shows.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
@@ -353,5 +354,43 @@ func TestFallbackNamesTheModelAnswering(t *testing.T) {
 	m, _ = m.Update(msgs.SessionLoadedMsg{SessionID: "s_b", Model: agent.Model{Provider: "anthropic", ID: "opus"}})
 	if v := m.View(); !strings.HasPrefix(v, "anthropic/opus · thinking off") {
 		t.Fatalf("another session's bar shows this one's fallback: %q", v)
+	}
+}
+
+// TestAStalledRunSaysSo: between run_stalled and run_resumed (or the run's
+// end) the bar says the run is stalled and for how long, not "working";
+// a session switched to brings its stall along.
+func TestAStalledRunSaysSo(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 10, 0, 0, time.UTC)
+	since := now.Add(-runner.StallAfter)
+	stalled := msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticeRunStalled,
+		Data: runner.StallInfo{SessionID: "s_a", SinceMs: since.UnixMilli()}}}
+	resumed := msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticeRunResumed,
+		Data: runner.StallInfo{SessionID: "s_a", SinceMs: since.UnixMilli()}}}
+	for _, c := range []struct {
+		name string
+		msgs []tea.Msg
+		want string
+	}{
+		{"stalled", []tea.Msg{stalled}, "stalled: no progress for 2m00s"},
+		{"resumed", []tea.Msg{stalled, resumed}, "working"},
+		{"the run ended", []tea.Msg{stalled, msgs.RunEventMsg{Events: []agent.Event{agent.AgentEnd{}}}}, "idle"},
+		{"a session switched to", []tea.Msg{msgs.SessionLoadedMsg{SessionID: "s_b", Running: true, Switched: true, Stalled: since}},
+			"stalled: no progress for 2m00s"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := New(Deps{Styles: theme.NewStyles(theme.Plain()).Status, Now: func() time.Time { return now }})
+			m.SetSize(120)
+			m, _ = m.Update(msgs.RunEventMsg{Events: []agent.Event{agent.AgentStart{}}})
+			for _, msg := range c.msgs {
+				m, _ = m.Update(msg)
+			}
+			if v := m.View(); !strings.Contains(v, c.want) {
+				t.Fatalf("bar %q lacks %q", v, c.want)
+			}
+			if c.want != "stalled: no progress for 2m00s" && strings.Contains(m.View(), "stalled") {
+				t.Fatalf("bar %q still says stalled", m.View())
+			}
+		})
 	}
 }

@@ -105,6 +105,8 @@ func (m *Model) right() []string {
 		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
 		if why := m.wait.text(m.now); why != "" {
 			state = st.Warning.Render(m.Spinner() + " " + why)
+		} else if !m.stalled.IsZero() {
+			state = st.Error.Render("⚠ stalled: no progress for " + elapsed(m.now.Sub(m.stalled)))
 		}
 	}
 	parts := []string{state}

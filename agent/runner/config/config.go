@@ -63,6 +63,10 @@ type Provider struct {
 	// Models carry Provider, API and BaseURL, and the catalogue's metadata
 	// where the config left it out.
 	Models []agent.Model
+	// Thinking is each model's own default thinking level, by model id
+	// (models[].thinking): what a session on it starts with unless the
+	// session chose a level. Models without one use agent.thinking.
+	Thinking map[string]agent.ThinkingLevel
 }
 
 // Profile is one credential of a provider (SPEC §5.3).

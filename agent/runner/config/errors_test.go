@@ -98,6 +98,8 @@ func TestLoadErrors(t *testing.T) {
 			`FILE:1: model: model "echo" is offered by several providers (a/echo, scripted/echo); write provider/model`},
 		{"bad thinking level", "{\"agent\": {\n  \"thinking\": \"max\"}}", nil,
 			`FILE:2: agent.thinking: unknown thinking level "max" (want off, minimal, low, medium, high or xhigh)`},
+		{"bad model thinking level", `{"providers": {"local": {"api": "scripted", "models": [{"id": "q"}, {"id": "r", "thinking": "max"}]}}}`, nil,
+			`FILE:1: providers.local.models[1].thinking: unknown thinking level "max" (want off, minimal, low, medium, high or xhigh)`},
 		{"bad steering mode", `{"agent": {"steeringMode": "batch"}}`, nil,
 			`FILE:1: agent.steeringMode: unknown mode "batch" (want one-at-a-time or all)`},
 		{"bad follow-up mode", `{"agent": {"followUpMode": "All"}}`, nil,

@@ -60,6 +60,9 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 	if p.Models, err = b.models(p, fp.Models, path, cp); err != nil {
 		return Provider{}, err
 	}
+	if p.Thinking, err = b.thinkingDefaults(fp.Models, path); err != nil {
+		return Provider{}, err
+	}
 	keyEnv := ""
 	if cp != nil {
 		keyEnv = cp.keyEnv
@@ -113,6 +116,9 @@ func (c *catalogue) kindOf(name, baseURL string) *catProvider {
 func (b *builder) scriptedProvider(p Provider, fp *fileProvider, path string) (Provider, error) {
 	var err error
 	if p.Models, err = b.models(p, fp.Models, path, nil); err != nil {
+		return Provider{}, err
+	}
+	if p.Thinking, err = b.thinkingDefaults(fp.Models, path); err != nil {
 		return Provider{}, err
 	}
 	if p.Profiles, err = b.profiles(p, fp.Profiles, path, "", true); err != nil {
@@ -254,6 +260,27 @@ func (b *builder) models(p Provider, fms []fileModel, path string, cp *catProvid
 	}
 	for i := range out {
 		out[i] = adopt(p, out[i], out[i].ID)
+	}
+	return out, nil
+}
+
+// thinkingDefaults reads models[].thinking: each model's own default
+// thinking level, by id; nil when no model has one.
+func (b *builder) thinkingDefaults(fms []fileModel, path string) (map[string]agent.ThinkingLevel, error) {
+	var out map[string]agent.ThinkingLevel
+	for i, fm := range fms {
+		if fm.Thinking == "" {
+			continue
+		}
+		level, ok := agent.ParseThinkingLevel(fm.Thinking)
+		if !ok {
+			return nil, b.errAt(indexPath(path+".models", i)+".thinking", "unknown thinking level %q (want %s)", fm.Thinking,
+				oneOf("off", "minimal", "low", "medium", "high", "xhigh"))
+		}
+		if out == nil {
+			out = map[string]agent.ThinkingLevel{}
+		}
+		out[fm.ID] = level
 	}
 	return out, nil
 }

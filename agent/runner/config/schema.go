@@ -40,6 +40,7 @@ type fileModel struct {
 	Reasoning     *bool     `json:"reasoning"`
 	Input         []string  `json:"input"`
 	Cost          *fileCost `json:"cost"`
+	Thinking      string    `json:"thinking"`
 }
 
 type fileCost struct {

@@ -84,7 +84,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	})
 	defer unsubscribe()
 	defer func() { mu.Lock(); tools.stopCountdown(); mu.Unlock() }()
-	if o.JSON { // a quarantine reported outside a request is an event too, and so is a cleared cooldown
+	if o.JSON { // a quarantine reported outside a request is an event too, and so are a cleared cooldown and a stall
 		defer rt.SubscribeNotices(func(n runner.Notice) {
 			kind := ""
 			switch n.Kind {
@@ -92,6 +92,8 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 				kind = runner.AnnotationQuarantine
 			case runner.NoticeCooldownCleared:
 				kind = runner.AnnotationCooldownCleared
+			case runner.NoticeRunStalled, runner.NoticeRunResumed:
+				kind = string(n.Kind)
 			default:
 				return
 			}
@@ -237,6 +239,8 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 			}
 		case runner.NoticeCooldownCleared:
 			fmt.Fprintln(stderr, n.Text)
+		case runner.NoticeRunStalled:
+			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 		}
 	})
 	return w
