@@ -203,7 +203,7 @@ func (r *Runtime) wantsBudgetCompaction(q *guarded, b contextguard.Budget, p con
 // recover decides what to do about a failed request: true when the session
 // was changed (or a retry is due) and the request goes again.
 func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
-	switch reasonOf(final) {
+	switch reasonFor(q.m, final) {
 	case failover.ReasonContextOverflow:
 		if limit, ok := contextguard.OverflowLimit(final.Partial.ErrorMessage); ok {
 			r.runGuard.setWindow(limit)
@@ -307,6 +307,15 @@ func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 		}
 	}
 	return final, delivered
+}
+
+// reasonFor classifies the final event of a failed request to m, with m's
+// provider's refinements (failover.ClassifyFor), as its attempts were.
+func reasonFor(m agent.Model, ev agent.AssistantEvent) failover.Reason {
+	if ev.Partial.Error != nil {
+		return failover.ClassifyFor(m, ev.Partial.Error, nil)
+	}
+	return reasonOf(ev)
 }
 
 // reasonOf classifies a failed request's final event.
