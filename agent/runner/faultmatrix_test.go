@@ -210,16 +210,16 @@ type matrixSession struct {
 	armed   map[int]bool // steps of the run whose scripted point has fired
 	sent    []sentInput
 	results []matrixResult
-	// aborts are the run records an abort was sent during.
-	aborts map[string]bool
 }
 
 // matrixResult is how a run ended: its last run record (a steer sent
-// as an aborted run ended starts another) and message.
+// as an aborted run ended starts another) and message, and how many
+// aborts the driver sent during it.
 type matrixResult struct {
-	run  int
-	id   string
-	last agent.Message
+	run    int
+	id     string
+	last   agent.Message
+	aborts int
 }
 
 // reach hands p to the driver and waits until it has acted; false when
@@ -430,16 +430,14 @@ func (s *matrixSession) drive(ctx context.Context, t *testing.T, run int) {
 	idle := make(chan error, 1)
 	wait := func() { idle <- s.rt.WaitForIdle(ctx) }
 	go wait()
-	steers := 0
+	steers, aborts := 0, 0
 	for {
 		select {
 		case p := <-s.points:
 			s.m.count(p.what)
 			switch p.kind {
 			case pointAbort:
-				s.mu.Lock()
-				s.aborts[s.rt.currentRun()] = true
-				s.mu.Unlock()
+				aborts++
 				s.rt.Abort()
 			case pointKill:
 				_ = p.proc.Kill() // it may have ended with the run already
@@ -463,7 +461,7 @@ func (s *matrixSession) drive(ctx context.Context, t *testing.T, run int) {
 				continue
 			}
 			s.mu.Lock()
-			s.results = append(s.results, matrixResult{run: run, id: s.rt.currentRun(), last: st.Messages[len(st.Messages)-1]})
+			s.results = append(s.results, matrixResult{run: run, id: s.rt.currentRun(), last: st.Messages[len(st.Messages)-1], aborts: aborts})
 			s.mu.Unlock()
 			return
 		}
@@ -525,8 +523,10 @@ func TestFaultMatrixMixedFaults(t *testing.T) {
 	m.mu.Unlock()
 	outcomes := checkMatrixOutcomes(t, store, m.sessions)
 	checkMatrixToolRuns(t, log, toolRuns)
+	sent, pending := 0, 0
 	for _, s := range m.sessions {
 		disk := loadMatrixDisk(t, store, s)
+		sent, pending = sent+len(s.sent), pending+len(disk.pending)
 		checkMatrixTranscript(t, s, disk)
 		checkMatrixToolResults(t, s, log, disk, toolRuns, returned)
 		checkMatrixInputs(t, s, disk)
@@ -542,14 +542,15 @@ func TestFaultMatrixMixedFaults(t *testing.T) {
 	goleak.VerifyNone(t, ignore)
 	counts := matrixFaultCounts(t, log, m.reached)
 	t.Logf("runs=%d faults=%s", matrixRuns, counts)
-	t.Logf("%d requests, %d tool calls run, in %v; outcomes %v", len(log), len(toolRuns), ran.Round(time.Millisecond), outcomes)
+	t.Logf("%d requests, %d tool calls run, %d inputs sent (%d still queued at the end), in %v; run records %v",
+		len(log), len(toolRuns), sent, pending, ran.Round(time.Millisecond), outcomes)
 }
 
 // newMatrixSession opens session i's runtime, its provider the session's
 // own script and its engine the crashing one behind its quarantine guard.
 func newMatrixSession(ctx context.Context, t *testing.T, m *matrix, i int, store *persistence.Store, sched *lanes.Scheduler) *matrixSession {
 	t.Helper()
-	s := &matrixSession{m: m, idx: i, points: make(chan point), aborts: map[string]bool{}}
+	s := &matrixSession{m: m, idx: i, points: make(chan point)}
 	providers := []Provider{
 		{Name: "p", Models: []agent.Model{soakBig, soakSmall}, Stream: s.stream, Profiles: soakProfilesOf("p")},
 		{Name: "q", Models: []agent.Model{soakTiny}, Stream: s.stream, Profiles: soakProfilesOf("q")},
