@@ -17,8 +17,7 @@ import (
 
 // matrixOutcomes are the outcomes a run record may end with.
 var matrixOutcomes = map[string]bool{
-	OutcomeCompleted: true, OutcomeFailed: true, "cancelled": true, "timeout": true, "hard_timeout": true, "blocked": true,
-	OutcomeAborted: true, // until the outcomes land
+	OutcomeCompleted: true, OutcomeFailed: true, OutcomeCancelled: true, OutcomeTimeout: true, OutcomeHardTimeout: true, OutcomeBlocked: true,
 }
 
 // matrixDisk is what the store holds of one session.
@@ -65,7 +64,7 @@ func checkMatrixOutcomes(t *testing.T, store *persistence.Store, sessions []*mat
 		cancelled, aborts := 0, 0
 		for _, r := range runs {
 			counts[r.Outcome]++
-			if r.Outcome == "cancelled" || r.Outcome == OutcomeAborted { // until the outcomes land
+			if r.Outcome == OutcomeCancelled {
 				cancelled++
 			}
 			if r.Ended.IsZero() || !matrixOutcomes[r.Outcome] {
@@ -88,9 +87,9 @@ func checkMatrixOutcomes(t *testing.T, store *persistence.Store, sessions []*mat
 			var want []string
 			switch {
 			case stop == agent.StopReasonAborted:
-				want = []string{"cancelled", OutcomeAborted} // until the outcomes land
+				want = []string{OutcomeCancelled}
 			case stop == agent.StopReasonError:
-				want = []string{OutcomeFailed, "timeout", "hard_timeout", "blocked"}
+				want = []string{OutcomeFailed, OutcomeTimeout, OutcomeHardTimeout, OutcomeBlocked}
 			default:
 				want = []string{OutcomeCompleted}
 			}
@@ -311,7 +310,7 @@ func matrixFaultCounts(t *testing.T, log []matrixRequest, reached map[string]int
 }
 
 // matrixPlanString says what a plan scripts, for a failure's message.
-func matrixPlanString(plan []step) string {
+func matrixPlanString(plan []matrixStep) string {
 	var out []string
 	for _, st := range plan {
 		kind := matrixServed(matrixRequest{step: st})

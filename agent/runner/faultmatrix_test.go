@@ -57,10 +57,10 @@ const (
 	actHold             // the driver aborts the run while the tool waits
 )
 
-// step is what the provider does with one request of a run: a fault of
+// matrixStep is what the provider does with one request of a run: a fault of
 // the soak's table (faultAnswerTool: the batch calls), unless one of the
 // matrix's own faults is set.
-type step struct {
+type matrixStep struct {
 	fault fault
 	calls []act
 	// overflow: the request is refused as over the context window.
@@ -84,24 +84,24 @@ const (
 // two times in three a batch of one to three calls and up to one fault
 // after it, then the run's last answer; a run plans an abort one time in
 // two.
-func matrixPlans(seed uint64, runs int) [][]step {
+func matrixPlans(seed uint64, runs int) [][]matrixStep {
 	rng := rand.New(rand.NewPCG(seed, matrixSeed))
 	early := []fault{faultRateLimited, faultRateLimitedSoon, faultOverloaded, faultIdleAfterHeaders, faultIdleBeforeHeaders}
 	acts := []act{actTally, actKill, actSteer, actSteer}
-	endings := []step{{fault: faultAnswer}, {fault: faultAnswer}, {fault: faultAnswer}, {fault: faultAnswerLength},
+	endings := []matrixStep{{fault: faultAnswer}, {fault: faultAnswer}, {fault: faultAnswer}, {fault: faultAnswerLength},
 		{overflow: true}, {overflow: true}, {fault: faultOverloadedMidStream}, {fault: faultToolCallCut}}
-	plans := make([][]step, runs)
+	plans := make([][]matrixStep, runs)
 	for run := range plans {
 		abort := rng.IntN(2 * planAbortKinds)
-		var plan []step
+		var plan []matrixStep
 		draw := func(most int) {
 			for range rng.IntN(most + 1) {
-				plan = append(plan, step{fault: early[rng.IntN(len(early))]})
+				plan = append(plan, matrixStep{fault: early[rng.IntN(len(early))]})
 			}
 		}
 		draw(2)
 		if abort == planAbortWait {
-			plan = append(plan, step{fault: faultOverloaded, abortWait: true})
+			plan = append(plan, matrixStep{fault: faultOverloaded, abortWait: true})
 		}
 		if rng.IntN(3) > 0 || abort == planAbortTool {
 			calls := make([]act, 1+rng.IntN(3))
@@ -111,11 +111,11 @@ func matrixPlans(seed uint64, runs int) [][]step {
 			if abort == planAbortTool {
 				calls[rng.IntN(len(calls))] = actHold
 			}
-			plan = append(plan, step{fault: faultAnswerTool, calls: calls, followUp: rng.IntN(2) == 0})
+			plan = append(plan, matrixStep{fault: faultAnswerTool, calls: calls, followUp: rng.IntN(2) == 0})
 			draw(1)
 		}
 		if abort == planAbortStream {
-			plan = append(plan, step{fault: faultAnswer, abortStream: true})
+			plan = append(plan, matrixStep{fault: faultAnswer, abortStream: true})
 		} else {
 			plan = append(plan, endings[rng.IntN(len(endings))])
 		}
@@ -129,7 +129,7 @@ func matrixPlans(seed uint64, runs int) [][]step {
 type matrixRequest struct {
 	session, run int
 	index        int // its step's index in the run's plan; past the end: the plain answer
-	step         step
+	step         matrixStep
 	calls        []string // the tool calls it streamed
 	cancelled    bool     // its context was done when it ended
 }
@@ -145,7 +145,7 @@ type matrixCall struct {
 // tool calls and what each run of them returned, and the counts of the
 // scripted points reached.
 type matrix struct {
-	plans    [][]step
+	plans    [][]matrixStep
 	clock    *soakClock
 	sleep    string // the path of sleep(1), the killed tool's process
 	sessions []*matrixSession
@@ -241,7 +241,7 @@ func (s *matrixSession) reach(ctx context.Context, p point) bool {
 
 // fire reports whether step index of the run has the scripted point that
 // want picks and it has not fired yet, and marks it fired.
-func (s *matrixSession) fire(index int, want func(step) bool) bool {
+func (s *matrixSession) fire(index int, want func(matrixStep) bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	plan := s.m.plans[s.run]
@@ -254,7 +254,7 @@ func (s *matrixSession) fire(index int, want func(step) bool) bool {
 
 func (s *matrixSession) stream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
 	s.mu.Lock()
-	req := matrixRequest{session: s.idx, run: s.run, index: s.served, step: step{fault: faultAnswer}}
+	req := matrixRequest{session: s.idx, run: s.run, index: s.served, step: matrixStep{fault: faultAnswer}}
 	if plan := s.m.plans[s.run]; s.served < len(plan) {
 		req.step = plan[s.served]
 	}
@@ -296,7 +296,7 @@ func (s *matrixSession) play(ctx context.Context, out *agent.AssistantStream, m 
 		fail = matrixOverflow
 	case st.abortStream:
 		w.TextDelta(matrixAnswer(req.run))
-		if s.fire(req.index, func(st step) bool { return st.abortStream }) {
+		if s.fire(req.index, func(st matrixStep) bool { return st.abortStream }) {
 			s.reach(ctx, point{kind: pointAbort, what: "abort-stream"})
 			<-ctx.Done()
 		}
@@ -334,7 +334,7 @@ func (s *matrixSession) sleep(ctx context.Context, _ time.Duration) error {
 	s.mu.Lock()
 	last := s.served - 1
 	s.mu.Unlock()
-	if s.fire(last, func(st step) bool { return st.abortWait }) {
+	if s.fire(last, func(st matrixStep) bool { return st.abortWait }) {
 		s.reach(ctx, point{kind: pointAbort, what: "abort-retry-wait"})
 		<-ctx.Done()
 	}
@@ -360,7 +360,7 @@ func (e crashingEngine) Assemble(_ context.Context, req engines.AssembleRequest)
 	e.s.mu.Lock()
 	next := e.s.served
 	e.s.mu.Unlock()
-	if e.s.fire(next, func(st step) bool { return st.crash }) {
+	if e.s.fire(next, func(st matrixStep) bool { return st.crash }) {
 		e.s.m.count("engine-crash")
 		return engines.AssembleResult{}, &engines.Failure{Reason: engines.ReasonCrash, Err: errors.New("the engine exited: signal: killed")}
 	}
