@@ -46,6 +46,11 @@ const (
 	PhaseProvider        // talking to the provider
 	PhasePostTurn        // after the model's turn: tools, settle, persist
 	PhaseDrain           // waiting for the runtime to drain
+	// PhaseLimit: the run's own time limit (or its lane's backstop) ran
+	// out. That clock belongs to the waiting layer, not to the model, so
+	// it is a plain timeout wherever the run was; a provider that timed
+	// out reports at PhaseProvider instead.
+	PhaseLimit
 )
 
 var phaseCodes = [...]string{
@@ -55,6 +60,7 @@ var phaseCodes = [...]string{
 	PhaseProvider:  "provider",
 	PhasePostTurn:  "post_turn",
 	PhaseDrain:     "drain",
+	PhaseLimit:     "limit",
 }
 
 // String is the phase's snake_case code.
@@ -117,7 +123,7 @@ func Resolve(r Report) Terminal {
 		t.Outcome, t.Aborted = OutcomeCancelled, true
 	case StatusTimeout:
 		t.Outcome = OutcomeTimeout
-		if HardTimeoutPhase(r.Phase) || r.ProviderReached {
+		if HardTimeoutPhase(r.Phase) || r.ProviderReached && r.Phase != PhaseLimit {
 			t.Outcome = OutcomeHardTimeout
 		}
 	case StatusBlocked:
@@ -153,11 +159,13 @@ func precedence(t Terminal) int {
 // rules, in order:
 //
 //  1. Cancelled is sticky: once set it never changes (an abort included).
-//  2. A hard timeout holds unless the other side is a completion proven at
-//     or before the timeout (both times known). This cuts both ways, so the
-//     result does not depend on which source reported first: a late cleanup
-//     error cannot downgrade a hard timeout, and a completion that beat the
-//     deadline is not turned into one.
+//  2. A timeout (hard or not) holds unless the other side is a completion
+//     proven at or before the timeout (both times known). This cuts both
+//     ways, so the result does not depend on which source reported first: a
+//     late cleanup error cannot downgrade a timeout, and a completion that
+//     beat the deadline is not turned into one. (The seed says it of
+//     hard_timeout; steer's run time limit is a plain timeout, and the same
+//     holds for it.)
 //  3. Otherwise the higher precedence wins; equal precedence keeps what was
 //     known.
 func MergeOutcome(known, next Terminal) Terminal {
@@ -166,17 +174,20 @@ func MergeOutcome(known, next Terminal) Terminal {
 		return next
 	case known.Outcome == OutcomeCancelled:
 		return known
+	case timedOut(known) && completedBy(next, known.At):
+		return next
 	case known.Outcome == OutcomeHardTimeout:
-		if completedBy(next, known.At) {
-			return next
-		}
 		return known
-	case next.Outcome == OutcomeHardTimeout && completedBy(known, next.At):
+	case timedOut(next) && completedBy(known, next.At):
 		return known
 	case precedence(next) > precedence(known):
 		return next
 	}
 	return known
+}
+
+func timedOut(t Terminal) bool {
+	return t.Outcome == OutcomeTimeout || t.Outcome == OutcomeHardTimeout
 }
 
 // completedBy: t is a completion known to have happened at or before

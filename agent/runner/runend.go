@@ -27,8 +27,8 @@ const (
 	OutcomeCompleted   = "completed"
 	OutcomeFailed      = "failed"
 	OutcomeCancelled   = "cancelled"
-	OutcomeTimeout     = "timeout"      // timed out while waiting in a lane
-	OutcomeHardTimeout = "hard_timeout" // timed out once admitted, at the provider or in its tools
+	OutcomeTimeout     = "timeout"      // the run's time limit (or its lane's) ran out
+	OutcomeHardTimeout = "hard_timeout" // the provider timed out (a stall after it was reached) and the run ended on it
 	OutcomeBlocked     = "blocked"
 	// OutcomeAborted is what records written before terminal outcomes say
 	// of a run stopped by the user, a quit, a signal or its time limit. It
@@ -100,16 +100,15 @@ func settleRun(e runEvidence) failover.Terminal {
 	return failover.Settle(timeout, last)
 }
 
-// phase is where a timeout found the run: waiting for its lanes, or, once
-// admitted, at the provider or before it.
+// phase is where the run's time limit found it: waiting for its lanes, or
+// admitted. Either way the limit is steer's clock, not the model's, so the
+// outcome is a plain timeout (failover.PhaseLimit); a provider that timed
+// out is a hard timeout through the last message instead.
 func (e runEvidence) phase() failover.Phase {
-	switch {
-	case !e.admitted:
+	if !e.admitted {
 		return failover.PhaseQueue
-	case e.reached:
-		return failover.PhaseProvider
 	}
-	return failover.PhasePreflight
+	return failover.PhaseLimit
 }
 
 // runEndReason is why a run that did not complete ended: the overflow

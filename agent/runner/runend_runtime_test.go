@@ -95,10 +95,9 @@ func TestRunEndFollowsAgentEnd(t *testing.T) {
 	}
 }
 
-// TestTimedOutRunsAreNotAborted: a run its time limit stops at the
-// provider is a hard timeout; one it stops while the run waits for the
-// global lane is a timeout; the user's abort is a cancel. None is recorded
-// as "aborted".
+// TestTimedOutRunsAreNotAborted: a run its time limit stops — at the
+// provider, or while it waits for the global lane — is a timeout; the
+// user's abort is a cancel. None is recorded as "aborted".
 func TestTimedOutRunsAreNotAborted(t *testing.T) {
 	t.Run("at the provider", func(t *testing.T) {
 		store := storeFor(t, t.TempDir())
@@ -112,7 +111,7 @@ func TestTimedOutRunsAreNotAborted(t *testing.T) {
 		<-w.attempts
 		ft.advance(time.Hour)
 		waitIdle(t, rt)
-		checkEnd(t, rt, store, w, OutcomeHardTimeout)
+		checkEnd(t, rt, store, w, OutcomeTimeout)
 	})
 	t.Run("in the queue", func(t *testing.T) {
 		sched := lanes.New(lanes.Options{MaxConcurrent: 1})

@@ -148,7 +148,7 @@ func soakOutcomes(last agent.Message) []string {
 		}
 		return []string{OutcomeFailed}
 	case agent.StopReasonAborted:
-		return []string{OutcomeHardTimeout}
+		return []string{OutcomeTimeout}
 	}
 	return []string{OutcomeCompleted}
 }
@@ -216,10 +216,10 @@ func soakDecisions(r soakRequest, up bool, next *soakRequest) (reason string, de
 		return spec.reason.String(), []string{""}
 	case next != nil && next.model == r.model && next.profile == r.profile: // given up, then a cooldown waited out
 		return spec.reason.String(), []string{failover.DecisionFallbackModel.String(), failover.DecisionSurfaceError.String()}
-	case next != nil && next.model == r.model:
-		return spec.reason.String(), []string{failover.DecisionRotateProfile.String()}
-	case next != nil:
-		return spec.reason.String(), []string{failover.DecisionFallbackModel.String()}
+	case next != nil && next.model == r.model: // a rotation, or a give-up, a cooldown waited out and the chain again
+		return spec.reason.String(), []string{failover.DecisionRotateProfile.String(), failover.DecisionFallbackModel.String(), failover.DecisionSurfaceError.String()}
+	case next != nil: // a fallback, or a give-up, a cooldown waited out and the chain again
+		return spec.reason.String(), []string{failover.DecisionFallbackModel.String(), failover.DecisionSurfaceError.String()}
 	}
 	// The run's end: surfaced, or a fallback to models with no profile left.
 	return spec.reason.String(), []string{failover.DecisionSurfaceError.String(), failover.DecisionFallbackModel.String()}

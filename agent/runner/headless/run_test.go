@@ -72,7 +72,7 @@ func TestRunTimeoutRecordsItsReason(t *testing.T) {
 	if code != ExitTimedOut {
 		t.Fatalf("exit %d, want %d", code, ExitTimedOut)
 	}
-	if want := "steer: run timed out after 50ms\nsteer: run hard_timeout\n"; stderr.String() != want {
+	if want := "steer: run timed out after 50ms\nsteer: run timeout\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	if m := lastMessage(t, rt, store); m.StopReason != agent.StopReasonAborted || m.ErrorMessage != "run timed out after 50ms" {

@@ -62,7 +62,7 @@ func TestRunTimeoutIsRecorded(t *testing.T) {
 	if took := time.Since(start); took > 4*time.Second {
 		t.Errorf("took %v: the sleep was not stopped", took)
 	}
-	if !strings.HasSuffix(stderr.String(), "steer: run timed out after 1s\nsteer: run hard_timeout\n") {
+	if !strings.HasSuffix(stderr.String(), "steer: run timed out after 1s\nsteer: run timeout\n") {
 		t.Errorf("stderr %q", stderr.String())
 	}
 	last := lastSavedMessage(t, s)
