@@ -50,13 +50,11 @@ func (r *Runtime) enterLanes(ctx context.Context, out *agent.AssistantStream) (c
 	if held != nil {
 		return held.Mark(ctx), nil
 	}
+	id := r.runName()
 	r.mu.Lock()
-	req := lanes.Request{ID: r.session.runID, Session: r.session.id, Trigger: triggerUser,
+	req := lanes.Request{ID: id, Session: r.session.id, Trigger: triggerUser,
 		SubAgent: r.opts.SubAgent, RunTimeout: r.opts.RunTimeout}
 	r.mu.Unlock()
-	if req.ID == "" {
-		req.ID = newID("r_")
-	}
 	r.startLanePublisher()
 	task, err := r.enterWatched(ctx, req, out)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/lanes"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // TestRunsShareTheGlobalLane: with maxConcurrent 2, three runtimes (three
@@ -194,5 +195,51 @@ func nextAnnotation(t *testing.T, c <-chan agent.Annotation) agent.Annotation {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no annotation came")
 		return agent.Annotation{}
+	}
+}
+
+// TestTheLaneNamesTheRunItsRecordNames: a run's first request enters the
+// lanes while its agent_start is still being dispatched; the lane entry and
+// the run record must still carry the same run id (steer inspect lanes,
+// /lanes and a lane timeout's error name the run being made, not the one
+// before it), run after run.
+func TestTheLaneNamesTheRunItsRecordNames(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	sched := lanes.New(lanes.Options{MaxConcurrent: 4})
+	var seen []string // the session lane's running entry, as each request saw it
+	stream := func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		for _, l := range sched.Snapshot().Lanes {
+			if l.Kind == lanes.KindSession {
+				for _, e := range l.Running {
+					seen = append(seen, e.ID)
+				}
+			}
+		}
+		return agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)).Stream(ctx, m, llm, opts)
+	}
+	rt, err := New(context.Background(), Options{Providers: []Provider{{Name: "p", Models: []agent.Model{soakBig}, Stream: stream}},
+		Model: soakBig.Ref(), Store: store, Lanes: sched, Workspace: "/ws"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = rt.Close(context.Background()) })
+	const runs = 50
+	for range runs {
+		if err := rt.Prompt("hi"); err != nil {
+			t.Fatal(err)
+		}
+		waitIdle(t, rt)
+	}
+	recs, err := store.ListRuns(context.Background(), persistence.RunsOptions{SessionID: rt.SessionID(), Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != runs || len(recs) != runs {
+		t.Fatalf("%d requests saw a lane entry, %d records; want %d each", len(seen), len(recs), runs)
+	}
+	for i, id := range seen {
+		if rec := recs[len(recs)-1-i]; rec.ID != id {
+			t.Fatalf("run %d: the lane names %s, its record %s", i, id, rec.ID)
+		}
 	}
 }

@@ -142,15 +142,26 @@ type runEnds struct {
 	errText                          string // the record's error: the last message's errorMessage
 }
 
+// runName is the id of the run under way, minted by whichever asks first:
+// its agent_start (watchRun) or its first request entering the lanes. The
+// loop makes that request while agent_start is still being dispatched, so
+// both ask, and the lanes and the record name the same run.
+func (r *Runtime) runName() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.session.runNamed {
+		r.session.runID, r.session.runNamed = newID("r_"), true
+	}
+	return r.session.runID
+}
+
 // watchRun is the runtime's first subscriber: it names the run at
 // agent_start (the record and the run_end use that id), and settles its
 // outcome at agent_end, before any other subscriber sees that event.
 func (r *Runtime) watchRun(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.AgentStart:
-		r.mu.Lock()
-		r.session.runID = newID("r_")
-		r.mu.Unlock()
+		r.runName()
 		r.ends.mu.Lock()
 		r.ends.reached, r.ends.requesting, r.ends.lastReached = false, false, false
 		r.ends.mu.Unlock()
@@ -192,6 +203,7 @@ func (r *Runtime) settle(msgs []agent.Message) {
 	}
 	r.mu.Lock()
 	runID := r.session.runID
+	r.session.runNamed = false // the next run gets a name of its own; this one keeps runID to its end
 	r.mu.Unlock()
 	r.ends.mu.Lock()
 	defer r.ends.mu.Unlock()

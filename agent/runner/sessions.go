@@ -55,6 +55,9 @@ type sessionState struct {
 	id      string
 	created bool   // the session has a row in the store
 	runID   string // the run that is the session's writer now
+	// runNamed: runID names the run under way (runName); false from each
+	// run's agent_end until the next run is named.
+	runNamed bool
 	title   string // its saved title, or its first input
 	// claim makes this process the session's one writer (SPEC §8); other
 	// steer processes cannot open it until it is released or we die.
