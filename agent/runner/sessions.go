@@ -58,7 +58,7 @@ type sessionState struct {
 	// runNamed: runID names the run under way (runName); false from each
 	// run's agent_end until the next run is named.
 	runNamed bool
-	title   string // its saved title, or its first input
+	title    string // its saved title, or its first input
 	// claim makes this process the session's one writer (SPEC §8); other
 	// steer processes cannot open it until it is released or we die.
 	claim *persistence.Claim
