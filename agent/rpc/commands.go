@@ -29,6 +29,8 @@ var (
 		{"prompt", (*Server).prompt},
 		{"steer", (*Server).steer},
 		{"follow_up", (*Server).followUp},
+		{"collect", (*Server).collect},
+		{"interrupt", (*Server).interrupt},
 		{"abort", (*Server).abort},
 		{"new_session", (*Server).newSession},
 		{"switch_session", (*Server).switchSession},
@@ -145,8 +147,10 @@ func (s *Server) prompt(_ context.Context, c command) (any, error) {
 		return delivered(s.rt.Steer(text, images...))
 	case "followUp":
 		return delivered(s.rt.FollowUp(text, images...))
+	case string(agent.QueueCollect), string(agent.QueueInterrupt):
+		return delivered(s.rt.Submit(agent.QueueKind(behaviour), text, images...))
 	default:
-		return nil, fmt.Errorf("invalid streamingBehavior %q; want steer or followUp", behaviour)
+		return nil, fmt.Errorf("invalid streamingBehavior %q; want steer, followUp, collect or interrupt", behaviour)
 	}
 }
 
@@ -164,6 +168,27 @@ func (s *Server) followUp(_ context.Context, c command) (any, error) {
 		return nil, err
 	}
 	return delivered(s.rt.FollowUp(text, images...))
+}
+
+// collect queues an input that does not steer the run: the collected
+// inputs come together as one turn when it would stop (the seed's collect
+// mode).
+func (s *Server) collect(_ context.Context, c command) (any, error) {
+	text, images, err := c.userInput()
+	if err != nil {
+		return nil, err
+	}
+	return delivered(s.rt.Submit(agent.QueueCollect, text, images...))
+}
+
+// interrupt aborts the active run and starts the next one with the input
+// (the seed's interrupt mode); when idle it goes ahead of what is queued.
+func (s *Server) interrupt(_ context.Context, c command) (any, error) {
+	text, images, err := c.userInput()
+	if err != nil {
+		return nil, err
+	}
+	return delivered(s.rt.Submit(agent.QueueInterrupt, text, images...))
 }
 
 // abort answers once the run has ended, as pi does, so that a client may

@@ -51,10 +51,13 @@
 // "parse" and its "id" when those ends show one.
 //
 //	prompt {message, images?, streamingBehavior?}   start a run; while one is
-//	        active, streamingBehavior "steer" or "followUp" queues the input and
-//	        its absence is an error
+//	        active, streamingBehavior "steer", "followUp", "collect" or
+//	        "interrupt" queues the input and its absence is an error
 //	steer / follow_up {message, images?}            queue (or start a run when idle);
 //	        data {itemId?, queued}
+//	collect / interrupt {message, images?}          steer's: the seed's other queue modes —
+//	        collected inputs come as one turn when the run would stop; an
+//	        interrupt aborts the run and starts the next with itself
 //	abort                                           answered once the run has ended
 //	new_session                                     data {cancelled:false}; fails during a run
 //	get_state                                       pi's state plus steer's "queue" items

@@ -213,6 +213,34 @@ func TestServerFollowUpJoinsTheRun(t *testing.T) {
 	}
 }
 
+// TestServerInterruptAbortsTheRun: interrupt during a run aborts it and
+// starts the next run with its text; collect queues without steering.
+func TestServerInterruptAbortsTheRun(t *testing.T) {
+	h := newHarness(t, agenttest.NewScript(
+		agenttest.Reply().Text("first").Hang(),
+		agenttest.Reply().Text("second"),
+	))
+	h.send(`{"type":"prompt","message":"go","id":"p"}`)
+	h.until(isDelta)
+	h.send(`{"type":"interrupt","message":"stop, do this","id":"i"}`)
+	lines := h.until(isType("agent_end"))
+	lines = append(lines, h.until(isType("agent_end"))...)
+	if n := count(lines, isType("agent_start")); n != 1 {
+		t.Fatalf("%d agent_start after the interrupt, want the next run", n)
+	}
+	reqs := h.script.Requests()
+	if len(reqs) != 2 || lastUserText(t, reqs[1]) != "stop, do this" {
+		t.Fatalf("the interrupt did not start the next request: %d requests", len(reqs))
+	}
+	h.send(`{"type":"prompt","message":"x","streamingBehavior":"sideways","id":"b"}`)
+	if r := h.response("b"); r["success"] != false || !strings.Contains(r["error"].(string), "collect or interrupt") {
+		t.Fatalf("a bad streamingBehavior: %v", r)
+	}
+	if err := h.closeInput(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestServerSteerWhenIdleStartsARun(t *testing.T) {
 	h := newHarness(t, agenttest.NewScript(agenttest.Reply().Text("ok")))
 	h.send(`{"type":"steer","message":"now","id":"s"}`)
