@@ -227,10 +227,11 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 	w.stop = rt.SubscribeNotices(func(n runner.Notice) {
 		switch n.Kind {
 		case runner.NoticePersistError:
+			// Printed before it counts: once failed says so, its line is out.
 			w.mu.Lock()
+			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
 			w.bad = true
 			w.mu.Unlock()
-			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
 		case runner.NoticePersistRecovered:
 			fmt.Fprintf(stderr, "steer: %s\n", n.Text)
 		case runner.NoticeQuarantine:
