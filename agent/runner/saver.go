@@ -183,9 +183,11 @@ func (s *saver) dropped(job saveJob, err error) {
 	if s.lastErr == nil || !errors.Is(err, context.Canceled) { // why it was kept says more than the quit
 		s.lastErr = err
 	}
+	s.mu.Unlock()
+	job.report(err) // told before a flush can see it settled
+	s.mu.Lock()
 	s.pop()
 	s.mu.Unlock()
-	job.report(err)
 }
 
 // pop removes the head and settles it; s.mu is held.
@@ -209,16 +211,20 @@ func (s *saver) kept(ctx context.Context, job saveJob, err error, closed bool) b
 	hold := !s.held
 	s.held = true
 	s.lastErr = err
-	s.settled = s.handed // all of the queue waits behind this failure
-	s.changed.Broadcast()
-	delay, after := retryDelay(s.failures), s.after
 	s.mu.Unlock()
+	// Told before a flush can see the queue settled: a run's end that
+	// flushes then knows of the failure.
 	if first {
 		job.report(err)
 	}
 	if hold {
 		s.holding(err)
 	}
+	s.mu.Lock()
+	s.settled = s.handed // all of the queue waits behind this failure
+	s.changed.Broadcast()
+	delay, after := retryDelay(s.failures), s.after
+	s.mu.Unlock()
 	if closed {
 		return false
 	}
