@@ -109,15 +109,7 @@ func TestTimeoutCompactsBeforeFallingBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var mu sync.Mutex
-			var notes []agent.Annotation
-			rt.Subscribe(func(ev agent.Event) {
-				if a, ok := ev.(agent.Annotation); ok {
-					mu.Lock()
-					notes = append(notes, a)
-					mu.Unlock()
-				}
-			})
+			notes := recordNotes(rt)
 			session := history(16, 1_580)
 			if fill := contextguard.EstimateContext(agent.LLMContext{Messages: session}) * 100 / big.ContextWindow; fill < 70 || fill > 85 {
 				t.Fatalf("the session fills %d %% of the window, want ~78 %%", fill)
@@ -130,7 +122,7 @@ func TestTimeoutCompactsBeforeFallingBack(t *testing.T) {
 			}
 			waitIdle(t, rt)
 			msgs := rt.State().Messages
-			steps := chainTrace(notes)
+			steps := chainTrace(notes.all())
 			if last := msgs[len(msgs)-1]; last.TextContent() != "ok" {
 				t.Fatalf("the run did not complete: %q %s\n%s", last.TextContent(), last.ErrorMessage, strings.Join(steps, "\n"))
 			}
