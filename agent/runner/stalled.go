@@ -109,6 +109,13 @@ func (w *stallWatch) observe(ev agent.Event) {
 		if key, open, ok := waitKey(e); ok {
 			w.wait(key, open)
 		}
+	case agent.ToolExecutionStart:
+		// A tool at work is long-running, not stalled (seed 003): a quiet
+		// build or test suite runs as long as it needs, under the run's
+		// time limit and the tool's own.
+		w.wait("tool "+e.ToolCallID, true)
+	case agent.ToolExecutionEnd:
+		w.wait("tool "+e.ToolCallID, false)
 	}
 	w.progress()
 }

@@ -107,6 +107,9 @@ func TestStallWatch(t *testing.T) {
 		{"a retry's delay is not a stall; the attempt ends it", []step{
 			{ev: agent.AgentStart{}}, {ev: retry}, {advance: 10 * time.Minute, want: ""}, {ev: attempt},
 			{advance: StallAfter, want: "s"}}},
+		{"a tool at work is not a stall", []step{
+			{ev: agent.AgentStart{}}, {ev: agent.ToolExecutionStart{ToolCallID: "t1"}}, {advance: time.Hour, want: ""},
+			{ev: agent.ToolExecutionEnd{ToolCallID: "t1"}}, {advance: StallAfter, want: "s"}}},
 		{"waiting for sub-agents is not a stall", []step{
 			{ev: agent.AgentStart{}}, {excuse: &yes}, {advance: time.Hour, want: ""}, {excuse: &no},
 			{advance: StallAfter, want: "s"}}},
