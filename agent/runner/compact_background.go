@@ -24,6 +24,10 @@ const NoticeCompaction NoticeKind = "compaction"
 type backgroundCompaction struct {
 	mu  sync.Mutex
 	due bool
+	// reserved is the lanes' maintenance mark of a due compaction, taken
+	// before the run left its lanes (reserveBackgroundCompaction); the
+	// feed's job calls it when done.
+	reserved func()
 	// parked is a background compaction that finished while the session's
 	// next run waited for it in the lane; that run adopts it.
 	parked *parkedCompaction
@@ -51,6 +55,22 @@ func (b *backgroundCompaction) take() bool {
 	due := b.due
 	b.due = false
 	return due
+}
+
+func (b *backgroundCompaction) reserve(done func()) {
+	b.mu.Lock()
+	b.reserved = done
+	b.mu.Unlock()
+}
+
+// takeReserved is the reservation of the compaction to run now, nil when
+// none is due.
+func (b *backgroundCompaction) takeReserved() func() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	done := b.reserved
+	b.reserved = nil
+	return done
 }
 
 func (b *backgroundCompaction) park(p *parkedCompaction) {
@@ -83,18 +103,26 @@ func (r *Runtime) deferBudgetCompaction(ctx context.Context) bool {
 	return true
 }
 
-// scheduleBackgroundCompaction runs the deferred compaction, if one is due,
-// on the engine feed once the run has ended: after the engine has been told
-// of the run's last turn, and off the event path. It is registered with the
-// lanes as the session's deferred maintenance before the run is over, so
-// the session's next run waits for it and reads what it wrote.
+// reserveBackgroundCompaction registers the deferred compaction, if one is
+// due, with the lanes as the session's maintenance. It runs at agent_end
+// before the run leaves its lanes (laneProgress), so nothing queued in the
+// session's lane — its next run, a /compact — gets in ahead of it.
+func (r *Runtime) reserveBackgroundCompaction() {
+	if r.bg.take() {
+		r.bg.reserve(r.sched.Maintain(r.SessionID()))
+	}
+}
+
+// scheduleBackgroundCompaction runs the reserved compaction on the engine
+// feed: after the engine has been told of the run's last turn, and off the
+// event path; the session's next run waits for it and reads what it wrote.
 func (r *Runtime) scheduleBackgroundCompaction() {
-	if !r.bg.take() {
+	done := r.bg.takeReserved()
+	if done == nil {
 		return
 	}
 	st := r.agent.State()
 	session := r.SessionID()
-	done := r.sched.Maintain(session)
 	r.engineFeed.addJob(feedJob{
 		run: func() {
 			defer done()

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/contextguard"
 	"github.com/steer-tui/steer/contextguard/engines"
+	"github.com/steer-tui/steer/lanes"
 )
 
 // ownerSummary opens the transcript an owning engine compacts to.
@@ -290,4 +292,42 @@ func TestTheNextRunWaitsForTheBackgroundCompaction(t *testing.T) {
 	if msgs := rt.State().Messages; len(msgs) != 4 || msgs[0].TextContent() != ownerSummary {
 		t.Fatalf("the stored transcript: %d messages", len(msgs))
 	}
+}
+
+// TestTheBackgroundCompactionIsReservedBeforeTheLanesAreLeft: when the run
+// that deferred a compaction leaves its lanes, the compaction already holds
+// the session's maintenance, so nothing queued in the session's lane (the
+// next run, a /compact) gets in ahead of it.
+func TestTheBackgroundCompactionIsReservedBeforeTheLanesAreLeft(t *testing.T) {
+	log := &callLog{}
+	p := &loggingProvider{log: log}
+	release := make(chan struct{})
+	e := &owningEngine{log: log}
+	e.compact = func(ctx context.Context, req engines.CompactRequest) (engines.CompactResult, error) {
+		<-release
+		e.compact = nil
+		return e.Compact(ctx, req)
+	}
+	rt, _, _ := engineRuntime(t, p, e)
+	got := make(chan error, 1)
+	rt.agent.Subscribe(func(ev agent.Event) { // after the runtime's own: the lanes are left by now
+		if _, ok := ev.(agent.AgentEnd); !ok {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		task, err := rt.sched.Enter(ctx, lanes.Request{ID: "next", Session: rt.SessionID(), Trigger: triggerManual})
+		if err == nil {
+			task.Leave()
+		}
+		got <- err
+	})
+	if err := rt.Prompt("and now?"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("an entry into the session's lane as the run ended: %v, want it to wait for the compaction", err)
+	}
+	close(release)
+	settle(t, rt)
 }
