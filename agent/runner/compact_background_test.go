@@ -295,39 +295,31 @@ func TestTheNextRunWaitsForTheBackgroundCompaction(t *testing.T) {
 }
 
 // TestTheBackgroundCompactionIsReservedBeforeTheLanesAreLeft: when the run
-// that deferred a compaction leaves its lanes, the compaction already holds
-// the session's maintenance, so nothing queued in the session's lane (the
-// next run, a /compact) gets in ahead of it.
+// that deferred a compaction leaves its lanes (laneProgress at agent_end),
+// the compaction already holds the session's maintenance, so nothing
+// queued in the session's lane (the next run, a /compact) gets in ahead of
+// it — not even before the engine feed has scheduled it.
 func TestTheBackgroundCompactionIsReservedBeforeTheLanesAreLeft(t *testing.T) {
-	log := &callLog{}
-	p := &loggingProvider{log: log}
-	release := make(chan struct{})
-	e := &owningEngine{log: log}
-	e.compact = func(ctx context.Context, req engines.CompactRequest) (engines.CompactResult, error) {
-		<-release
-		e.compact = nil
-		return e.Compact(ctx, req)
-	}
-	rt, _, _ := engineRuntime(t, p, e)
-	got := make(chan error, 1)
-	rt.agent.Subscribe(func(ev agent.Event) { // after the runtime's own: the lanes are left by now
-		if _, ok := ev.(agent.AgentEnd); !ok {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		defer cancel()
-		task, err := rt.sched.Enter(ctx, lanes.Request{ID: "next", Session: rt.SessionID(), Trigger: triggerManual})
-		if err == nil {
-			task.Leave()
-		}
-		got <- err
-	})
-	if err := rt.Prompt("and now?"); err != nil {
+	rt, _, _ := engineRuntime(t, &loggingProvider{log: &callLog{}}, &owningEngine{log: &callLog{}})
+	task, err := rt.sched.Enter(context.Background(), lanes.Request{ID: "run", Session: rt.SessionID(), Trigger: triggerUser})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := <-got; !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("an entry into the session's lane as the run ended: %v, want it to wait for the compaction", err)
+	rt.lane.mu.Lock()
+	rt.lane.task = task
+	rt.lane.mu.Unlock()
+	rt.bg.mark()
+	rt.laneProgress(agent.AgentEnd{})
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	next, err := rt.sched.Enter(ctx, lanes.Request{ID: "next", Session: rt.SessionID(), Trigger: triggerManual})
+	if err == nil {
+		next.Leave()
 	}
-	close(release)
-	settle(t, rt)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("an entry into the session's lane once the run left it: %v, want it to wait for the compaction", err)
+	}
+	if done := rt.bg.takeReserved(); done != nil {
+		done()
+	}
 }
