@@ -131,7 +131,8 @@ func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines
 	}
 	annotate(ctx, q.out, AnnotationCompactionStart, CompactionStart{Reason: string(reason)})
 	before := r.estimator.Messages(q.llm.Messages)
-	res, ok, errText := r.compact(ctx, q.m, q.llm.Messages, reason, "")
+	summaryCtx := withCooldownSink(ctx, func(info CooldownInfo) { annotate(ctx, q.out, AnnotationCooldown, info) })
+	res, ok, errText := r.compact(summaryCtx, q.m, q.llm.Messages, reason, "")
 	end := CompactionEnd{Reason: string(reason), Aborted: ctx.Err() != nil, WillRetry: ok, TokensBefore: before, TokensAfter: before}
 	if ok {
 		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
@@ -183,7 +184,10 @@ func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionE
 	r.startLanePublisher()
 	before := r.estimator.Messages(st.Messages)
 	end := CompactionEnd{Reason: string(reason), TokensBefore: before, TokensAfter: before}
-	res, ok, errText := r.compact(ctx, st.Model, st.Messages, reason, instructions)
+	summaryCtx := withCooldownSink(ctx, func(info CooldownInfo) {
+		_ = r.agent.Announce(agent.Annotation{Kind: AnnotationCooldown, Data: info})
+	})
+	res, ok, errText := r.compact(summaryCtx, st.Model, st.Messages, reason, instructions)
 	end.Aborted = ctx.Err() != nil
 	if ok {
 		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}

@@ -97,11 +97,25 @@ func sameWindow(a, b failover.ProfileStatus) bool {
 	return a.State == b.State && a.Reason == b.Reason && a.Model == b.Model && a.Until.Equal(b.Until)
 }
 
-// announceCooldown puts a cooldown event into the request's stream.
+// announceCooldown puts a cooldown event into the request's stream, and
+// into the stream a compaction's summary request was made for: the
+// summariser reads its own stream for the text alone, so a window its
+// request opened would reach no front end otherwise.
 func announceCooldown(ctx context.Context, out *agent.AssistantStream, info CooldownInfo) {
 	if out != nil {
 		annotate(ctx, out, AnnotationCooldown, info)
 	}
+	if sink, ok := ctx.Value(cooldownSinkKey{}).(func(CooldownInfo)); ok {
+		sink(info)
+	}
+}
+
+type cooldownSinkKey struct{}
+
+// withCooldownSink makes the cooldowns that requests under ctx open reach
+// sink as well (a compaction's summary requests: compactRequest, Compact).
+func withCooldownSink(ctx context.Context, sink func(CooldownInfo)) context.Context {
+	return context.WithValue(ctx, cooldownSinkKey{}, sink)
 }
 
 // announceCleared reports a cleared window to every front end.

@@ -140,3 +140,44 @@ func TestTimeoutCompactsBeforeFallingBack(t *testing.T) {
 		})
 	}
 }
+
+// TestASummarysCooldownIsAnnounced: a window a compaction's summary request
+// opens (a 429 on profile a) reaches the front ends like any request's,
+// though the summariser reads its own stream for the text alone.
+func TestASummarysCooldownIsAnnounced(t *testing.T) {
+	stream := func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		return scripted(func(_ context.Context, w *agent.StreamWriter, _ agent.Model, opts agent.StreamOptions) {
+			switch {
+			case !isSummaryRequest(llm):
+				w.TextDelta("ok")
+			case opts.Profile == "p:a":
+				w.Fail(&agent.ProviderError{Kind: agent.ErrorHTTP, Status: 429, Type: "rate_limit_error", Message: "Rate limit reached"})
+				return
+			default:
+				w.TextDelta("## Goal\nKeep going (summary).")
+			}
+			w.Finish(agent.StopReasonStop)
+		})(ctx, m, llm, opts)
+	}
+	rt, err := New(context.Background(), Options{
+		Providers: []Provider{{Name: "p", Models: []agent.Model{primary}, Stream: stream, Profiles: []Profile{{ID: "p:a"}, {ID: "p:b"}}}},
+		Model:     "p/big", Ledger: &failover.MemLedger{}, Now: time.Now, Failover: noCooldownWait,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := recordNotes(rt)
+	if err := rt.agent.ReplaceMessages(history(6, 2_000)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rt.Compact(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	for _, n := range notes.all() {
+		if info, ok := n.Data.(CooldownInfo); ok && n.Kind == AnnotationCooldown && info.Profile == "p:a" && info.Reason == "rate_limit" {
+			return
+		}
+	}
+	t.Fatalf("no cooldown for p:a among %d annotations", len(notes.all()))
+}
