@@ -73,6 +73,11 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 		}
 		if o.JSON {
 			writeJSONEvent(out, ev, rt.SessionID())
+			if a, ok := ev.(agent.Annotation); ok && a.Kind == runner.AnnotationCooldown {
+				if info, ok := a.Data.(runner.CooldownInfo); ok {
+					fmt.Fprintln(errw, info.Line()) // its own stderr line, whatever else steer run says
+				}
+			}
 		} else {
 			if _, delta := ev.(agent.MessageUpdate); !delta {
 				flush.flush() // the answer so far before any line on stderr
