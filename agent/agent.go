@@ -346,11 +346,14 @@ func (a *Agent) AbortWith(reason string) {
 }
 
 // stop cancels the active run, if any, with cause; a run keeps its first.
+// An abort after an interrupt stops the interrupt from starting the next
+// run: the user said stop, and the interrupt stays queued as steering.
 func (a *Agent) stop(cause *AbortError) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
 		a.cancel(cause)
+		a.interruptID = ""
 	}
 }
 

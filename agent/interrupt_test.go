@@ -64,6 +64,37 @@ func TestInterruptAbortsTheRun(t *testing.T) {
 	}
 }
 
+// TestAnAbortAfterAnInterruptStops: Esc while an interrupt is aborting
+// the run stops there: the interrupt starts no run and stays queued.
+func TestAnAbortAfterAnInterruptStops(t *testing.T) {
+	f := newFixture(t, agenttest.NewScript(
+		agenttest.Reply().Text("thinking").Hang(),
+		agenttest.Reply().Text("on it").Stop(agent.StopReasonStop),
+	))
+	aborted := false
+	f.agent.Subscribe(func(ev agent.Event) { // on the run's goroutine: before it decides what runs next
+		if _, end := ev.(agent.AgentEnd); end && !aborted {
+			aborted = true
+			f.agent.Abort()
+		}
+	})
+	streaming := waitForEvent(f.agent, "message_update text_delta")
+	if err := f.agent.Prompt("start"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, streaming, "streaming")
+	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueInterrupt, Text: "do this instead"}); !queued {
+		t.Fatal("the interrupt was not queued for the run it aborts")
+	}
+	f.wait(t)
+	if starts := countTrace(f.rec.Traces(false), "agent_start"); starts != 1 {
+		t.Errorf("%d agent_start events, want the aborted run's alone", starts)
+	}
+	if q := f.agent.Queue(); len(q) != 1 || q[0].Text != "do this instead" {
+		t.Errorf("queue after the abort = %+v, want the interrupt kept", q)
+	}
+}
+
 // TestInterruptWhileIdleGoesFirst: an interrupt delivered to an idle agent
 // starts a run with itself, ahead of what was already queued.
 func TestInterruptWhileIdleGoesFirst(t *testing.T) {

@@ -116,7 +116,7 @@ func (c *runClock) compactionEnded() {
 		return
 	}
 	c.disarm()
-	c.fired = true
+	c.fired, c.firedAt = true, c.now()
 	c.mu.Unlock()
 	c.abort(AbortTimeout(c.limit))
 }
