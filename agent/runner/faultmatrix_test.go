@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -505,16 +506,21 @@ func TestFaultMatrixMixedFaults(t *testing.T) {
 	}
 
 	var wg sync.WaitGroup
+	var driven atomic.Int32 // the runs actually driven: the figure logged
 	for _, s := range m.sessions {
 		wg.Go(func() {
 			for run := range matrixRuns {
 				if matrixSessionOf(run) == s.idx && ctx.Err() == nil {
 					s.drive(ctx, t, run)
+					driven.Add(1)
 				}
 			}
 		})
 	}
 	wg.Wait()
+	if n := int(driven.Load()); n != matrixRuns {
+		t.Errorf("%d of %d runs driven before the deadline", n, matrixRuns)
+	}
 	ran := time.Since(began)
 
 	log := m.requests()
@@ -541,7 +547,7 @@ func TestFaultMatrixMixedFaults(t *testing.T) {
 	}
 	goleak.VerifyNone(t, ignore)
 	counts := matrixFaultCounts(t, log, m.reached)
-	t.Logf("runs=%d faults=%s", matrixRuns, counts)
+	t.Logf("runs=%d faults=%s", driven.Load(), counts)
 	t.Logf("%d requests, %d tool calls run, %d inputs sent (%d still queued at the end), in %v; run records %v",
 		len(log), len(toolRuns), sent, pending, ran.Round(time.Millisecond), outcomes)
 }
