@@ -111,6 +111,10 @@ func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
 // out at once, for the guard to compact.
 func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) {
 	q := &attemptRun{ctx: ctx, llm: llm, opts: opts, out: out, tc: tc}
+	if tc != nil {
+		q.count = tc.made
+		defer func() { tc.made = q.count }()
+	}
 	chain := r.modelChain(m)
 	for {
 		last, done := r.tryChain(q, chain)

@@ -34,6 +34,9 @@ type timeoutChain struct {
 	compacted bool        // this try is the retry after a timeout compaction
 	asked     exemption   // who timed out and asked for the compaction
 	exempt    []exemption // whose timeout cooldowns the summary and the retry pass
+	// made counts the attempts of the request's earlier tries, so that the
+	// numbering (and the attempt budget) goes on across a compaction.
+	made int
 }
 
 // exemption names a profile serving a model whose timeout cooldown a request

@@ -132,6 +132,15 @@ func TestTimeoutCompactsBeforeFallingBack(t *testing.T) {
 			if !contextguard.IsSummary(msgs[0]) {
 				t.Fatalf("the session does not open with the summary: %q", msgs[0].TextContent())
 			}
+			last := 0
+			for _, n := range notes.all() {
+				if info, ok := n.Data.(AttemptInfo); ok && n.Kind == AnnotationAttemptStart {
+					if info.Attempt <= last {
+						t.Fatalf("attempt %d after attempt %d: the numbering starts over after the compaction", info.Attempt, last)
+					}
+					last = info.Attempt
+				}
+			}
 			compacted := strings.Index(strings.Join(steps, "\n"), "compaction_end timeout ok=true")
 			fellBack := strings.Index(strings.Join(steps, "\n"), "failover p/big → p/small")
 			if compacted < 0 || fellBack < compacted {
