@@ -116,7 +116,7 @@ func TestApprovalWaitPausesTheRunTimeout(t *testing.T) {
 	rt := newRuntime(t, nil, script, Options{Tools: []agent.Tool{tool}, Approval: tools.ModeAsk, Interactive: true,
 		RunTimeout: time.Minute})
 	ft := &fakeTimers{now: time.Unix(0, 0)}
-	rt.clock.after, rt.clock.now = ft.after, func() time.Time { return ft.now }
+	rt.clock.after, rt.clock.now = ft.after, ft.clock
 	asked := make(chan struct{}, 1)
 	rt.Subscribe(func(ev agent.Event) {
 		if a, ok := ev.(agent.Annotation); ok && a.Kind == AnnotationApprovalRequest {

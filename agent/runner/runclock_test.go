@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -8,10 +10,13 @@ import (
 	"github.com/steer-tui/steer/agent/agenttest"
 )
 
-// fakeTimers is a clock whose timers fire when the test advances it.
+// fakeTimers is a clock whose timers fire when the test advances it. The
+// runtime arms its timers on its own goroutines, so it is locked.
 type fakeTimers struct {
+	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
+	armed  *sync.Cond // signalled when a timer is set (waitArmed)
 }
 
 type fakeTimer struct {
@@ -20,19 +25,57 @@ type fakeTimer struct {
 	stopped bool
 }
 
+func (ft *fakeTimers) cond() *sync.Cond {
+	if ft.armed == nil {
+		ft.armed = sync.NewCond(&ft.mu)
+	}
+	return ft.armed
+}
+
 func (ft *fakeTimers) after(d time.Duration, f func()) func() bool {
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
 	t := &fakeTimer{at: ft.now.Add(d), f: f}
 	ft.timers = append(ft.timers, t)
-	return func() bool { was := !t.stopped; t.stopped = true; return was }
+	ft.cond().Broadcast()
+	return func() bool {
+		ft.mu.Lock()
+		defer ft.mu.Unlock()
+		was := !t.stopped
+		t.stopped = true
+		return was
+	}
+}
+
+// clock is the fake time now.
+func (ft *fakeTimers) clock() time.Time {
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	return ft.now
+}
+
+// waitArmed returns once a timer is set and not yet stopped or fired.
+func (ft *fakeTimers) waitArmed() {
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	for !slices.ContainsFunc(ft.timers, func(t *fakeTimer) bool { return !t.stopped }) {
+		ft.cond().Wait()
+	}
 }
 
 func (ft *fakeTimers) advance(d time.Duration) {
+	ft.mu.Lock()
 	ft.now = ft.now.Add(d)
+	var due []func()
 	for _, t := range ft.timers {
 		if !t.stopped && !t.at.After(ft.now) {
 			t.stopped = true
-			t.f()
+			due = append(due, t.f)
 		}
+	}
+	ft.mu.Unlock()
+	for _, f := range due {
+		f()
 	}
 }
 
@@ -78,7 +121,7 @@ func TestRunClock(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ft := &fakeTimers{now: time.Unix(0, 0)}
 			var reasons []string
-			c := newRunClock(tt.limit, func() time.Time { return ft.now }, func(r string) { reasons = append(reasons, r) })
+			c := newRunClock(tt.limit, ft.clock, func(r string) { reasons = append(reasons, r) })
 			c.after = ft.after
 			for i, s := range tt.steps {
 				switch s.do {
@@ -122,7 +165,7 @@ func TestRunClock(t *testing.T) {
 func TestCompactionEventsReachTheRunClock(t *testing.T) {
 	rt := newRuntime(t, nil, agenttest.NewScript(), Options{RunTimeout: 10 * time.Second})
 	ft := &fakeTimers{now: time.Unix(0, 0)}
-	rt.clock.after, rt.clock.now = ft.after, func() time.Time { return ft.now }
+	rt.clock.after, rt.clock.now = ft.after, ft.clock
 	rt.timeRun(agent.AgentStart{})
 	rt.timeRun(agent.Annotation{Kind: AnnotationCompactionStart, Data: CompactionStart{Reason: "timeout"}})
 	ft.advance(20 * time.Second)

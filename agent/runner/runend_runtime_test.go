@@ -103,12 +103,13 @@ func TestTimedOutRunsAreNotAborted(t *testing.T) {
 		store := storeFor(t, t.TempDir())
 		rt := hangingRuntime(t, store, nil)
 		ft := &fakeTimers{now: time.Unix(0, 0)}
-		rt.clock.after, rt.clock.now = ft.after, func() time.Time { return ft.now }
+		rt.clock.after, rt.clock.now = ft.after, ft.clock
 		w := watchEnds(rt)
 		if err := rt.Prompt("hi"); err != nil {
 			t.Fatal(err)
 		}
 		<-w.attempts
+		ft.waitArmed()
 		ft.advance(time.Hour)
 		waitIdle(t, rt)
 		checkEnd(t, rt, store, w, OutcomeTimeout)
@@ -124,12 +125,13 @@ func TestTimedOutRunsAreNotAborted(t *testing.T) {
 		store := storeFor(t, t.TempDir())
 		rt := hangingRuntime(t, store, sched)
 		ft := &fakeTimers{now: time.Unix(0, 0)}
-		rt.clock.after, rt.clock.now = ft.after, func() time.Time { return ft.now }
+		rt.clock.after, rt.clock.now = ft.after, ft.clock
 		w := watchEnds(rt)
 		if err := rt.Prompt("wait"); err != nil {
 			t.Fatal(err)
 		}
 		waitSnapshot(t, sched, func(s lanes.Snapshot) bool { _, waiting := global(s); return waiting == 1 })
+		ft.waitArmed() // the run's clock is set at agent_start, on the agent's goroutine
 		ft.advance(time.Hour)
 		waitIdle(t, rt)
 		checkEnd(t, rt, store, w, OutcomeTimeout)
