@@ -31,8 +31,13 @@ type ProfileView struct {
 	Scenario string `json:"scenario,omitempty"`
 	// Preferred and Locked are the session's choice (profiles_choice.go):
 	// the profile tried first while eligible, the only one used.
-	Preferred bool `json:"preferred"`
-	Locked    bool `json:"locked"`
+	// PreferredBy and LockedBy name the sessions that chose it so (never
+	// null): the current one here, every saved one in `steer inspect
+	// profiles`.
+	Preferred   bool     `json:"preferred"`
+	Locked      bool     `json:"locked"`
+	PreferredBy []string `json:"preferredBy"`
+	LockedBy    []string `json:"lockedBy"`
 }
 
 // ViewProfile is how profile id of provider stands at now by its ledger
@@ -42,7 +47,8 @@ func ViewProfile(id, provider string, st failover.ProfileState, now time.Time) P
 	status := st.Status(now)
 	v := ProfileView{ID: id, Provider: provider, State: status.State, Model: status.Model,
 		ErrorCount: st.ErrorCount, Failures: st.Failures, Successes: st.Successes,
-		Until: timeOrNil(status.Until), LastUsed: timeOrNil(st.LastUsed()), LastSuccess: timeOrNil(st.LastSuccessAt)}
+		Until: timeOrNil(status.Until), LastUsed: timeOrNil(st.LastUsed()), LastSuccess: timeOrNil(st.LastSuccessAt),
+		PreferredBy: []string{}, LockedBy: []string{}}
 	if status.State != failover.StateAvailable {
 		reason, source := status.Reason.String(), st.UntilSource(now)
 		v.Reason, v.UntilSource = &reason, &source
@@ -64,6 +70,7 @@ func timeOrNil(t time.Time) *time.Time {
 func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
 	now := r.opts.Now()
 	preferred, locked := r.choice.get()
+	session := r.SessionID()
 	var out []ProfileView
 	for _, p := range r.opts.Providers {
 		for _, pr := range p.profiles() {
@@ -74,8 +81,18 @@ func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
 			v := ViewProfile(pr.ID, p.Name, st, now)
 			v.Scenario = r.opts.Rehearsal
 			v.Preferred, v.Locked = pr.ID == preferred, pr.ID == locked
+			v.PreferredBy, v.LockedBy = chosenBy(v.Preferred, session), chosenBy(v.Locked, session)
 			out = append(out, v)
 		}
 	}
 	return out, nil
+}
+
+// chosenBy is the current session, as the sessions that chose a profile so,
+// when it did.
+func chosenBy(chosen bool, session string) []string {
+	if !chosen {
+		return []string{}
+	}
+	return []string{session}
 }

@@ -597,6 +597,7 @@ func (r *Runtime) NewSession() error {
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
 	r.release(r.writeCtx, left, nil)
+	r.resetChoice()
 	return r.regate()
 }
 

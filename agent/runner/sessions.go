@@ -167,6 +167,10 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	if len(repaired) > 0 {
 		r.log.Warn("repaired a transcript cut by a crash", "session", id, "appended", len(repaired))
 	}
+	choice, err := r.store.SessionProfiles(ctx, id)
+	if err != nil {
+		return err
+	}
 	msgs, err := r.store.LoadTranscript(ctx, id)
 	if err != nil {
 		return err
@@ -183,6 +187,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
 	r.mu.Unlock()
 	r.release(ctx, previous, claim)
+	r.adoptSavedChoice(id, choice)
 	r.subs.mu.Lock()
 	r.subs.stored = true // answers a crash left for this session
 	r.subs.mu.Unlock()
@@ -229,6 +234,13 @@ func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 	// CreateSession claimed it for this store; keep the handle to release.
 	if r.session.claim, err = r.store.ClaimSession(ctx, r.session.id); err != nil {
 		return "", fmt.Errorf("saving the session: %w", err)
+	}
+	// The choice made before the row existed (--profile, /profiles) is
+	// saved with it.
+	if c := r.choice.saved(); c != (persistence.ProfileChoice{}) {
+		if err := r.store.SetSessionProfiles(ctx, r.session.id, c); err != nil {
+			return "", fmt.Errorf("saving the session: %w", err)
+		}
 	}
 	r.session.created = true
 	return r.session.id, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -18,37 +19,83 @@ const (
 	InspectProfiles = "profiles"
 )
 
-// ProfileRow is one configured auth profile with its ledger entry and
-// whether the session prefers it or is locked to it.
+// shortSession is how many characters of a session id the table shows
+// ("s_ab12…"); --json has the whole ids.
+const shortSession = 6
+
+// ProfileRow is one configured auth profile with its ledger entry, whether
+// the command line prefers it (--profile) and the saved sessions that
+// prefer it or are locked to it.
 type ProfileRow struct {
-	ID, Provider      string
-	State             failover.ProfileState
-	Preferred, Locked bool
+	ID, Provider          string
+	State                 failover.ProfileState
+	Preferred             bool     // --profile names it
+	PreferredBy, LockedBy []string // session ids
 }
 
-// view is the row as the inspectors show it.
+// view is the row as the inspectors show it: preferred or locked when
+// --profile or any session chose it so.
 func (r ProfileRow) view(now time.Time) runner.ProfileView {
 	v := runner.ViewProfile(r.ID, r.Provider, r.State, now)
-	v.Preferred, v.Locked = r.Preferred, r.Locked
+	v.Preferred, v.Locked = r.Preferred || len(r.PreferredBy) > 0, len(r.LockedBy) > 0
+	v.PreferredBy = append(v.PreferredBy, r.PreferredBy...)
+	v.LockedBy = append(v.LockedBy, r.LockedBy...)
 	return v
 }
 
-// choice words the session's choice of a profile: "locked", "preferred"
-// or "-".
-func choice(v runner.ProfileView) string {
-	switch {
-	case v.Locked:
-		return "locked"
-	case v.Preferred:
-		return "preferred"
+// choice words who chose a profile: "locked (s_ab12…)", "preferred
+// (--profile, s_cd34…)", both with "; " between, or "-". A preference of
+// --profile's alone is "preferred".
+func choice(r ProfileRow) string {
+	var parts []string
+	if len(r.LockedBy) > 0 {
+		parts = append(parts, "locked ("+shortSessions(r.LockedBy)+")")
 	}
-	return "-"
+	var who []string
+	if r.Preferred {
+		who = append(who, "--profile")
+	}
+	who = append(who, r.PreferredBy...)
+	switch {
+	case len(r.PreferredBy) > 0:
+		parts = append(parts, "preferred ("+shortSessions(who)+")")
+	case r.Preferred:
+		parts = append(parts, "preferred")
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shortSessions words session ids by their first characters.
+func shortSessions(ids []string) string {
+	short := make([]string, len(ids))
+	for i, id := range ids {
+		short[i] = id
+		if len(id) > shortSession && strings.HasPrefix(id, "s_") {
+			short[i] = id[:shortSession] + "…"
+		}
+	}
+	return strings.Join(short, ", ")
+}
+
+// chosenBy is, for each configured profile, the sessions whose saved choice
+// of pick names it, in the order listed.
+func chosenBy(choices []persistence.SessionProfileChoice, pick func(persistence.ProfileChoice) string) map[string][]string {
+	by := map[string][]string{}
+	for _, c := range choices {
+		if id := pick(c.ProfileChoice); id != "" {
+			by[id] = append(by[id], c.SessionID)
+		}
+	}
+	return by
 }
 
 // ShowProfiles prints every profile's standing at now: state, until when,
 // why, the model a cooldown is scoped to, its error count and when it was
-// last used and last succeeded, and which one the session prefers or is
-// locked to. It needs no key: the configuration names the profiles and the
+// last used and last succeeded, and which sessions prefer it or are locked
+// to it. It needs no key: the configuration names the profiles and the
 // shared ledger holds their state.
 func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr io.Writer) int {
 	if asJSON {
@@ -74,7 +121,7 @@ func ShowProfiles(rows []ProfileRow, now time.Time, asJSON bool, stdout, stderr 
 			source = *v.UntilSource
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\n", r.ID, r.Provider, v.State, left, reason, source,
-			orDash(v.Model), v.ErrorCount, ago(now, v.LastUsed), ago(now, v.LastSuccess), choice(v))
+			orDash(v.Model), v.ErrorCount, ago(now, v.LastUsed), ago(now, v.LastSuccess), choice(r))
 	}
 	tw.Flush()
 	return ExitOK
@@ -109,13 +156,14 @@ type InspectOptions struct {
 	// to end first (for every steer process: they share the ledger).
 	Clear string
 	// Preferred is --profile: the profile the command line prefers, marked
-	// as such; it must be configured. The session's own choice (and a
-	// lock) lives with the process that runs it.
+	// as such; it must be configured. The sessions' own choices are read
+	// from the database.
 	Preferred string
 }
 
 // Inspect is `steer inspect profiles`: the configured profiles with the
-// shared ledger's state for each, read from the state directory's database.
+// shared ledger's state for each and the saved sessions' choices of them,
+// read from the state directory's database.
 func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) int {
 	store, err := persistence.Open(o.StateDir, persistence.Options{})
 	if err != nil {
@@ -132,6 +180,13 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 			return code
 		}
 	}
+	choices, err := store.ProfileChoices(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return ExitFailed
+	}
+	preferredBy := chosenBy(choices, func(c persistence.ProfileChoice) string { return c.Preferred })
+	lockedBy := chosenBy(choices, func(c persistence.ProfileChoice) string { return c.Locked })
 	ledger := store.Ledger()
 	rows := make([]ProfileRow, len(o.Profiles))
 	for i, p := range o.Profiles {
@@ -140,7 +195,8 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "steer: reading the ledger: %v\n", err)
 			return ExitFailed
 		}
-		rows[i] = ProfileRow{ID: p.ID, Provider: p.Provider, State: st, Preferred: p.ID == o.Preferred}
+		rows[i] = ProfileRow{ID: p.ID, Provider: p.Provider, State: st, Preferred: p.ID == o.Preferred,
+			PreferredBy: preferredBy[p.ID], LockedBy: lockedBy[p.ID]}
 	}
 	return ShowProfiles(rows, o.Now, o.JSON, stdout, stderr)
 }
