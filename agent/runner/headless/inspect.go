@@ -10,7 +10,6 @@ import (
 
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/failover"
-	"github.com/steer-tui/steer/persistence"
 )
 
 // What `steer inspect` can show; the others come with their parts (the
@@ -78,18 +77,6 @@ func shortSessions(ids []string) string {
 		}
 	}
 	return strings.Join(short, ", ")
-}
-
-// chosenBy is, for each configured profile, the sessions whose saved choice
-// of pick names it, in the order listed.
-func chosenBy(choices []persistence.SessionProfileChoice, pick func(persistence.ProfileChoice) string) map[string][]string {
-	by := map[string][]string{}
-	for _, c := range choices {
-		if id := pick(c.ProfileChoice); id != "" {
-			by[id] = append(by[id], c.SessionID)
-		}
-	}
-	return by
 }
 
 // ShowProfiles prints every profile's standing at now: state, until when,
@@ -165,7 +152,7 @@ type InspectOptions struct {
 // shared ledger's state for each and the saved sessions' choices of them,
 // read from the state directory's database.
 func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) int {
-	store, err := persistence.Open(o.StateDir, persistence.Options{})
+	store, err := runner.OpenStateView(o.StateDir, runner.StateViewOptions{})
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return ExitUsage
@@ -180,23 +167,20 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 			return code
 		}
 	}
-	choices, err := store.ProfileChoices(ctx)
+	choosers, err := store.ProfileChoosers(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return ExitFailed
 	}
-	preferredBy := chosenBy(choices, func(c persistence.ProfileChoice) string { return c.Preferred })
-	lockedBy := chosenBy(choices, func(c persistence.ProfileChoice) string { return c.Locked })
-	ledger := store.Ledger()
 	rows := make([]ProfileRow, len(o.Profiles))
 	for i, p := range o.Profiles {
-		st, err := ledger.Load(ctx, p.ID)
+		st, err := store.ProfileState(ctx, p.ID)
 		if err != nil {
 			fmt.Fprintf(stderr, "steer: reading the ledger: %v\n", err)
 			return ExitFailed
 		}
 		rows[i] = ProfileRow{ID: p.ID, Provider: p.Provider, State: st, Preferred: p.ID == o.Preferred,
-			PreferredBy: preferredBy[p.ID], LockedBy: lockedBy[p.ID]}
+			PreferredBy: choosers.PreferredBy[p.ID], LockedBy: choosers.LockedBy[p.ID]}
 	}
 	return ShowProfiles(rows, o.Now, o.JSON, stdout, stderr)
 }
@@ -204,7 +188,7 @@ func Inspect(ctx context.Context, o InspectOptions, stdout, stderr io.Writer) in
 // clearProfile is --clear ID: the cooldown and disabled windows of a
 // configured profile end and its error counters start over, as the
 // inspector's clear does; its lifetime statistics stay.
-func clearProfile(ctx context.Context, store *persistence.Store, o InspectOptions, stdout, stderr io.Writer) int {
+func clearProfile(ctx context.Context, store *runner.StateView, o InspectOptions, stdout, stderr io.Writer) int {
 	if !configured(o.Profiles, o.Clear) {
 		fmt.Fprintf(stderr, "steer: %v\n", unknownProfile(o.Profiles, o.Clear))
 		return ExitUsage

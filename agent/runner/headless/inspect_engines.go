@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/persistence"
 )
 
 // InspectEngines is `steer inspect engines`.
@@ -32,15 +31,14 @@ type EnginesOptions struct {
 // engine's quarantine first (for every steer process: they read it from the
 // database on each call).
 func ShowEngines(ctx context.Context, o EnginesOptions, stdout, stderr io.Writer) int {
-	store, err := persistence.Open(o.StateDir, persistence.Options{})
+	store, err := runner.OpenStateView(o.StateDir, runner.StateViewOptions{})
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return ExitUsage
 	}
 	defer store.Close()
-	qs := store.EngineQuarantines()
 	if o.Clear != "" {
-		had, err := qs.Clear(ctx, o.Clear)
+		had, err := store.ClearQuarantine(ctx, o.Clear)
 		if err != nil {
 			fmt.Fprintf(stderr, "steer: clearing the quarantine of %s: %v\n", o.Clear, err)
 			return ExitFailed
@@ -53,7 +51,7 @@ func ShowEngines(ctx context.Context, o EnginesOptions, stdout, stderr io.Writer
 			fmt.Fprintf(stdout, "Cleared the quarantine of %s.\n", o.Clear)
 		}
 	}
-	v, err := runner.InspectEngines(ctx, qs, o.Selected, o.Configured)
+	v, err := store.Engines(ctx, o.Selected, o.Configured)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return ExitFailed

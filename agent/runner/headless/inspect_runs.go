@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/persistence"
 )
 
 // The run inspectors.
@@ -22,21 +21,21 @@ const (
 // live steer process on the state directory, lane by lane, read from the
 // shared database.
 func ShowLanes(ctx context.Context, stateDir string, asJSON bool, now time.Time, stdout, stderr io.Writer) int {
-	store, err := persistence.Open(stateDir, persistence.Options{})
+	store, err := runner.OpenStateView(stateDir, runner.StateViewOptions{})
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return ExitUsage
 	}
 	defer store.Close()
-	procs, err := store.LaneSnapshots(ctx)
+	view, err := store.Lanes(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: reading the lanes: %v\n", err)
 		return ExitFailed
 	}
-	view := runner.LanesView{Processes: procs}
 	if asJSON {
 		return writeJSON(stdout, stderr, view)
 	}
+	procs := view.Processes
 	if len(procs) == 0 {
 		fmt.Fprintln(stdout, "No steer process is running on this state directory.")
 		return ExitOK
@@ -68,13 +67,13 @@ func ShowLanes(ctx context.Context, stateDir string, asJSON bool, now time.Time,
 // attempts. Records written before terminal outcomes may say "aborted":
 // they are shown as they were written.
 func ShowRuns(ctx context.Context, stateDir string, asJSON bool, stdout, stderr io.Writer) int {
-	store, err := persistence.Open(stateDir, persistence.Options{})
+	store, err := runner.OpenStateView(stateDir, runner.StateViewOptions{})
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return ExitUsage
 	}
 	defer store.Close()
-	runs, err := runner.ViewRuns(ctx, store, "", 0)
+	runs, err := store.Runs(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: reading the runs: %v\n", err)
 		return ExitFailed

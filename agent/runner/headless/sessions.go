@@ -7,21 +7,20 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
-	"time"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/persistence"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // ListSessions prints every saved session, newest first, as a table or JSON.
-func ListSessions(ctx context.Context, store *persistence.Store, asJSON bool, stdout, stderr io.Writer) int {
-	sessions, err := store.ListSessions(ctx, persistence.ListOptions{})
+func ListSessions(ctx context.Context, store *runner.StateView, asJSON bool, stdout, stderr io.Writer) int {
+	sessions, err := store.Sessions(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return storeFailure(err)
 	}
 	if asJSON {
-		return writeJSON(stdout, stderr, sessionsJSON(sessions))
+		return writeJSON(stdout, stderr, sessions)
 	}
 	if len(sessions) == 0 {
 		fmt.Fprintln(stdout, "No saved sessions yet.")
@@ -31,8 +30,8 @@ func ListSessions(ctx context.Context, store *persistence.Store, asJSON bool, st
 	fmt.Fprintln(tw, "ID\tPARENT\tUPDATED\tMESSAGES\tMODEL\tOPEN IN\tWORKSPACE\tTITLE")
 	for _, s := range sessions {
 		open := "-"
-		if s.Owner.Live() {
-			open = fmt.Sprintf("pid %d", s.Owner.PID)
+		if s.OpenIn != nil {
+			open = fmt.Sprintf("pid %d", s.OpenIn.PID)
 		}
 		parent := "-"
 		if s.ParentID != "" {
@@ -45,46 +44,11 @@ func ListSessions(ctx context.Context, store *persistence.Store, asJSON bool, st
 	return ExitOK
 }
 
-// sessionJSON is one session in `steer sessions --json`.
-type sessionJSON struct {
-	ID           string    `json:"id"`
-	Workspace    string    `json:"workspace"`
-	Title        string    `json:"title"`
-	Model        string    `json:"model"`
-	ParentID     string    `json:"parentId"` // the delegating session; "" for a top-level one
-	Created      time.Time `json:"created"`
-	Updated      time.Time `json:"updated"`
-	MessageCount int       `json:"messageCount"`
-	InputTokens  int64     `json:"inputTokens"`
-	OutputTokens int64     `json:"outputTokens"`
-	Cost         float64   `json:"cost"`
-	// OpenIn is the live steer process that has the session open.
-	OpenIn *ownerJSON `json:"openIn,omitempty"`
-}
-
-type ownerJSON struct {
-	PID  int    `json:"pid"`
-	Host string `json:"host"`
-}
-
-func sessionsJSON(sessions []persistence.Session) []sessionJSON {
-	out := make([]sessionJSON, len(sessions))
-	for i, s := range sessions {
-		out[i] = sessionJSON{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Model: s.Model,
-			ParentID: s.ParentID, Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
-			InputTokens: int64(s.InputTokens), OutputTokens: int64(s.OutputTokens), Cost: s.Cost}
-		if s.Owner.Live() {
-			out[i].OpenIn = &ownerJSON{PID: s.Owner.PID, Host: s.Owner.Host}
-		}
-	}
-	return out
-}
-
 // ShowSession prints one transcript: pi's message objects with asJSON, else a
 // plain rendering.
-func ShowSession(ctx context.Context, store *persistence.Store, id string, asJSON bool, stdout, stderr io.Writer) int {
-	msgs, err := store.LoadTranscript(ctx, id)
-	if errors.Is(err, persistence.ErrNotFound) {
+func ShowSession(ctx context.Context, store *runner.StateView, id string, asJSON bool, stdout, stderr io.Writer) int {
+	msgs, err := store.Transcript(ctx, id)
+	if errors.Is(err, runner.ErrNoSavedSession) {
 		fmt.Fprintf(stderr, "steer: no saved session %q; 'steer sessions' lists them\n", id)
 		return ExitUsage
 	}
@@ -137,8 +101,7 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 // as Open's refusal of a corrupt file does, ExitUsage, since the user has to
 // move the file aside; any other failure is ExitFailed.
 func storeFailure(err error) int {
-	var corrupt *persistence.CorruptError
-	if errors.As(err, &corrupt) {
+	if runner.IsCorrupt(err) {
 		return ExitUsage
 	}
 	return ExitFailed

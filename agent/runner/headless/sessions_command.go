@@ -2,11 +2,10 @@ package headless
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
-	"github.com/steer-tui/steer/persistence"
+	"github.com/steer-tui/steer/agent/runner"
 )
 
 // SessionsOptions are the arguments of `steer sessions`.
@@ -26,11 +25,7 @@ type SessionsOptions struct {
 // another steer owns the state directory, so that it works while one runs.
 // A database it cannot open is ExitUsage.
 func Sessions(ctx context.Context, o SessionsOptions, stdout, stderr io.Writer) int {
-	store, err := persistence.Open(o.StateDir, persistence.Options{})
-	var locked *persistence.LockedError
-	if errors.As(err, &locked) {
-		store, err = persistence.Open(o.StateDir, persistence.Options{ReadOnly: true})
-	}
+	store, err := runner.OpenStateView(o.StateDir, runner.StateViewOptions{ReadOnlyWhenLocked: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return ExitUsage

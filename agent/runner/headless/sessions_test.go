@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/persistence"
 )
 
@@ -14,11 +15,11 @@ import (
 // ("" for a top-level session).
 func TestListSessionsShowsParents(t *testing.T) {
 	ctx := context.Background()
-	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	dir := t.TempDir()
+	store, err := persistence.Open(dir, persistence.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
 	wantParent := map[string]string{"top-1": "", "child-1": "top-1"}
 	for _, ss := range []persistence.Session{
 		{ID: "top-1", Workspace: "/w"},
@@ -28,10 +29,18 @@ func TestListSessionsShowsParents(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	view, err := runner.OpenStateView(dir, runner.StateViewOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer view.Close()
 
 	t.Run("json", func(t *testing.T) {
 		var out, errb strings.Builder
-		if code := ListSessions(ctx, store, true, &out, &errb); code != ExitOK {
+		if code := ListSessions(ctx, view, true, &out, &errb); code != ExitOK {
 			t.Fatalf("exit %d, stderr %q", code, errb.String())
 		}
 		var got []map[string]any
@@ -51,7 +60,7 @@ func TestListSessionsShowsParents(t *testing.T) {
 
 	t.Run("table", func(t *testing.T) {
 		var out, errb strings.Builder
-		if code := ListSessions(ctx, store, false, &out, &errb); code != ExitOK {
+		if code := ListSessions(ctx, view, false, &out, &errb); code != ExitOK {
 			t.Fatalf("exit %d, stderr %q", code, errb.String())
 		}
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
