@@ -3,8 +3,10 @@ package agent_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,8 @@ var layerRules = []layerRule{
 		[]string{"agent/", "lanes", "failover", "contextguard", "persistence", "tui", "assets"}},
 	{"the runner reaches no front end or provider", under("agent/runner"),
 		append([]string{"agent/rpc", "tui"}, providerPackages...)},
+	{"headless reads the state directory through the runner's StateView, never the store", under("agent/runner/headless"),
+		[]string{"persistence"}},
 	{"the TUI talks to the runtime only through the runner", under("tui"),
 		[]string{"persistence", "agent/llm", "agent/tools", "agent/rpc", "agent/eventjson", "failover", "lanes", "contextguard"}},
 	{"providers reach no orchestration or front end", under("agent/llm"),
@@ -49,6 +53,23 @@ var layerRules = []layerRule{
 		[]string{"agent/runner", "agent/rpc", "agent/llm", "agent/tools", "tui"}},
 	{"only main links the network providers", func(p string) bool { return p != module },
 		[]string{"agent/llm/openai", "agent/llm/anthropic"}},
+}
+
+// violations words every import of ours in imports that a rule forbids
+// pkg, one line each naming the forbidden import path and the rule.
+func violations(pkg string, imports []string) []string {
+	var out []string
+	for _, imp := range imports {
+		if imp == pkg || imp != module && !strings.HasPrefix(imp, module+"/") {
+			continue
+		}
+		for _, r := range layerRules {
+			if r.from(pkg) && bans(r.banned, imp) {
+				out = append(out, fmt.Sprintf("%s imports %s, which is forbidden: %s", pkg, imp, r.name))
+			}
+		}
+	}
+	return out
 }
 
 // bans reports whether imp (a package of ours) is one of the banned
@@ -95,15 +116,8 @@ func TestImportsPointDownwards(t *testing.T) {
 			t.Fatal(err)
 		}
 		seen++
-		for _, imp := range pkg.Imports {
-			if imp != module && !strings.HasPrefix(imp, module+"/") {
-				continue
-			}
-			for _, r := range layerRules {
-				if r.from(pkg.ImportPath) && imp != pkg.ImportPath && bans(r.banned, imp) {
-					t.Errorf("%s imports %s: %s", pkg.ImportPath, imp, r.name)
-				}
-			}
+		for _, v := range violations(pkg.ImportPath, pkg.Imports) {
+			t.Error(v)
 		}
 	}
 	if seen < 10 {
@@ -120,6 +134,10 @@ func TestLayerRulesCatchUpwardImports(t *testing.T) {
 		{"agent/runner/headless", "agent/rpc", true},
 		{"agent/runner/config", "agent/llm/scripted", true},
 		{"agent/runner", "persistence", false},
+		{"agent/runner/headless", "persistence", true},
+		{"agent/runner/headless", "persistence/persisttest", true},
+		{"agent/runner/headless/e2e", "persistence", true},
+		{"agent/runner/headless", "agent/runner", false},
 		{"tui/chat", "agent/tools", true},
 		{"tui", "agent/runner", false},
 		{"agent/rpc", "agent/eventjson", false},
@@ -137,6 +155,38 @@ func TestLayerRulesCatchUpwardImports(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s → %s: banned = %v, want %v", tc.from, tc.imp, got, tc.want)
+		}
+	}
+}
+
+// TestLayerViolationsNameTheForbiddenImport: a failure of
+// TestImportsPointDownwards names the package, the forbidden import path
+// and the rule, for the TUI's bans and headless's alike; an allowed import
+// words nothing.
+func TestLayerViolationsNameTheForbiddenImport(t *testing.T) {
+	cases := []struct {
+		from, imp string
+		rule      string // "" when the import is allowed
+	}{
+		{"tui", "failover", "the TUI talks to the runtime only through the runner"},
+		{"tui/chat", "lanes", "the TUI talks to the runtime only through the runner"},
+		{"tui/inspect", "contextguard/engines", "the TUI talks to the runtime only through the runner"},
+		{"agent/runner/headless", "persistence", "headless reads the state directory through the runner's StateView, never the store"},
+		{"agent/runner/headless", "agent/runner", ""},
+		{"tui", "agent/runner", ""},
+	}
+	for _, tc := range cases {
+		from, imp := module+"/"+tc.from, module+"/"+tc.imp
+		got := violations(from, []string{imp})
+		if tc.rule == "" {
+			if len(got) != 0 {
+				t.Errorf("%s → %s: %q, want no violation", tc.from, tc.imp, got)
+			}
+			continue
+		}
+		want := from + " imports " + imp + ", which is forbidden: " + tc.rule
+		if !reflect.DeepEqual(got, []string{want}) {
+			t.Errorf("%s → %s:\n got %q\nwant %q", tc.from, tc.imp, got, want)
 		}
 	}
 }
