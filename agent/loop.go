@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -9,6 +10,13 @@ import (
 // AbortedMessage is the errorMessage of the assistant message that marks a
 // run the user aborted (Esc, rpc abort); other reasons come from AbortWith.
 const AbortedMessage = "aborted by the user"
+
+// The provider contract breaches the loop cannot stream past: each ends the
+// run as a loop failure (fail), with the same wording a recovered panic has.
+var (
+	errNoStream  = errors.New("the provider returned no stream")
+	errNoMessage = errors.New("the provider ended without a message")
+)
 
 // DefaultToolAbortGrace is how long an aborted batch waits for its tools to
 // return before it gives up on them and records them as aborted.
@@ -102,7 +110,7 @@ func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit f
 	l := &loop{ctx: ctx, cfg: cfg, emit: emit, context: append([]Message(nil), history...)}
 	defer func() {
 		if r := recover(); r != nil {
-			l.fail(fmt.Sprintf("internal error: %v", r))
+			l.fail(internalError(r))
 		}
 	}()
 	l.emit(AgentStart{})
@@ -134,7 +142,11 @@ func (l *loop) runTurns() {
 			if l.aborted() {
 				return
 			}
-			msg := l.streamResponse()
+			msg, err := l.streamResponse()
+			if err != nil {
+				l.fail(internalError(err))
+				return
+			}
 			if msg.StopReason == StopReasonError || msg.StopReason == StopReasonAborted {
 				l.endTurn(msg, nil)
 				l.emit(AgentEnd{Messages: l.added})
@@ -255,8 +267,16 @@ func (l *loop) appendMessage(m Message) {
 	l.emit(MessageEnd{Message: m})
 }
 
+// internalError words a loop failure that is no provider's reported error: a
+// panic recovered in the loop, or a breach of the StreamFn contract.
+func internalError(cause any) string {
+	return fmt.Sprintf("internal error: %v", cause)
+}
+
 // streamResponse streams one assistant response and returns it finalised.
-func (l *loop) streamResponse() Message {
+// The error is a breach of the StreamFn contract (errNoStream, errNoMessage)
+// that leaves no message to record; the caller ends the run with it.
+func (l *loop) streamResponse() (Message, error) {
 	llm := LLMContext{
 		SystemPrompt: l.cfg.SystemPrompt,
 		Messages:     append([]Message(nil), l.context...),
@@ -267,7 +287,7 @@ func (l *loop) streamResponse() Message {
 	}
 	stream := l.cfg.Stream(l.ctx, l.cfg.Model, llm, l.cfg.Options)
 	if stream == nil {
-		panic("the provider returned no stream")
+		return Message{}, errNoStream
 	}
 	var last Message
 	ended := true
@@ -309,7 +329,7 @@ func (l *loop) streamResponse() Message {
 	}
 	if final.Role != RoleAssistant {
 		if l.ctx.Err() == nil {
-			panic("the provider ended without a message")
+			return Message{}, errNoMessage
 		}
 		final = l.marker()
 	}
@@ -331,7 +351,7 @@ func (l *loop) streamResponse() Message {
 	l.context = append(l.context, final)
 	l.added = append(l.added, final)
 	l.emit(MessageEnd{Message: final})
-	return final
+	return final, nil
 }
 
 // knownTool says whether the run has a tool named name.

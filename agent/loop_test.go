@@ -10,6 +10,16 @@ import (
 	"github.com/steer-tui/steer/agent/agenttest"
 )
 
+// loopFailureTail is the trace of a run on "hi" whose loop failed before the
+// provider gave a message: the whole lifecycle, closed by an error marker.
+var loopFailureTail = []string{
+	"agent_start", "turn_start",
+	"message_start user hi", "message_end user hi",
+	"message_start assistant error", "message_end assistant error",
+	"turn_end error results=0",
+	"agent_end messages=2",
+}
+
 func TestEventOrder(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -68,13 +78,7 @@ func TestEventOrder(t *testing.T) {
 		{
 			name:   "loop failure emits the whole tail",
 			script: []*agenttest.Response{agenttest.Reply().Panic()},
-			want: []string{
-				"agent_start", "turn_start",
-				"message_start user hi", "message_end user hi",
-				"message_start assistant error", "message_end assistant error",
-				"turn_end error results=0",
-				"agent_end messages=2",
-			},
+			want:   loopFailureTail,
 		},
 	}
 	for _, tt := range tests {

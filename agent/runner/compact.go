@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 	"github.com/steer-tui/steer/contextguard"
 	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/lanes"
@@ -241,19 +242,11 @@ func (e CompactionEnd) Summary() string {
 	switch {
 	case e.Result != nil && e.Reason == string(engines.CompactManual):
 		// The user asked for it: no need to say why it happened.
-		return fmt.Sprintf("compacted: %s → %s tokens", tokenCount(e.Result.TokensBefore), tokenCount(e.Result.TokensAfter))
+		return fmt.Sprintf("compacted: %s → %s tokens", humanize.Tokens(e.Result.TokensBefore), humanize.Tokens(e.Result.TokensAfter))
 	case e.Result != nil:
-		return fmt.Sprintf("compacted (%s): %s → %s tokens", e.Reason, tokenCount(e.Result.TokensBefore), tokenCount(e.Result.TokensAfter))
+		return fmt.Sprintf("compacted (%s): %s → %s tokens", e.Reason, humanize.Tokens(e.Result.TokensBefore), humanize.Tokens(e.Result.TokensAfter))
 	case e.Aborted:
 		return fmt.Sprintf("compaction (%s) cancelled", e.Reason)
 	}
 	return fmt.Sprintf("compaction (%s) did not happen: %s", e.Reason, e.ErrorMessage)
-}
-
-// tokenCount words a token count as people read them: 1234 → 1.2k.
-func tokenCount(n int) string {
-	if n < 1000 {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("%.1fk", float64(n)/1000)
 }

@@ -73,6 +73,8 @@ func TestCompactionEndSummary(t *testing.T) {
 	}{
 		{CompactionEnd{Reason: "manual", Result: done}, "compacted: 1.2k → 300 tokens"},
 		{CompactionEnd{Reason: "overflow", Result: done}, "compacted (overflow): 1.2k → 300 tokens"},
+		{CompactionEnd{Reason: "overflow", Result: &CompactionResult{TokensBefore: 1_500_000, TokensAfter: 40_000}},
+			"compacted (overflow): 1.5M → 40.0k tokens"},
 		{CompactionEnd{Reason: "manual", Aborted: true}, "compaction (manual) cancelled"},
 		{CompactionEnd{Reason: "threshold", ErrorMessage: "the summary failed"}, "compaction (threshold) did not happen: the summary failed"},
 	}

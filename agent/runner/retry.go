@@ -142,7 +142,8 @@ func (f failed) endRetries(q *attemptRun) {
 	}
 }
 
-// wait waits d on Options.Sleep, or until ctx is done.
+// wait waits d on Options.Sleep (agent.Sleep when unset), or until ctx is
+// done.
 func (r *Runtime) wait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
@@ -150,14 +151,7 @@ func (r *Runtime) wait(ctx context.Context, d time.Duration) error {
 	if r.opts.Sleep != nil {
 		return r.opts.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return agent.Sleep(ctx, d)
 }
 
 // abortedEvent ends a request aborted while it waited to retry.

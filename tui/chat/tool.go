@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/sanitize"
 )
@@ -108,7 +109,7 @@ func (t *toolItem) header(rc *renderCtx) string {
 	case t.state == toolRunning:
 		mark = rc.st.ToolRunning.Render(rc.spinner)
 		if !t.started.IsZero() && !rc.now.IsZero() {
-			meta = append(meta, formatDuration(rc.now.Sub(t.started)))
+			meta = append(meta, humanize.Duration(rc.now.Sub(t.started)))
 		}
 	case t.isError:
 		mark = rc.st.ToolFailed.Render("✗")
@@ -125,7 +126,7 @@ func (t *toolItem) header(rc *renderCtx) string {
 			meta = append(meta, "failed")
 		}
 		if t.duration > 0 {
-			meta = append(meta, formatDuration(t.duration))
+			meta = append(meta, humanize.Duration(t.duration))
 		}
 	}
 	name, summary := t.head.get(t.name, t.args)
@@ -284,17 +285,4 @@ func argSummary(name string, args map[string]any) string {
 func oneLine(s string) string {
 	s = sanitize.String(s, sanitize.Options{})
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// formatDuration prints a duration the way a status line does: 850ms, 3.2s,
-// 2m05s.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	default:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	}
 }

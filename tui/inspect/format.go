@@ -3,6 +3,8 @@ package inspect
 import (
 	"fmt"
 	"time"
+
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // clock words an instant for a table: the time of day, with the date when
@@ -53,28 +55,9 @@ func ago(t *time.Time, now time.Time) string {
 	return t.Local().Format("Jan 2")
 }
 
-// took words a duration in milliseconds: "850ms", "2.4s", "1m12s".
-func took(ms int64) string {
-	d := time.Duration(ms) * time.Millisecond
-	switch {
-	case d < time.Second:
-		return fmt.Sprintf("%dms", ms)
-	case d < time.Minute:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	}
-	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-}
-
-// tokens words a token count: 1234 → 1.2k.
-func tokens(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
+// took words a duration in the milliseconds the trace records: "850ms",
+// "2.4s", "1m12s".
+func took(ms int64) string { return humanize.Duration(time.Duration(ms) * time.Millisecond) }
 
 func plural(n int, word string) string {
 	if n == 1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/steer-tui/steer/agent/humanize"
 	"github.com/steer-tui/steer/agent/runner"
 )
 
@@ -86,7 +87,7 @@ func stepRow(s Step) Row {
 				took(r.DelayMs), r.Attempt, r.MaxAttempts, r.ErrorMessage)}}
 	case StepCompaction:
 		c := s.Compaction
-		result := Cell{Text: fmt.Sprintf("%s → %s", tokens(c.TokensBefore), tokens(c.TokensAfter)), Tone: ToneOK}
+		result := Cell{Text: fmt.Sprintf("%s → %s", humanize.Tokens(c.TokensBefore), humanize.Tokens(c.TokensAfter)), Tone: ToneOK}
 		if c.Result == nil {
 			result = Cell{Text: "not compacted", Tone: ToneWarn}
 		}

@@ -92,7 +92,7 @@ func New(opts Options) *Provider {
 		opts.Now = time.Now
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleep
+		opts.Sleep = agent.Sleep
 	}
 	return &Provider{
 		opts:   opts,
@@ -172,16 +172,4 @@ func (p *Provider) stepReply(s *Step, model agent.Model, llm agent.LLMContext, o
 
 func (p *Provider) newCallID() string {
 	return fmt.Sprintf("call_%s_%d", p.prefix, p.calls.Add(1))
-}
-
-// sleep waits d or until ctx is done, whichever comes first.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

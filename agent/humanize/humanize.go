@@ -1,0 +1,32 @@
+// Package humanize words the counts and durations steer shows to people, so
+// that the chat, the inspectors and the runner's notes say "1.2k" and "2m05s"
+// alike.
+package humanize
+
+import (
+	"fmt"
+	"time"
+)
+
+// Tokens words a token count: 950, 1.2k, 3.4M.
+func Tokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// Duration words how long something took: 850ms, 3.2s, 2m05s. Minutes keep
+// counting past the hour (75m00s), so that a column of them lines up.
+func Duration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
