@@ -53,6 +53,9 @@ type Scheduler struct {
 	clock   Clock
 	changes chan struct{}
 
+	watchMu sync.Mutex
+	watch   chan struct{} // closed at the next change; nil until watched
+
 	mu        sync.Mutex
 	global    *lane
 	subagents *lane
@@ -229,7 +232,26 @@ func (s *Scheduler) dropIdleLocked(l *lane) {
 // snapshot after each receive.
 func (s *Scheduler) Changes() <-chan struct{} { return s.changes }
 
+// Watch returns a channel closed at the next change of the lanes (what
+// Changes signals), for any number of observers: the runs waiting for a
+// lane each watch their place in its queue. An observer that takes the
+// channel before reading the Snapshot misses no change.
+func (s *Scheduler) Watch() <-chan struct{} {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.watch == nil {
+		s.watch = make(chan struct{})
+	}
+	return s.watch
+}
+
 func (s *Scheduler) changed() {
+	s.watchMu.Lock()
+	if s.watch != nil {
+		close(s.watch)
+		s.watch = nil
+	}
+	s.watchMu.Unlock()
 	select {
 	case s.changes <- struct{}{}:
 	default:

@@ -84,3 +84,37 @@ func TestChangesSignalsEachStep(t *testing.T) {
 	signalled("the lane timeout")
 	task.Leave()
 }
+
+// TestWatchWakesEveryObserver: unlike Changes, Watch is for any number of
+// observers, each woken by the next change and not before it.
+func TestWatchWakesEveryObserver(t *testing.T) {
+	h := newHarness(t, Options{})
+	watchers := []<-chan struct{}{h.s.Watch(), h.s.Watch(), h.s.Watch()}
+	for i, w := range watchers {
+		select {
+		case <-w:
+			t.Fatalf("watcher %d woken before any change", i)
+		default:
+		}
+	}
+	task := h.enter(req("a", "s1"))
+	for i, w := range watchers {
+		select {
+		case <-w:
+		default:
+			t.Fatalf("watcher %d not woken by the enter", i)
+		}
+	}
+	after := h.s.Watch()
+	select {
+	case <-after:
+		t.Fatal("a watch taken after the change is woken by it")
+	default:
+	}
+	task.Leave()
+	select {
+	case <-after:
+	default:
+		t.Fatal("the leave woke no watcher")
+	}
+}

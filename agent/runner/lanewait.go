@@ -18,12 +18,6 @@ const (
 	AnnotationLaneWaitEnd = "lane_wait_end"
 )
 
-// laneWaitPoll is how often a waiting run reads the lanes' snapshot. The
-// scheduler's change signal has one observer (the publisher of the shared
-// snapshot), so the wait is observed by reading; a run that gets in at once
-// reads nothing.
-const laneWaitPoll = 200 * time.Millisecond
-
 // LaneWait is the Data of lane_wait: the lane a run waits for and its place
 // in that lane's queue.
 type LaneWait struct {
@@ -57,7 +51,9 @@ func laneWaiting(snap lanes.Snapshot, id string) (LaneWait, bool) {
 
 // enterWatched is sched.Enter(ctx, req) that annotates out while the run
 // waits: a lane_wait whenever its lane or place changes, and a
-// lane_wait_end when the wait is over, if it waited at all.
+// lane_wait_end when the wait is over, if it waited at all. It reads the
+// lanes' snapshot when the scheduler says they changed (Watch), never on a
+// clock: a run that gets in at once annotates nothing.
 func (r *Runtime) enterWatched(ctx context.Context, req lanes.Request, out *agent.AssistantStream) (*lanes.Task, error) {
 	type entered struct {
 		task *lanes.Task
@@ -68,22 +64,21 @@ func (r *Runtime) enterWatched(ctx context.Context, req lanes.Request, out *agen
 		task, err := r.sched.Enter(ctx, req)
 		done <- entered{task, err}
 	}()
-	tick := time.NewTicker(laneWaitPoll)
-	defer tick.Stop()
 	var last LaneWait
 	waited := false
 	for {
+		changed := r.sched.Watch() // before the snapshot: no change is missed
+		if w, ok := laneWaiting(r.sched.Snapshot(), req.ID); ok && w != last {
+			last, waited = w, true
+			annotate(ctx, out, AnnotationLaneWait, w)
+		}
 		select {
 		case res := <-done:
 			if waited {
 				annotate(context.Background(), out, AnnotationLaneWaitEnd, LaneWaitEnd{Entered: res.err == nil})
 			}
 			return res.task, res.err
-		case <-tick.C:
-			if w, ok := laneWaiting(r.sched.Snapshot(), req.ID); ok && w != last {
-				last, waited = w, true
-				annotate(ctx, out, AnnotationLaneWait, w)
-			}
+		case <-changed:
 		}
 	}
 }
