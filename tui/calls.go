@@ -35,10 +35,14 @@ import (
 // finished loading after the user switched to another one. Every topic
 // travels on one lane only, so its replies keep their order.
 type calls struct {
-	mu      sync.Mutex
-	nextID  uint64
-	ordered *lane
-	reads   *lane
+	mu     sync.Mutex
+	nextID uint64
+	// lastOrdered is the id of the latest call of no topic on the ordered
+	// lane, detached ones aside: once its reply is handled, so are those of
+	// every call before it (settled).
+	lastOrdered uint64
+	ordered     *lane
+	reads       *lane
 }
 
 // lane is one queue of calls and the goroutine that runs them.
@@ -115,6 +119,9 @@ func (c *calls) submit(cl call) uint64 {
 	c.mu.Lock()
 	c.nextID++
 	cl.id = c.nextID
+	if cl.topic == topicNone && !cl.detached {
+		c.lastOrdered = cl.id
+	}
 	c.mu.Unlock()
 	l := c.ordered
 	if cl.topic.reads() {
@@ -122,6 +129,13 @@ func (c *calls) submit(cl call) uint64 {
 	}
 	l.submit(cl)
 	return cl.id
+}
+
+// latestOrdered is lastOrdered, read under the lock.
+func (c *calls) latestOrdered() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lastOrdered
 }
 
 // start runs the lanes' goroutines, which send replies with send (the
