@@ -225,6 +225,9 @@ func (m Model) handleQuit() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.quitting = true
+	if m.compaction != nil {
+		m.compaction.cancel() // it is detached: nothing else would end it
+	}
 	rt := m.rt
 	m.calls.submit(call{last: true, run: func() tea.Msg {
 		// Every run, those in the background too; idle, this only waits

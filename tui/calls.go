@@ -11,21 +11,44 @@ import (
 //
 // Update hands it each request with submit, in the order the user made
 // them; submit only appends to a queue, so Update never waits and does no
-// IO. One goroutine, started with start (by Run, or by a test), runs the
-// requests one at a time in that order and sends each reply to the program
-// as a callDoneMsg carrying its request's id. So two quick Enters reach the
-// runtime in the order they were typed, and since nothing waits for a Cmd
-// to run, a request that is never answered or a Cmd that is dropped cannot
-// hold up the requests after it.
+// IO. Requests travel on two lanes, each one goroutine, started with start
+// (by Run, or by a test), that runs its requests one at a time in order and
+// sends each reply to the program as a callDoneMsg carrying its request's
+// id:
 //
-// Replies come back in order too, but the user may have moved on by then:
-// the root keeps the id of the latest request of each topic and drops a
-// reply to an older one (handleCallDone), e.g. a session that finished
-// loading after the user switched to another one.
+//   - the ordered lane carries what changes the runtime (inputs, aborts,
+//     settings, session switches), so two quick Enters reach the runtime
+//     in the order they were typed;
+//   - the reads lane carries what only reads it for a view (pickers,
+//     inspectors, the status badge and meter), so an input waiting for the
+//     runtime (behind a /compact, say) never keeps /profiles from opening.
+//
+// A detached request (/compact) starts in its turn on the ordered lane but
+// runs on a goroutine of its own, so that a slow operation the user may
+// cancel holds up neither lane. Since nothing waits for a Cmd to run, a
+// request that is never answered or a Cmd that is dropped cannot hold up
+// the requests after it.
+//
+// Replies come back in order on each lane, but the user may have moved on
+// by then: the root keeps the id of the latest request of each topic and
+// drops a reply to an older one (handleCallDone), e.g. a session that
+// finished loading after the user switched to another one. Every topic
+// travels on one lane only, so its replies keep their order.
 type calls struct {
+	mu     sync.Mutex
+	nextID uint64
+	// lastOrdered is the id of the latest call of no topic on the ordered
+	// lane, detached ones aside: once its reply is handled, so are those of
+	// every call before it (settled).
+	lastOrdered uint64
+	ordered     *lane
+	reads       *lane
+}
+
+// lane is one queue of calls and the goroutine that runs them.
+type lane struct {
 	mu      sync.Mutex
 	pending []call
-	nextID  uint64
 	stopped bool
 	running bool // the goroutine is alive
 
@@ -35,7 +58,7 @@ type calls struct {
 	once sync.Once
 }
 
-// call is one request: run does the runtime call on the owner's goroutine
+// call is one request: run does the runtime call on its lane's goroutine
 // and returns the message that reports it (nil for none).
 type call struct {
 	id    uint64
@@ -44,9 +67,14 @@ type call struct {
 	// unsent is the text the user loses if the call never runs: Run prints
 	// it with the other unsent input.
 	unsent string
-	// last ends the goroutine after the call (quitting): calls submitted
-	// after it are never run and count as unsent.
+	// last ends the lane's goroutine after the call (quitting): calls
+	// submitted after it are never run and count as unsent.
 	last bool
+	// detached runs the call on a goroutine of its own once its turn
+	// comes; its reply comes when it returns. Its caller must be able to
+	// cancel it (as Esc and quitting cancel a compaction): stop does not
+	// wait for it.
+	detached bool
 }
 
 // topic groups requests of which only the latest one's reply matters.
@@ -62,6 +90,16 @@ const (
 	topicCount
 )
 
+// reads says whether the topic's requests only read the runtime for a view,
+// and so travel on the reads lane.
+func (t topic) reads() bool {
+	switch t {
+	case topicPicker, topicInspect, topicHealth, topicMeter:
+		return true
+	}
+	return false
+}
+
 // callDoneMsg is the reply to call id: the message its run returned.
 type callDoneMsg struct {
 	id    uint64
@@ -69,99 +107,142 @@ type callDoneMsg struct {
 	msg   tea.Msg
 }
 
-func newCalls() *calls {
-	return &calls{wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+func newCalls() *calls { return &calls{ordered: newLane(), reads: newLane()} }
+
+func newLane() *lane {
+	return &lane{wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 }
 
-// submit queues c and returns its id. It never blocks; after stop, c is
-// kept as unsent.
+// submit queues c on its lane and returns its id. It never blocks; after
+// stop, c is kept as unsent.
 func (c *calls) submit(cl call) uint64 {
 	c.mu.Lock()
 	c.nextID++
 	cl.id = c.nextID
-	c.pending = append(c.pending, cl)
+	if cl.topic == topicNone && !cl.detached {
+		c.lastOrdered = cl.id
+	}
 	c.mu.Unlock()
-	signal(c.wake)
+	l := c.ordered
+	if cl.topic.reads() {
+		l = c.reads
+	}
+	l.submit(cl)
 	return cl.id
 }
 
-// start runs the owner goroutine, which sends replies with send (the
-// program's Send). It must be called at most once.
-func (c *calls) start(send func(tea.Msg)) {
+// latestOrdered is lastOrdered, read under the lock.
+func (c *calls) latestOrdered() uint64 {
 	c.mu.Lock()
-	c.running = true
-	c.mu.Unlock()
-	go c.serve(send)
+	defer c.mu.Unlock()
+	return c.lastOrdered
 }
 
-func (c *calls) serve(send func(tea.Msg)) {
-	defer close(c.done)
+// start runs the lanes' goroutines, which send replies with send (the
+// program's Send). It must be called at most once.
+func (c *calls) start(send func(tea.Msg)) {
+	c.ordered.start(send)
+	c.reads.start(send)
+}
+
+// stop ends the lanes: it waits up to wait for the calls in flight to
+// return, so that nothing they do races with what the caller does next, and
+// returns the texts of the calls that never ran.
+func (c *calls) stop(wait time.Duration) (unsent []string) {
+	until := time.Now().Add(wait)
+	unsent = c.ordered.stop(until)
+	return append(unsent, c.reads.stop(until)...)
+}
+
+func (l *lane) submit(cl call) {
+	l.mu.Lock()
+	l.pending = append(l.pending, cl)
+	l.mu.Unlock()
+	signal(l.wake)
+}
+
+func (l *lane) start(send func(tea.Msg)) {
+	l.mu.Lock()
+	l.running = true
+	l.mu.Unlock()
+	go l.serve(send)
+}
+
+func (l *lane) serve(send func(tea.Msg)) {
+	defer close(l.done)
 	for {
-		cl, ok := c.next()
+		cl, ok := l.next()
 		if !ok {
 			return
 		}
-		msg := cl.run()
-		select {
-		case <-c.quit: // the program is gone: nobody reads replies
-		default:
-			send(callDoneMsg{id: cl.id, topic: cl.topic, msg: msg})
+		if cl.detached {
+			go func() { l.reply(send, cl, cl.run()) }()
+			continue
 		}
+		l.reply(send, cl, cl.run())
 		if cl.last {
-			c.mu.Lock()
-			c.stopped = true
-			c.mu.Unlock()
+			l.mu.Lock()
+			l.stopped = true
+			l.mu.Unlock()
 			return
 		}
+	}
+}
+
+// reply sends the reply to cl unless the program is gone.
+func (l *lane) reply(send func(tea.Msg), cl call, msg tea.Msg) {
+	select {
+	case <-l.quit: // the program is gone: nobody reads replies
+	default:
+		send(callDoneMsg{id: cl.id, topic: cl.topic, msg: msg})
 	}
 }
 
 // next waits for the oldest pending call; false means stop.
-func (c *calls) next() (call, bool) {
+func (l *lane) next() (call, bool) {
 	for {
-		c.mu.Lock()
-		if c.stopped {
-			c.mu.Unlock()
+		l.mu.Lock()
+		if l.stopped {
+			l.mu.Unlock()
 			return call{}, false
 		}
-		if len(c.pending) > 0 {
-			cl := c.pending[0]
-			c.pending = c.pending[1:]
-			c.mu.Unlock()
+		if len(l.pending) > 0 {
+			cl := l.pending[0]
+			l.pending = l.pending[1:]
+			l.mu.Unlock()
 			return cl, true
 		}
-		c.mu.Unlock()
+		l.mu.Unlock()
 		select {
-		case <-c.wake:
-		case <-c.quit:
+		case <-l.wake:
+		case <-l.quit:
 		}
 	}
 }
 
-// stop ends the goroutine: it waits up to wait for a call in flight to
-// return, so that nothing it does races with what the caller does next, and
-// returns the texts of the calls that never ran.
-func (c *calls) stop(wait time.Duration) (unsent []string) {
-	c.once.Do(func() { close(c.quit) })
-	c.mu.Lock()
-	c.stopped = true
-	running := c.running
-	c.mu.Unlock()
+// stop ends the lane's goroutine, waiting for a call in flight until
+// until, and returns the texts of the calls that never ran.
+func (l *lane) stop(until time.Time) (unsent []string) {
+	l.once.Do(func() { close(l.quit) })
+	l.mu.Lock()
+	l.stopped = true
+	running := l.running
+	l.mu.Unlock()
 	if running {
-		timer := time.NewTimer(wait)
+		timer := time.NewTimer(time.Until(until))
 		select {
-		case <-c.done:
+		case <-l.done:
 		case <-timer.C:
 		}
 		timer.Stop()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, cl := range c.pending {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, cl := range l.pending {
 		if cl.unsent != "" {
 			unsent = append(unsent, cl.unsent)
 		}
 	}
-	c.pending = nil
+	l.pending = nil
 	return unsent
 }

@@ -65,6 +65,42 @@ func TestCallsStopReportsWhatNeverRan(t *testing.T) {
 	}
 }
 
+// TestCallsThatWaitHoldUpNoOtherLane: a detached call that waits (a
+// /compact) holds up no later call, and an ordered call that waits (an input
+// behind the compaction) holds up no read (/profiles); each reply comes while
+// the waiting calls still wait.
+func TestCallsThatWaitHoldUpNoOtherLane(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		waiting call
+		next    call
+	}{
+		{"detached, then ordered", call{detached: true}, call{}},
+		{"detached, then a read", call{detached: true}, call{topic: topicInspect}},
+		{"ordered, then a read", call{}, call{topic: topicInspect}},
+		{"ordered, then a picker", call{}, call{topic: topicPicker}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCalls()
+			release := make(chan struct{})
+			tc.waiting.run = func() tea.Msg { <-release; return "waited" }
+			tc.next.run = func() tea.Msg { return "next" }
+			replies := make(chan tea.Msg, 2)
+			c.start(func(msg tea.Msg) { replies <- msg })
+			defer c.stop(time.Second)
+			c.submit(tc.waiting)
+			c.submit(tc.next)
+			if r := (<-replies).(callDoneMsg); r.msg != "next" {
+				t.Fatalf("first reply %+v, want the next call's", r)
+			}
+			close(release)
+			if r := (<-replies).(callDoneMsg); r.msg != "waited" {
+				t.Fatalf("second reply %+v, want the waiting call's", r)
+			}
+		})
+	}
+}
+
 // recorder is a runtime that records the inputs it is given, in the order
 // it is given them, each after a delay that shrinks: a later call that
 // overtook an earlier one would show.

@@ -26,7 +26,9 @@ const compactingHintFor = time.Hour
 type compaction struct{ cancel context.CancelFunc }
 
 // handleCompact starts a compaction unless a run is active; the status line
-// says it is under way, and Esc cancels it.
+// says it is under way, and Esc cancels it. The compaction waits for a lane
+// and a model call, so it is detached from the ordered lane (calls.go):
+// typing, dialogs and the inspectors go on meanwhile.
 func (m Model) handleCompact(msg compactMsg) (Model, tea.Cmd) {
 	switch {
 	case m.running:
@@ -37,7 +39,7 @@ func (m Model) handleCompact(msg compactMsg) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.compaction = &compaction{cancel: cancel}
 	rt := m.rt
-	m.calls.submit(call{run: func() tea.Msg {
+	m.calls.submit(call{detached: true, run: func() tea.Msg {
 		defer cancel()
 		_, err := rt.Compact(ctx, msg.instructions)
 		return compactDoneMsg{err: err}

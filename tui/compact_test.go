@@ -1,13 +1,16 @@
 package tui
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/contextguard"
 )
 
@@ -75,4 +78,76 @@ func TestCompactRefusedWhileRunning(t *testing.T) {
 	h.key(tea.KeyEnter, false)
 	h.waitView("wait for it to end")
 	close(release)
+}
+
+// startedAt is a stream that closes started when request n (from 1) begins.
+func startedAt(stream agent.StreamFn, n int, started chan<- struct{}) agent.StreamFn {
+	var mu sync.Mutex
+	count := 0
+	return func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+		mu.Lock()
+		count++
+		if count == n {
+			close(started)
+		}
+		mu.Unlock()
+		return stream(ctx, m, llm, opts)
+	}
+}
+
+// TestCompactDoesNotHoldTheInputPath: while /compact waits for its summary
+// (a model that never answers), typing shows in the editor at once and
+// /profiles opens; Esc cancels the compaction and the transcript is the one
+// before it.
+func TestCompactDoesNotHoldTheInputPath(t *testing.T) {
+	summarising := make(chan struct{})
+	script := agenttest.NewScript(reply("one"), reply("two"), agenttest.Reply().Hang())
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: startedAt(script.Stream, 3, summarising)}},
+		Now:       agenttest.Clock,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, runner.NewHost(rt), 100, 30)
+	for i, p := range []string{"first", "second"} {
+		h.command(p)
+		h.waitFor("the answer", func(m Model) bool {
+			st := rt.State()
+			return !st.Running && len(st.Messages) == 2*(i+1) && !m.running
+		})
+	}
+	before := transcriptTexts(rt.State().Messages)
+	h.command("/compact")
+	<-summarising
+	h.command("/profiles")
+	h.waitFor("the profiles to load", func(m Model) bool { return m.inspecting && !m.inspectPending })
+	h.waitView("Auth profiles")
+	h.key(tea.KeyEsc, false) // closes the inspector
+	h.waitFor("the inspector to close", func(m Model) bool { return !m.inspecting })
+	h.typeText("typed meanwhile")
+	if v := h.m.View(); !strings.Contains(v, "typed meanwhile") {
+		t.Fatalf("the typed text is not in the view:\n%s", v)
+	}
+	if h.m.compaction == nil {
+		t.Fatal("the compaction ended before Esc")
+	}
+	h.key(tea.KeyEsc, false)
+	h.waitView("compaction (manual) cancelled")
+	h.waitFor("the compaction to end", func(m Model) bool { return m.compaction == nil })
+	if got := transcriptTexts(rt.State().Messages); strings.Join(got, "|") != strings.Join(before, "|") {
+		t.Fatalf("the cancelled compaction changed the transcript: %q, want %q", got, before)
+	}
+	if v := h.m.input.Value(); v != "typed meanwhile" {
+		t.Fatalf("editor = %q, want the text typed meanwhile", v)
+	}
+}
+
+// transcriptTexts is the text of each message, to compare transcripts.
+func transcriptTexts(ms []agent.Message) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m.Role) + ":" + m.TextContent()
+	}
+	return out
 }

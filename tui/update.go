@@ -165,9 +165,14 @@ func (m Model) handleCallDone(r callDoneMsg) (Model, tea.Cmd) {
 	return m.route(r.msg)
 }
 
-// settled reports whether the latest request of every topic has been
-// answered: what the screen shows is what the runtime said last.
+// settled reports whether the latest request of every topic, and the latest
+// call of none, has been answered: what the screen shows is what the
+// runtime said last. The reads travel on a lane of their own (calls.go), so
+// a read answered says nothing of the ordered calls before it.
 func (m Model) settled() bool {
+	if m.answered[topicNone] < m.calls.latestOrdered() {
+		return false
+	}
 	for t := range m.latest {
 		if topic(t) != topicNone && m.answered[t] < m.latest[t] {
 			return false

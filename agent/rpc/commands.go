@@ -62,6 +62,9 @@ var (
 	}
 )
 
+// errCompactionCancelled answers a compact that abort (or quit) cancelled.
+var errCompactionCancelled = errors.New("compaction cancelled: the session is unchanged")
+
 // errStreaming is the answer to a prompt that names no streaming behaviour
 // while a run is active.
 var errStreaming = errors.New("agent is streaming; set streamingBehavior to steer or followUp")
@@ -74,13 +77,22 @@ func (s *Server) handleLine(ctx context.Context, line []byte) (quit bool) {
 		return false
 	}
 	s.settle(ctx)
+	if c.typ == "compact" {
+		s.startCompaction(ctx, c)
+		return false
+	}
 	data, err := s.dispatch(ctx, c)
+	s.respond(answer(c, data, err))
+	return c.typ == "quit" && err == nil
+}
+
+// answer is the response to c: data, or err's text.
+func answer(c command, data any, err error) response {
 	r := response{ID: c.id, Command: c.typ, Success: err == nil, Data: data}
 	if err != nil {
 		r.Error, r.Data = err.Error(), nil
 	}
-	s.respond(r)
-	return c.typ == "quit" && err == nil
+	return r
 }
 
 func (s *Server) dispatch(ctx context.Context, c command) (any, error) {
@@ -393,7 +405,9 @@ func (s *Server) inspect(ctx context.Context, c command) (any, error) {
 }
 
 // compact compacts the session now ({customInstructions?}, as pi's);
-// the answer is pi's compaction result with steer's tokensAfter.
+// the answer is pi's compaction result with steer's tokensAfter. It runs
+// off the command loop (startCompaction); abort cancels it, and its answer
+// then says so, the session unchanged.
 func (s *Server) compact(ctx context.Context, c command) (any, error) {
 	instructions, err := c.optString("customInstructions")
 	if err != nil {
@@ -401,6 +415,9 @@ func (s *Server) compact(ctx context.Context, c command) (any, error) {
 	}
 	end, err := s.rt.Compact(ctx, instructions)
 	if err != nil {
+		if end.Aborted {
+			return nil, errCompactionCancelled
+		}
 		if errors.Is(err, agent.ErrBusy) {
 			return nil, errors.New("cannot compact while a run is active; abort it or wait for it to end")
 		}

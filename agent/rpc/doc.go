@@ -70,7 +70,9 @@
 //	        (allow, always or deny)
 //	inspect {what}                                  steer's: profiles, engines, lanes or runs,
 //	        as `steer inspect WHAT --json`
-//	compact {customInstructions?}                   compact now, whatever the size
+//	compact {customInstructions?}                   compact now, whatever the size; abort
+//	        or quit cancels it ("compaction cancelled"), the commands
+//	        after it are answered once it has
 //	clear_quarantine {engine}                       steer's: lift an engine's quarantine;
 //	        data {cleared:true}; fails for an engine that is not quarantined
 //	clear_cooldown {profile}                        steer's: end an auth profile's cooldown and

@@ -38,6 +38,11 @@ type Server struct {
 	mu      sync.Mutex
 	runOpen bool
 	started chan struct{} // closed by the next agent_start
+
+	// The command loop's own: the compaction under way and the inputs held
+	// until it answers (compact.go).
+	compacting *compaction
+	held       []input
 }
 
 // Option configures a Server.
@@ -127,14 +132,56 @@ func (s *Server) serve(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			s.endCompaction(stopWait)
 			s.stopRun(stopReason(ctx))
 			return ctx.Err()
+		case <-s.compactionDone():
+			s.compacting = nil
+			if done, err := s.handleHeld(ctx); done {
+				return err
+			}
 		case in := <-inputs:
-			if done, err := s.handleInput(ctx, in); done {
+			if s.compacting != nil {
+				s.holdDuringCompaction(in)
+				continue
+			}
+			if done, err := s.handleLineThenEnd(ctx, in); done {
 				return err
 			}
 		}
 	}
+}
+
+// handleHeld answers the inputs held during a compaction, in order, until
+// one starts another compaction (which holds the rest) or ends Serve.
+func (s *Server) handleHeld(ctx context.Context) (done bool, err error) {
+	for len(s.held) > 0 && s.compacting == nil {
+		in := s.held[0]
+		s.held = s.held[1:]
+		if done, err := s.handleLineThenEnd(ctx, in); done {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+// handleLineThenEnd answers an input whose line may start a compaction: the
+// end of the input that came with that line then waits for compact's answer.
+func (s *Server) handleLineThenEnd(ctx context.Context, in input) (done bool, err error) {
+	if in.err == nil || in.tooLong {
+		return s.handleInput(ctx, in)
+	}
+	line := in
+	line.err = nil
+	if done, err := s.handleInput(ctx, line); done {
+		return true, err
+	}
+	end := input{err: in.err}
+	if s.compacting != nil {
+		s.held = append(s.held, end)
+		return false, nil
+	}
+	return s.handleInput(ctx, end)
 }
 
 // handleInput answers one input; done says Serve returns err.

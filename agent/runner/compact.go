@@ -155,7 +155,9 @@ func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines
 // the older part is summarised, the recent tail kept. It fails with
 // agent.ErrBusy while a run is active (abort or wait for it first). The
 // compaction runs as a run of its own in the session's records, and inputs
-// sent meanwhile wait for it; cancelling ctx (Esc) abandons it.
+// sent meanwhile wait for it; cancelling ctx (Esc, rpc abort) abandons it
+// and leaves the session unchanged, even when the summary has come
+// (engines.CompactSafely counts a compaction whose ctx ended as not done).
 func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionEnd, error) {
 	r.swap.Lock()
 	defer r.swap.Unlock()

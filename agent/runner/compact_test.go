@@ -2,11 +2,15 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/contextguard"
+	"github.com/steer-tui/steer/contextguard/engines"
 )
 
 // TestManualCompactionOfASmallSession: /compact summarises a session that
@@ -82,5 +86,31 @@ func TestCompactionEndSummary(t *testing.T) {
 		if got := c.end.Summary(); got != c.want {
 			t.Errorf("%+v reads %q, want %q", c.end, got, c.want)
 		}
+	}
+}
+
+// TestCancelledManualCompactionKeepsTheSession: a /compact cancelled while
+// (or just after) its summary is written leaves the transcript as it was
+// and reports the cancellation.
+func TestCancelledManualCompactionKeepsTheSession(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e := &owningEngine{log: &callLog{}}
+	e.compact = func(_ context.Context, req engines.CompactRequest) (engines.CompactResult, error) {
+		cancel() // Esc, as the summary comes
+		return engines.CompactResult{Compacted: true, Summary: ownerSummary,
+			Messages: []agent.Message{agent.UserMessage(ownerSummary, agenttest.Epoch), req.Messages[len(req.Messages)-1]}}, nil
+	}
+	rt, _, _ := engineRuntime(t, &loggingProvider{log: e.log}, e)
+	before := rt.State().Messages
+	end, err := rt.Compact(ctx, "")
+	if !errors.Is(err, context.Canceled) || !end.Aborted || end.Result != nil {
+		t.Fatalf("compaction %+v, error %v; want it cancelled, with no result", end, err)
+	}
+	if after := rt.State().Messages; !reflect.DeepEqual(after, before) {
+		t.Fatalf("the cancelled compaction changed the session: %d messages, had %d", len(after), len(before))
+	}
+	if got := end.Summary(); got != "compaction (manual) cancelled" {
+		t.Fatalf("the notice reads %q", got)
 	}
 }
