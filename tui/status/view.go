@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/sanitize"
 )
@@ -119,14 +120,14 @@ func (m *Model) right() []string {
 	if b := m.Badge(); b != "" {
 		parts = append(parts, st.Warning.Render("⚠ "+b))
 	}
-	in, out := tokens(m.in), tokens(m.out)
+	in, out := humanize.Tokens(m.in), humanize.Tokens(m.out)
 	if m.streamed > 0 {
-		out = "~" + tokens(m.out+m.streamed)
+		out = "~" + humanize.Tokens(m.out+m.streamed)
 		switch {
 		case m.streamedIn > 0:
-			in = tokens(m.in + m.streamedIn)
+			in = humanize.Tokens(m.in + m.streamedIn)
 		case m.measured && m.meter.Tokens > 0:
-			in = "~" + tokens(m.in+m.meter.Tokens)
+			in = "~" + humanize.Tokens(m.in+m.meter.Tokens)
 		}
 	}
 	if c := m.contextMeter(); c != "" {
@@ -178,18 +179,8 @@ func elapsed(d time.Duration) string {
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 }
 
-func tokens(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
-}
-
 // size is tokens without a needless decimal: "200k", "8.2k".
-func size(n int) string { return strings.Replace(tokens(n), ".0", "", 1) }
+func size(n int) string { return strings.Replace(humanize.Tokens(n), ".0", "", 1) }
 
 // Model returns the model the bar shows.
 func (m Model) Model() agent.Model { return m.model }
