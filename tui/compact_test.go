@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -80,21 +79,6 @@ func TestCompactRefusedWhileRunning(t *testing.T) {
 	close(release)
 }
 
-// startedAt is a stream that closes started when request n (from 1) begins.
-func startedAt(stream agent.StreamFn, n int, started chan<- struct{}) agent.StreamFn {
-	var mu sync.Mutex
-	count := 0
-	return func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-		mu.Lock()
-		count++
-		if count == n {
-			close(started)
-		}
-		mu.Unlock()
-		return stream(ctx, m, llm, opts)
-	}
-}
-
 // TestCompactDoesNotHoldTheInputPath: while /compact waits for its summary
 // (a model that never answers), typing shows in the editor at once and
 // /profiles opens; Esc cancels the compaction and the transcript is the one
@@ -103,7 +87,7 @@ func TestCompactDoesNotHoldTheInputPath(t *testing.T) {
 	summarising := make(chan struct{})
 	script := agenttest.NewScript(reply("one"), reply("two"), agenttest.Reply().Hang())
 	rt, err := runner.New(context.Background(), runner.Options{
-		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: startedAt(script.Stream, 3, summarising)}},
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: agenttest.StartedAt(script.Stream, 3, summarising)}},
 		Now:       agenttest.Clock,
 	})
 	if err != nil {

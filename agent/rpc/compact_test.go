@@ -1,31 +1,14 @@
 package rpc
 
 import (
-	"context"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
 )
-
-// startedAt is a stream that closes started when request n (from 1) begins.
-func startedAt(stream agent.StreamFn, n int, started chan<- struct{}) agent.StreamFn {
-	var mu sync.Mutex
-	count := 0
-	return func(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-		mu.Lock()
-		count++
-		if count == n {
-			close(started)
-		}
-		mu.Unlock()
-		return stream(ctx, m, llm, opts)
-	}
-}
 
 // TestServerAbortCancelsCompact: abort (or quit) sent while compact waits
 // for a summary that never comes is read at once: compact answers that it
@@ -37,7 +20,7 @@ func TestServerAbortCancelsCompact(t *testing.T) {
 			summarising := make(chan struct{})
 			script := agenttest.NewScript(agenttest.Reply().Text("one").Stop(agent.StopReasonStop),
 				agenttest.Reply().Text("two").Stop(agent.StopReasonStop), agenttest.Reply().Hang())
-			h := newHarnessStream(t, startedAt(script.Stream, 3, summarising), runner.Options{})
+			h := newHarnessStream(t, agenttest.StartedAt(script.Stream, 3, summarising), runner.Options{})
 			for _, id := range []string{"p1", "p2"} {
 				h.send(`{"type":"prompt","message":"go","id":"` + id + `"}`)
 				if _, r := h.run(id); r["success"] != true {
