@@ -42,14 +42,7 @@ func TestInterruptAbortsTheRun(t *testing.T) {
 		agenttest.Reply().Text("thinking").Hang(),
 		agenttest.Reply().Text("on it").Stop(agent.StopReasonStop),
 	))
-	streaming := waitForEvent(f.agent, "message_update text_delta")
-	if err := f.agent.Prompt("start"); err != nil {
-		t.Fatal(err)
-	}
-	within(t, streaming, "streaming")
-	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueInterrupt, Text: "do this instead"}); !queued {
-		t.Fatal("the interrupt was not queued for the run it aborts")
-	}
+	interruptWhileStreaming(t, f)
 	f.wait(t)
 	msgs := f.agent.State().Messages
 	equalTraces(t, texts(msgs), []string{"start", "thinking", "do this instead", "on it"})
@@ -61,6 +54,20 @@ func TestInterruptAbortsTheRun(t *testing.T) {
 	}
 	if starts := countTrace(f.rec.Traces(false), "agent_start"); starts != 2 {
 		t.Errorf("%d agent_start events, want the aborted run and the interrupt's", starts)
+	}
+}
+
+// interruptWhileStreaming prompts "start" and, once the answer streams,
+// delivers the interrupt "do this instead".
+func interruptWhileStreaming(t *testing.T, f *fixture) {
+	t.Helper()
+	streaming := waitForEvent(f.agent, "message_update text_delta")
+	if err := f.agent.Prompt("start"); err != nil {
+		t.Fatal(err)
+	}
+	within(t, streaming, "streaming")
+	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueInterrupt, Text: "do this instead"}); !queued {
+		t.Fatal("the interrupt was not queued for the run it aborts")
 	}
 }
 
@@ -78,14 +85,7 @@ func TestAnAbortAfterAnInterruptStops(t *testing.T) {
 			f.agent.Abort()
 		}
 	})
-	streaming := waitForEvent(f.agent, "message_update text_delta")
-	if err := f.agent.Prompt("start"); err != nil {
-		t.Fatal(err)
-	}
-	within(t, streaming, "streaming")
-	if _, queued := f.agent.Deliver(agent.QueueItem{Kind: agent.QueueInterrupt, Text: "do this instead"}); !queued {
-		t.Fatal("the interrupt was not queued for the run it aborts")
-	}
+	interruptWhileStreaming(t, f)
 	f.wait(t)
 	if starts := countTrace(f.rec.Traces(false), "agent_start"); starts != 1 {
 		t.Errorf("%d agent_start events, want the aborted run's alone", starts)
