@@ -116,13 +116,7 @@ func engineRuntime(t *testing.T, p *loggingProvider, e engines.Engine) (rt *Runt
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		rt.Abort()
-		_ = rt.WaitForIdle(ctx)
-		_ = rt.Close(ctx)
-	})
+	stopOnCleanup(t, rt)
 	if e != nil {
 		rt.engine = engines.NewGuard("owner", e, engines.Legacy(nil, rt.compactBuiltin), engines.GuardOptions{})
 	}

@@ -1,11 +1,16 @@
 package runner
 
 import (
+	"context"
 	"slices"
 	"sync"
+	"testing"
+	"time"
 
 	"github.com/steer-tui/steer/agent"
 )
+
+// Helpers the runner's tests share.
 
 // noteRecorder keeps the annotations a runtime's subscribers hear.
 type noteRecorder struct {
@@ -31,4 +36,16 @@ func (rec *noteRecorder) all() []agent.Annotation {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	return slices.Clone(rec.notes)
+}
+
+// stopOnCleanup aborts rt's run and closes it when the test ends (before
+// its temporary directories go).
+func stopOnCleanup(t *testing.T, rt *Runtime) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		rt.Abort()
+		_ = rt.WaitForIdle(ctx)
+		_ = rt.Close(ctx)
+	})
 }

@@ -160,13 +160,7 @@ func hangingRuntime(t *testing.T, store *persistence.Store, sched *lanes.Schedul
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		rt.Abort()
-		_ = rt.WaitForIdle(ctx)
-		_ = rt.Close(ctx)
-	})
+	stopOnCleanup(t, rt)
 	return rt
 }
 

@@ -29,13 +29,7 @@ func newRuntime(t *testing.T, store *persistence.Store, script *agenttest.Script
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { // before the temporary directories go
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		rt.Abort()
-		_ = rt.WaitForIdle(ctx)
-		_ = rt.Close(ctx)
-	})
+	stopOnCleanup(t, rt)
 	return rt
 }
 
