@@ -22,9 +22,7 @@ func TestSignalDuringARun(t *testing.T) {
 			p := startSteerInShell(t)
 			p.typeText("run sleep "+secs, "Enter")
 			p.waitFor("the tool to start", "bash sleep "+secs, 10*time.Second)
-			if len(sleepers(secs)) == 0 {
-				t.Fatal("no sleep process while the tool runs: the check below would prove nothing")
-			}
+			waitForSleeper(t, secs)
 			pid := steerPID(t, p)
 			if err := syscall.Kill(pid, sig); err != nil {
 				t.Fatal(err)
@@ -75,6 +73,20 @@ func steerPID(t *testing.T, p *pane) int {
 	return 0
 }
 
+// waitForSleeper waits for the tool's `sleep secs` to be running: the tool
+// row is drawn on tool_start, a moment before the process is spawned, so
+// one look right after the row appears can miss it (CI did, once).
+func waitForSleeper(t *testing.T, secs string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(sleepers(secs)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no sleep %s process while the tool runs: the checks that follow would prove nothing", secs)
+		}
+		time.Sleep(20 * time.Millisecond) // poll interval
+	}
+}
+
 // sleepers returns the processes running `sleep secs` (directly or through
 // a shell), tmux clients that typed the words aside.
 func sleepers(secs string) []int {
@@ -103,9 +115,7 @@ func TestQuitDuringARunKillsTheTool(t *testing.T) {
 	p := startSteerInShell(t)
 	p.typeText("run sleep 39", "Enter")
 	p.waitFor("the tool to start", "bash sleep 39", 10*time.Second)
-	if len(sleepers("39")) == 0 {
-		t.Fatal("no sleep process while the tool runs")
-	}
+	waitForSleeper(t, "39")
 	p.typeText("", "C-c", "C-c")
 	p.waitFor("steer to end", "steer exited 0", 5*time.Second)
 	if alt := strings.TrimSpace(p.tmux("display-message", "-p", "#{alternate_on}")); alt != "0" {
