@@ -64,7 +64,13 @@ type Host struct {
 	first *Runtime // made by New with the process's options; owns the lanes
 	now   func() time.Time
 
-	mu         sync.Mutex // serialises switches; guards the fields below
+	// switchMu serialises the changes of the current session (switches,
+	// new sessions, a background run's retirement), which load and let go
+	// of sessions in the database; mu guards the fields below and is never
+	// held across database IO, so that reads (Current, Background, input)
+	// answer at once while a switch loads a session.
+	switchMu   sync.Mutex
+	mu         sync.Mutex
 	current    *Runtime
 	background map[*Runtime]time.Time // running, not current → since when
 	spares     []*Runtime             // idle, holding no session
@@ -163,32 +169,45 @@ func (h *Host) retire(rt *Runtime) {
 	if err := rt.WaitForIdle(rt.writeCtx); err != nil {
 		return // closing
 	}
+	h.switchMu.Lock()
+	defer h.switchMu.Unlock()
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ok := h.background[rt]; !ok || rt.agent.Running() {
-		return
+	_, ok := h.background[rt]
+	if ok && !rt.agent.Running() {
+		delete(h.background, rt)
 	}
-	delete(h.background, rt)
-	h.setAside(rt)
-	h.announceBackground()
+	h.mu.Unlock()
+	if ok && !rt.agent.Running() {
+		h.setAside(rt)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.announceBackground()
+	}
 }
 
 // setAside takes a runtime the user switched away from out of view: a
 // running one goes on in the background, an idle one lets its session go
-// and becomes a spare. h.mu is held.
+// (database IO, outside h.mu) and becomes a spare. h.switchMu is held, h.mu
+// is not.
 func (h *Host) setAside(rt *Runtime) {
-	if !h.owns(rt) { // a sub-agent's, shown: its parent goes on with it
+	h.mu.Lock()
+	owned := h.owns(rt)
+	h.mu.Unlock()
+	if !owned { // a sub-agent's, shown: its parent goes on with it
 		return
 	}
-	if rt.agent.Running() {
+	var err error
+	if !rt.agent.Running() {
+		err = rt.NewSession()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case rt.agent.Running() || errors.Is(err, agent.ErrBusy): // an input started a run meanwhile
 		h.background[rt] = h.now()
-		return
-	}
-	if err := rt.NewSession(); err != nil {
-		if errors.Is(err, agent.ErrBusy) { // an input started a run meanwhile
-			h.background[rt] = h.now()
-			return
-		}
+	case err == nil:
+		h.spares = append(h.spares, rt)
+	default:
 		// Not a spare: it may still hold its session, which closing it
 		// lets go.
 		rt.log.Warn("letting a session go failed", "session", rt.SessionID(), "error", err)
@@ -201,9 +220,7 @@ func (h *Host) setAside(rt *Runtime) {
 			defer cancel()
 			_ = rt.Close(ctx)
 		})
-		return
 	}
-	h.spares = append(h.spares, rt)
 }
 
 // Current is the runtime of the current session.
@@ -218,33 +235,39 @@ func (h *Host) Current() *Runtime {
 // running in the background becomes current again, as it stands; a running
 // sub-agent's is shown as it runs, taking no input (ErrSubagentSession).
 func (h *Host) SwitchSession(ctx context.Context, id string) error {
+	h.switchMu.Lock()
+	defer h.switchMu.Unlock()
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	cur := h.current
-	if cur.SessionID() == id && (h.owns(cur) || h.runningChild(id) != nil) {
+	owned := h.owns(cur)
+	child := h.runningChild(id)
+	if cur.SessionID() == id && (owned || child != nil) {
+		h.mu.Unlock()
 		return nil // a sub-agent's shown that has answered opens afresh, writable
 	}
 	for rt := range h.background {
 		if rt.SessionID() == id {
 			delete(h.background, rt)
-			h.setAside(cur)
-			h.makeCurrent(rt)
+			h.mu.Unlock()
+			h.showInstead(cur, rt)
 			return nil
 		}
 	}
+	h.mu.Unlock()
 	if cur.store == nil {
 		return errors.New("saved sessions are not available without a state directory")
 	}
-	if child := h.runningChild(id); child != nil {
+	if child != nil {
 		// Its parent's runtime writes it: shown as it runs, read-only.
-		h.setAside(cur)
-		h.makeCurrent(child)
+		h.showInstead(cur, child)
 		return nil
 	}
-	if h.owns(cur) && !cur.agent.Running() {
+	if owned && !cur.agent.Running() {
 		if err := cur.SwitchSession(ctx, id); err != nil {
 			return err
 		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
 		h.attach(cur)
 		return nil
 	}
@@ -260,21 +283,25 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	h.setAside(cur)
-	h.makeCurrent(rt)
+	h.showInstead(cur, rt)
 	return nil
 }
 
 // NewSession makes an empty session current; a run of the one left behind
 // goes on in the background.
 func (h *Host) NewSession() error {
+	h.switchMu.Lock()
+	defer h.switchMu.Unlock()
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	cur := h.current
-	if h.owns(cur) && !cur.agent.Running() {
+	owned := h.owns(cur)
+	h.mu.Unlock()
+	if owned && !cur.agent.Running() {
 		if err := cur.NewSession(); err != nil {
 			return err
 		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
 		h.attach(cur)
 		return nil
 	}
@@ -289,9 +316,16 @@ func (h *Host) NewSession() error {
 	if err != nil {
 		return err
 	}
-	h.setAside(cur)
-	h.makeCurrent(rt)
+	h.showInstead(cur, rt)
 	return nil
+}
+
+// showInstead sets cur aside and makes rt current. h.switchMu is held.
+func (h *Host) showInstead(cur, rt *Runtime) {
+	h.setAside(cur)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.makeCurrent(rt)
 }
 
 // makeCurrent attaches rt, which has the current model settings, and
@@ -306,17 +340,23 @@ func (h *Host) makeCurrent(rt *Runtime) {
 // workspace (whose tools it needs): a spare of that workspace made ready by
 // open, or a new one from the first's options (edited by edit). Either has
 // the current thinking level; the model is the session's (open sets it for
-// a new session). h.mu is held.
+// a new session). h.switchMu is held; the opening is done outside h.mu.
 func (h *Host) spare(ctx context.Context, workspace string, open func(*Runtime) error, edit func(*Options)) (*Runtime, error) {
+	h.mu.Lock()
 	settings := h.current.agent.State()
-	for i, rt := range h.spares {
-		if rt.opts.Workspace != workspace {
-			continue
-		}
+	var rt *Runtime
+	if i := slices.IndexFunc(h.spares, func(s *Runtime) bool { return s.opts.Workspace == workspace }); i >= 0 {
+		rt = h.spares[i]
+		h.spares = slices.Delete(h.spares, i, i+1)
+	}
+	h.mu.Unlock()
+	if rt != nil {
 		if err := open(rt); err != nil {
+			h.mu.Lock()
+			h.spares = append(h.spares, rt)
+			h.mu.Unlock()
 			return nil, err
 		}
-		h.spares = append(h.spares[:i:i], h.spares[i+1:]...)
 		rt.SetThinking(settings.Thinking)
 		return rt, nil
 	}
@@ -330,6 +370,8 @@ func (h *Host) spare(ctx context.Context, workspace string, open func(*Runtime) 
 		return nil, err
 	}
 	rt.lanesOwner = h.first.lanesOwner
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.adopt(rt)
 	return rt, nil
 }

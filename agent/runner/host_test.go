@@ -410,3 +410,35 @@ func TestHostDequeueInNamesTheSession(t *testing.T) {
 		t.Error("a session let go still gave its queue")
 	}
 }
+
+// TestHostReadsAnswerWhileASwitchLoads: a switch holds h.switchMu across
+// the database IO of opening a session, never h.mu, so the front end's
+// reads (the current session, the background badge, input) answer while a
+// session loads.
+func TestHostReadsAnswerWhileASwitchLoads(t *testing.T) {
+	h, _ := newHost(t, storeFor(t, t.TempDir()), &agenttest.Gates{}, 0)
+	opening, release := make(chan struct{}), make(chan struct{})
+	switched := make(chan error, 1)
+	go func() {
+		h.switchMu.Lock()
+		defer h.switchMu.Unlock()
+		_, err := h.spare(context.Background(), "/ws", nil, func(*Options) {
+			close(opening)
+			<-release // the load a slow disk makes wait
+		})
+		switched <- err
+	}()
+	within(t, opening, "the switch to start loading")
+	answered := make(chan struct{})
+	go func() {
+		_ = h.Current()
+		_ = h.Background()
+		_, _ = h.input()
+		close(answered)
+	}()
+	within(t, answered, "the host's reads while a switch loads")
+	close(release)
+	if err := <-switched; err != nil {
+		t.Fatal(err)
+	}
+}
