@@ -15,12 +15,12 @@ import (
 // keeperSession is a keptSession in memory: a transcript, a running flag,
 // and what the keeper told it. idle, when set, is what waitIdle waits for.
 type keeperSession struct {
-	mu       sync.Mutex
-	sid      string
-	msgs     []agent.Message
-	run      bool
-	idle     chan struct{}
-	notes    []Notice
+	mu        sync.Mutex
+	sid       string
+	msgs      []agent.Message
+	run       bool
+	idle      chan struct{}
+	notes     []Notice
 	announced []agent.Annotation
 }
 
