@@ -11,7 +11,19 @@ import (
 	"github.com/steer-tui/steer/contextguard/engines"
 )
 
-// The annotations of a compaction, in pi's shapes.
+// Compactions as events, so that every front end hears of them (in pi's
+// shapes):
+//
+//	compaction_start {reason}
+//	compaction_end {reason, result, aborted, willRetry, errorMessage?,
+//	        tokensBefore, tokensAfter}
+//	    a compaction in a request (reason threshold, overflow, timeout) goes
+//	    out with the request's events (compactRequest); a manual one
+//	    (/compact, rpc compact) on the session's events (compactNow).
+//	compaction (notice: NoticeCompaction, Data the CompactionEnd)
+//	    the outcome of a background compaction, which belongs to no request
+//	    (compact_background.go); one adopted by the next run goes out as
+//	    that run's compaction_start and compaction_end instead.
 const (
 	AnnotationCompactionStart = "compaction_start"
 	AnnotationCompactionEnd   = "compaction_end"

@@ -16,7 +16,9 @@ import (
 // runner's transformContext: the stored transcript is not changed) and
 // only then tried on the profiles and models of the attempt loop. A
 // provider's overflow error, or a timeout on a full window, starts the
-// recovery chain of SPEC §6.3 and the request is tried again.
+// recovery chain of SPEC §6.3 and the request is tried again. This is the
+// contextKeeper's request path: the lanes and the attempt loop it reaches
+// through requestPath.
 
 // runGuard is what the guard remembers for the length of a run.
 type runGuard struct {
