@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 
@@ -148,7 +149,7 @@ func TestKeeperReportsQuarantinesOnce(t *testing.T) {
 			for _, n := range session.notes {
 				kinds = append(kinds, n.Kind)
 			}
-			if notes != c.wantNotes || !equalKinds(kinds, c.wantKinds) {
+			if notes != c.wantNotes || !slices.Equal(kinds, c.wantKinds) {
 				t.Fatalf("annotations %d, notices %v; want %d, %v", notes, kinds, c.wantNotes, c.wantKinds)
 			}
 			if c.clear != "" && len(c.quarantine) > 0 {
@@ -158,18 +159,6 @@ func TestKeeperReportsQuarantinesOnce(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalKinds(a, b []NoticeKind) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestKeeperAppliesABackgroundCompaction: a background compaction is
