@@ -7,7 +7,9 @@ import (
 
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // TestServerClearQuarantineOfAnEngineWithout: clearing an engine that is
@@ -18,6 +20,29 @@ func TestServerClearQuarantineOfAnEngineWithout(t *testing.T) {
 	r := h.response("q")
 	if r["success"] != false || r["error"] != (&runner.NotQuarantinedError{Engine: "legacy"}).Error() {
 		t.Fatalf("clear_quarantine of legacy: %v", r)
+	}
+}
+
+// TestServerClearQuarantine: clear_quarantine of a quarantined engine
+// says so in a quarantine_cleared {engine} event before its answer.
+func TestServerClearQuarantine(t *testing.T) {
+	store, err := persistence.Open(t.TempDir(), persistence.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := store.EngineQuarantines().Record(context.Background(), engines.Quarantine{Engine: "legacy",
+		Method: engines.MethodAssemble, Reason: engines.ReasonCrash, Since: agenttest.Clock(), Last: agenttest.Clock(), Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarnessWith(t, agenttest.NewScript(), runner.Options{Store: store, Workspace: "/ws"})
+	h.send(`{"type":"clear_quarantine","engine":"legacy","id":"q"}`)
+	seen := h.until(func(l line) bool { return l.isResponse("q") })
+	if r := seen[len(seen)-1]; r["success"] != true || r.data()["cleared"] != true {
+		t.Fatalf("clear_quarantine: %v", r)
+	}
+	if len(seen) != 2 || !seen[0].is("quarantine_cleared") || seen[0]["engine"] != "legacy" || seen[0]["sessionId"] == nil {
+		t.Fatalf("before the response: %v, want one quarantine_cleared {engine: legacy, sessionId}", seen[:len(seen)-1])
 	}
 }
 

@@ -39,7 +39,7 @@
 // "sessionId"); its doc lists them. Runtime notices go out as {"type": kind,
 // "sessionId", "message"}, except cooldown_cleared {profile, model?, source}
 // (a clear_cooldown, or a window found over), which carries its fields like
-// the runner's cooldown event.
+// the runner's cooldown event, and quarantine_cleared {engine} likewise.
 //
 // # Commands
 //
@@ -74,7 +74,8 @@
 //	        or quit cancels it ("compaction cancelled"), the commands
 //	        after it are answered once it has
 //	clear_quarantine {engine}                       steer's: lift an engine's quarantine;
-//	        data {cleared:true}; fails for an engine that is not quarantined
+//	        data {cleared:true}, after a quarantine_cleared event {engine};
+//	        fails for an engine that is not quarantined
 //	clear_cooldown {profile}                        steer's: end an auth profile's cooldown and
 //	        disabled windows (as `steer inspect profiles --clear ID`); data
 //	        {cleared:true}, after a cooldown_cleared event {source:"user"} when

@@ -292,10 +292,10 @@ func stopReason(ctx context.Context) string {
 
 // onNotice writes a runtime notice as an event: {"type": kind, "sessionId",
 // "message"}, plus "error" for persist_error and the stall's fields for
-// run_stalled and run_resumed; cooldown_cleared has the fields of its Data
-// instead, as the runner's annotations do.
+// run_stalled and run_resumed; cooldown_cleared and quarantine_cleared
+// have the fields of their Data instead, as the runner's annotations do.
 func (s *Server) onNotice(n runner.Notice) {
-	if n.Kind == runner.NoticeCooldownCleared {
+	if n.Kind == runner.NoticeCooldownCleared || n.Kind == runner.NoticeQuarantineCleared {
 		_ = s.out.WriteLine(eventjson.Line(agent.Annotation{Kind: string(n.Kind), Data: n.Data}, s.rt.SessionID()))
 		return
 	}

@@ -24,7 +24,7 @@ import (
 // goes through the context guard (guard.go), then the attempts, and the one
 // that answers streams out.
 func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-	return r.goStream(m, func(out *agent.AssistantStream) { r.guardedAttempts(ctx, m, llm, opts, out) })
+	return r.goStream(m, func(out *agent.AssistantStream) { r.keeper.guardedAttempts(ctx, m, llm, opts, out) })
 }
 
 // attemptsStream is the attempt loop alone as a StreamFn: no guard, no
@@ -161,7 +161,7 @@ func (r *Runtime) tryChain(q *attemptRun, chain []agent.Model) (last attempt, do
 				Stage: f.stage, Failed: true, Reason: f.reason, RunReason: q.run,
 				ProfilesLeft: failover.Left(usable, tried, ""), ModelsLeft: len(chain) - i - 1,
 				Profiles: len(usable), Attempts: q.count,
-				PromptHeavy: q.tc.compactsFor(), TimeoutCompactions: r.runGuard.count(engines.CompactTimeout),
+				PromptHeavy: q.tc.compactsFor(), TimeoutCompactions: r.keeper.run.count(engines.CompactTimeout),
 			}, r.opts.Failover)
 			f.info.Decision = verdict.Decision.String()
 			annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)

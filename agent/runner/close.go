@@ -78,11 +78,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	err := r.saver.flush(ctx)
 	r.waitBackground(ctx)
 	r.stopLanePublisher(r.writeCtx)
-	r.engineFeed.stop()
-	r.engineFeed.wait(ctx) // no engine call goes on while the engines close
-	if cerr := r.engineReg.Close(); cerr != nil {
-		r.log.Warn("stopping the context engines failed", "error", cerr)
-	}
+	r.keeper.engines.close(ctx) // the feed first: no engine call goes on while the engines close
 	r.saver.stop()
 	select {
 	case <-r.saver.done:
@@ -123,7 +119,7 @@ func (r *Runtime) notSaved() error {
 func (r *Runtime) stopSaving() {
 	r.endWrites()
 	r.stopLanePublisher(r.writeCtx)
-	r.engineFeed.stop()
+	r.keeper.engines.feed.stop()
 	r.saver.stop()
 	<-r.saver.done
 }

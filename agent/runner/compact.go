@@ -9,11 +9,21 @@ import (
 	"github.com/steer-tui/steer/agent/humanize"
 	"github.com/steer-tui/steer/contextguard"
 	"github.com/steer-tui/steer/contextguard/engines"
-	"github.com/steer-tui/steer/lanes"
-	"github.com/steer-tui/steer/persistence"
 )
 
-// The annotations of a compaction, in pi's shapes.
+// Compactions as events, so that every front end hears of them (in pi's
+// shapes):
+//
+//	compaction_start {reason}
+//	compaction_end {reason, result, aborted, willRetry, errorMessage?,
+//	        tokensBefore, tokensAfter}
+//	    a compaction in a request (reason threshold, overflow, timeout) goes
+//	    out with the request's events (compactRequest); a manual one
+//	    (/compact, rpc compact) on the session's events (compactNow).
+//	compaction (notice: NoticeCompaction, Data the CompactionEnd)
+//	    the outcome of a background compaction, which belongs to no request
+//	    (compact_background.go); one adopted by the next run goes out as
+//	    that run's compaction_start and compaction_end instead.
 const (
 	AnnotationCompactionStart = "compaction_start"
 	AnnotationCompactionEnd   = "compaction_end"
@@ -49,11 +59,11 @@ type CompactionResult struct {
 // recent tail kept verbatim. A manual compaction is forced: it summarises a
 // session that fits in the tail too, keeping only its last turn
 // (contextguard.ForcedCut). It writes nothing.
-func (r *Runtime) compactBuiltin(ctx context.Context, req engines.CompactRequest) (engines.CompactResult, error) {
-	m := r.agent.State().Model
+func (k *contextKeeper) compactBuiltin(ctx context.Context, req engines.CompactRequest) (engines.CompactResult, error) {
+	m := k.session.state().Model
 	res, err := contextguard.Compact(ctx, req.Messages, contextguard.CompactOptions{
-		Summarize: r.summarizer(m), Window: r.runGuard.budget(m, agent.StreamOptions{}).Window,
-		SummaryWindow: r.summaryWindow(m), Instructions: req.Instructions, Now: r.opts.Now, Estimator: r.estimator,
+		Summarize: k.summarizer(m), Window: k.run.budget(m, agent.StreamOptions{}).Window,
+		SummaryWindow: k.summaryWindow(m), Instructions: req.Instructions, Now: k.now, Estimator: k.estimator,
 		Force: req.Reason == engines.CompactManual,
 	})
 	if err != nil {
@@ -86,16 +96,16 @@ func nothingToCompact(err error) (string, bool) {
 
 // summarizer asks m for the summary through the attempt loop: its profiles,
 // then the fallback chain, as a run would (SPEC §6.3).
-func (r *Runtime) summarizer(m agent.Model) contextguard.Summarizer {
-	return contextguard.StreamSummarizer(r.attemptsStream, m, agent.StreamOptions{Thinking: agent.ThinkingOff})
+func (k *contextKeeper) summarizer(m agent.Model) contextguard.Summarizer {
+	return contextguard.StreamSummarizer(k.path.summaries, m, agent.StreamOptions{Thinking: agent.ThinkingOff})
 }
 
 // summaryWindow is the smallest known window of the models that may write
 // the summary: m and its fallbacks, and the limit an overflow error stated
 // in this run.
-func (r *Runtime) summaryWindow(m agent.Model) int {
-	w := r.runGuard.budget(m, agent.StreamOptions{}).Window
-	for _, c := range r.modelChain(m) {
+func (k *contextKeeper) summaryWindow(m agent.Model) int {
+	w := k.run.budget(m, agent.StreamOptions{}).Window
+	for _, c := range k.path.modelChain(m) {
 		if c.ContextWindow > 0 && (w == 0 || c.ContextWindow < w) {
 			w = c.ContextWindow
 		}
@@ -107,13 +117,13 @@ func (r *Runtime) summaryWindow(m agent.Model) int {
 // safety timeout (SPEC §6.3): a timeout, a panic or an error is a
 // compaction that did not happen, with the reason in errText, and the
 // caller goes on with what it had.
-func (r *Runtime) compact(ctx context.Context, m agent.Model, msgs []agent.Message, reason engines.CompactReason, instructions string) (res engines.CompactResult, compacted bool, errText string) {
-	out := engines.CompactSafely(ctx, r.engine, engines.CompactRequest{
-		Session: r.engineSession(), Model: engines.ModelOf(m), Reason: reason, Instructions: instructions,
-		Messages: msgs, TokenBudget: r.runGuard.budget(m, agent.StreamOptions{}).PromptTokens(),
+func (k *contextKeeper) compact(ctx context.Context, m agent.Model, msgs []agent.Message, reason engines.CompactReason, instructions string) (res engines.CompactResult, compacted bool, errText string) {
+	out := engines.CompactSafely(ctx, k.engines.engine, engines.CompactRequest{
+		Session: k.engines.sessionNow(), Model: engines.ModelOf(m), Reason: reason, Instructions: instructions,
+		Messages: msgs, TokenBudget: k.run.budget(m, agent.StreamOptions{}).PromptTokens(),
 	}, engines.CompactSafetyTimeout)
 	if out.TimedOut {
-		r.log.Warn("the compaction timed out; going on without it", "reason", reason, "error", out.Reason)
+		k.log.Warn("the compaction timed out; going on without it", "reason", reason, "error", out.Reason)
 	}
 	return out.Result, out.OK, out.Reason
 }
@@ -126,17 +136,17 @@ func (r *Runtime) compact(ctx context.Context, m agent.Model, msgs []agent.Messa
 // A budget compaction for an engine that owns compaction does not happen
 // here but after the run, in the background (deferBudgetCompaction): it
 // reports false, and the request goes on with what it had.
-func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines.CompactReason, cause string) bool {
-	if reason == engines.CompactThreshold && r.deferBudgetCompaction(ctx) {
+func (k *contextKeeper) compactRequest(ctx context.Context, q *guarded, reason engines.CompactReason, cause string) bool {
+	if reason == engines.CompactThreshold && k.deferBudgetCompaction(ctx) {
 		return false
 	}
 	annotate(ctx, q.out, AnnotationCompactionStart, CompactionStart{Reason: string(reason)})
-	before := r.estimator.Messages(q.llm.Messages)
+	before := k.estimator.Messages(q.llm.Messages)
 	summaryCtx := withCooldownSink(ctx, func(info CooldownInfo) { annotate(ctx, q.out, AnnotationCooldown, info) })
-	res, ok, errText := r.compact(summaryCtx, q.m, q.llm.Messages, reason, "")
+	res, ok, errText := k.compact(summaryCtx, q.m, q.llm.Messages, reason, "")
 	end := CompactionEnd{Reason: string(reason), Aborted: ctx.Err() != nil, WillRetry: ok, TokensBefore: before, TokensAfter: before}
 	if ok {
-		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
+		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: k.estimator.Messages(res.Messages)}
 		end.TokensAfter = end.Result.TokensAfter
 		q.llm.Messages, q.compacted = res.Messages, true
 		q.out.Push(ctx, agent.ReplaceContext(res.Messages))
@@ -146,7 +156,7 @@ func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines
 			end.ErrorMessage = fmt.Sprintf("%s (after: %s)", errText, cause)
 		}
 	}
-	r.announceQuarantines(ctx, q.out)
+	k.engines.announceQuarantines(ctx, q.out)
 	annotate(ctx, q.out, AnnotationCompactionEnd, end)
 	return ok
 }
@@ -159,24 +169,28 @@ func (r *Runtime) compactRequest(ctx context.Context, q *guarded, reason engines
 // and leaves the session unchanged, even when the summary has come
 // (engines.CompactSafely counts a compaction whose ctx ended as not done).
 func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionEnd, error) {
-	r.swap.Lock()
-	defer r.swap.Unlock()
-	st := r.agent.State()
+	return r.keeper.compactNow(ctx, instructions)
+}
+
+// compactNow is Runtime.Compact.
+func (k *contextKeeper) compactNow(ctx context.Context, instructions string) (CompactionEnd, error) {
+	release := k.session.holdInputs()
+	defer release()
+	st := k.session.state()
 	if st.Running {
 		return CompactionEnd{}, agent.ErrBusy
 	}
 	reason := engines.CompactManual
-	if err := r.agent.Announce(agent.Annotation{Kind: AnnotationCompactionStart, Data: CompactionStart{Reason: string(reason)}}); err != nil {
+	if err := k.session.announce(agent.Annotation{Kind: AnnotationCompactionStart, Data: CompactionStart{Reason: string(reason)}}); err != nil {
 		return CompactionEnd{}, err
 	}
 	// The summary is a model request: it waits its turn in the session's
 	// and the global lane like a run (trigger manual: foreground), and the
 	// lane's timeout ends it.
-	task, err := r.sched.Enter(ctx, lanes.Request{ID: newID("r_"), Session: r.SessionID(), Trigger: triggerManual,
-		SubAgent: r.opts.SubAgent, RunTimeout: r.opts.RunTimeout})
+	task, err := k.path.manualLane(ctx)
 	if err != nil {
 		end := CompactionEnd{Reason: string(reason), Aborted: ctx.Err() != nil, ErrorMessage: err.Error()}
-		_ = r.agent.Announce(agent.Annotation{Kind: AnnotationCompactionEnd, Data: end})
+		_ = k.session.announce(agent.Annotation{Kind: AnnotationCompactionEnd, Data: end})
 		return end, err
 	}
 	defer task.Leave()
@@ -184,18 +198,17 @@ func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionE
 	defer cancel()
 	stop := context.AfterFunc(task.Context(), cancel)
 	defer stop()
-	r.startLanePublisher()
-	before := r.estimator.Messages(st.Messages)
+	before := k.estimator.Messages(st.Messages)
 	end := CompactionEnd{Reason: string(reason), TokensBefore: before, TokensAfter: before}
 	summaryCtx := withCooldownSink(ctx, func(info CooldownInfo) {
-		_ = r.agent.Announce(agent.Annotation{Kind: AnnotationCooldown, Data: info})
+		_ = k.session.announce(agent.Annotation{Kind: AnnotationCooldown, Data: info})
 	})
-	res, ok, errText := r.compact(summaryCtx, st.Model, st.Messages, reason, instructions)
+	res, ok, errText := k.compact(summaryCtx, st.Model, st.Messages, reason, instructions)
 	end.Aborted = ctx.Err() != nil
 	if ok {
-		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
+		end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: k.estimator.Messages(res.Messages)}
 		end.TokensAfter = end.Result.TokensAfter
-		err = r.replaceTranscript(res.Messages)
+		err = k.session.replaceTranscript(res.Messages)
 	} else {
 		end.ErrorMessage = errText
 		err = errors.New(errText)
@@ -203,39 +216,11 @@ func (r *Runtime) Compact(ctx context.Context, instructions string) (CompactionE
 			err = ctx.Err()
 		}
 	}
-	r.noticeQuarantines()
-	if aerr := r.agent.Announce(agent.Annotation{Kind: AnnotationCompactionEnd, Data: end}); err == nil {
+	k.engines.noticeQuarantines()
+	if aerr := k.session.announce(agent.Annotation{Kind: AnnotationCompactionEnd, Data: end}); err == nil {
 		err = aerr
 	}
 	return end, err
-}
-
-// replaceTranscript makes msgs the session's transcript, recorded as a run
-// of its own (trigger manual) so that the rewrite is fenced like any write;
-// the saver keeps the run's begin, the rewrite and its end in order.
-func (r *Runtime) replaceTranscript(msgs []agent.Message) error {
-	if r.store == nil {
-		return r.agent.ReplaceMessages(msgs)
-	}
-	sessionID, err := r.ensureSession(r.writeCtx)
-	if err != nil {
-		return err
-	}
-	run := persistence.Run{ID: newID("r_"), SessionID: sessionID, Trigger: triggerManual, Started: r.opts.Now()}
-	r.mu.Lock()
-	r.session.runID = run.ID
-	r.mu.Unlock()
-	const what = "saving the compaction"
-	report := func(err error) { r.saved(what, err) }
-	r.saver.add(saveJob{write: func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }, report: report})
-	err = r.agent.ReplaceMessages(msgs)
-	outcome, errText := OutcomeCompleted, ""
-	if err != nil {
-		outcome, errText = OutcomeFailed, err.Error()
-	}
-	ended := r.opts.Now()
-	r.saver.add(saveJob{write: func(ctx context.Context) error { return r.store.EndRun(ctx, run.ID, outcome, errText, ended) }, report: report})
-	return err
 }
 
 // Summary says in one line how the compaction went, for the transcript's

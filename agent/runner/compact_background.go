@@ -31,6 +31,9 @@ type backgroundCompaction struct {
 	// parked is a background compaction that finished while the session's
 	// next run waited for it in the lane; that run adopts it.
 	parked *parkedCompaction
+	// nextRun ends the context of awaitNextRun when the session's next run
+	// starts (runStarted, at its agent_start).
+	nextRun context.CancelFunc
 }
 
 // parkedCompaction is a finished background compaction of session's
@@ -87,19 +90,41 @@ func (b *backgroundCompaction) takeParked() *parkedCompaction {
 	return p
 }
 
+// awaitNextRun is a context that ends when the session's next run starts.
+func (b *backgroundCompaction) awaitNextRun() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	b.mu.Lock()
+	if b.nextRun != nil {
+		b.nextRun()
+	}
+	b.nextRun = cancel
+	b.mu.Unlock()
+	return ctx
+}
+
+// runStarted ends the context of awaitNextRun, if any.
+func (b *backgroundCompaction) runStarted() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.nextRun != nil {
+		b.nextRun()
+		b.nextRun = nil
+	}
+}
+
 // deferBudgetCompaction keeps a budget compaction off the request path
 // when the engine owns compaction: the request goes on uncompacted (the
 // pre-request guard still trims what it sends to the window), and the
 // engine compacts once the run has ended. It reports whether it deferred.
 // A quarantined engine reports the built-in engine's info, which owns
 // nothing: then the compaction happens here, as the built-in one.
-func (r *Runtime) deferBudgetCompaction(ctx context.Context) bool {
-	info, err := r.engine.Info(ctx)
+func (k *contextKeeper) deferBudgetCompaction(ctx context.Context) bool {
+	info, err := k.engines.engine.Info(ctx)
 	if err != nil || !info.OwnsCompaction {
 		return false
 	}
-	r.bg.mark()
-	r.log.Info("budget compaction deferred to the background: the context engine owns compaction", "engine", info.Name)
+	k.bg.mark()
+	k.log.Info("budget compaction deferred to the background: the context engine owns compaction", "engine", info.Name)
 	return true
 }
 
@@ -107,57 +132,73 @@ func (r *Runtime) deferBudgetCompaction(ctx context.Context) bool {
 // due, with the lanes as the session's maintenance. It runs at agent_end
 // before the run leaves its lanes (laneProgress), so nothing queued in the
 // session's lane — its next run, a /compact — gets in ahead of it.
-func (r *Runtime) reserveBackgroundCompaction() {
-	if r.bg.take() {
-		r.bg.reserve(r.sched.Maintain(r.SessionID()))
+func (k *contextKeeper) reserveBackgroundCompaction() {
+	if k.bg.take() {
+		k.bg.reserve(k.path.maintain(k.session.id()))
 	}
 }
 
 // scheduleBackgroundCompaction runs the reserved compaction on the engine
 // feed: after the engine has been told of the run's last turn, and off the
 // event path; the session's next run waits for it and reads what it wrote.
-func (r *Runtime) scheduleBackgroundCompaction() {
-	done := r.bg.takeReserved()
+func (k *contextKeeper) scheduleBackgroundCompaction() {
+	done := k.bg.takeReserved()
 	if done == nil {
 		return
 	}
-	st := r.agent.State()
-	session := r.SessionID()
-	r.engineFeed.addJob(feedJob{
+	st := k.session.state()
+	session := k.session.id()
+	next := k.bg.awaitNextRun()
+	k.engines.feed.addJob(feedJob{
 		run: func() {
 			defer done()
-			r.compactInBackground(r.engineFeed.ctx, session, st.Model, st.Messages)
+			k.awaitRunOver(next)
+			k.compactInBackground(k.engines.feed.ctx, session, st.Model, st.Messages)
 		},
 		drop: done,
 	})
 }
 
+// awaitRunOver waits until the run that scheduled the compaction is over:
+// the agent idle, or the session's next run started (next ends), which
+// waits in its lane for the compaction and adopts it. The run's agent_end
+// is still being handed to subscribers when the job may start; a
+// compaction applied then would find the run active and park for a run
+// that may never come.
+func (k *contextKeeper) awaitRunOver(next context.Context) {
+	ctx, cancel := context.WithCancel(next)
+	defer cancel()
+	stop := context.AfterFunc(k.engines.feed.ctx, cancel)
+	defer stop()
+	_ = k.session.waitIdle(ctx)
+}
+
 // compactInBackground asks the engine to compact base, the transcript as
 // the run left it, and makes the result the session's transcript. Its
 // failure is a notice and a log line; the session stays as it was.
-func (r *Runtime) compactInBackground(ctx context.Context, session string, m agent.Model, base []agent.Message) {
+func (k *contextKeeper) compactInBackground(ctx context.Context, session string, m agent.Model, base []agent.Message) {
 	reason := engines.CompactThreshold
-	before := r.estimator.Messages(base)
-	res, ok, errText := r.compact(ctx, m, base, reason, "")
+	before := k.estimator.Messages(base)
+	res, ok, errText := k.compact(ctx, m, base, reason, "")
 	end := CompactionEnd{Reason: string(reason), Aborted: ctx.Err() != nil, TokensBefore: before, TokensAfter: before}
-	if !r.agent.Running() {
-		r.noticeQuarantines() // else the next request reports them
+	if !k.session.running() {
+		k.engines.noticeQuarantines() // else the next request reports them
 	}
 	if !ok {
 		end.ErrorMessage = errText
-		r.log.Warn("the background compaction did not happen", "error", errText, "aborted", end.Aborted)
+		k.log.Warn("the background compaction did not happen", "error", errText, "aborted", end.Aborted)
 		if !end.Aborted {
-			r.notifyData(NoticeCompaction, end.Summary(), end)
+			k.session.notify(NoticeCompaction, end.Summary(), end)
 		}
 		return
 	}
-	end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: r.estimator.Messages(res.Messages)}
+	end.Result = &CompactionResult{Summary: res.Summary, TokensBefore: before, TokensAfter: k.estimator.Messages(res.Messages)}
 	end.TokensAfter = end.Result.TokensAfter
-	if err := r.applyBackgroundCompaction(&parkedCompaction{session: session, base: base, res: res, end: end}); err != nil {
+	if err := k.applyBackgroundCompaction(&parkedCompaction{session: session, base: base, res: res, end: end}); err != nil {
 		end.Result, end.TokensAfter = nil, before
 		end.ErrorMessage = err.Error()
-		r.log.Warn("the background compaction could not be applied", "error", err)
-		r.notifyData(NoticeCompaction, end.Summary(), end)
+		k.log.Warn("the background compaction could not be applied", "error", err)
+		k.session.notify(NoticeCompaction, end.Summary(), end)
 	}
 }
 
@@ -169,21 +210,21 @@ var errStaleCompaction = errors.New("the session changed while it was compacted 
 // it is written at once, with what was appended since kept after it; while
 // a run is active — the session's next one, waiting in its lane for this
 // maintenance — it is parked for that run to adopt at its first request.
-func (r *Runtime) applyBackgroundCompaction(p *parkedCompaction) error {
-	r.swap.Lock() // no input starts a run, no session switch, meanwhile
-	defer r.swap.Unlock()
-	st := r.agent.State()
-	if r.SessionID() != p.session || !extends(st.Messages, p.base) {
+func (k *contextKeeper) applyBackgroundCompaction(p *parkedCompaction) error {
+	release := k.session.holdInputs() // no input starts a run, no session switch, meanwhile
+	defer release()
+	st := k.session.state()
+	if k.session.id() != p.session || !extends(st.Messages, p.base) {
 		return errStaleCompaction
 	}
 	if st.Running {
-		r.bg.park(p)
+		k.bg.park(p)
 		return nil
 	}
-	if err := r.replaceTranscript(rebase(p, st.Messages)); err != nil {
+	if err := k.session.replaceTranscript(rebase(p, st.Messages)); err != nil {
 		return err
 	}
-	r.notifyData(NoticeCompaction, p.end.Summary(), p.end)
+	k.session.notify(NoticeCompaction, p.end.Summary(), p.end)
 	return nil
 }
 
@@ -192,13 +233,13 @@ func (r *Runtime) applyBackgroundCompaction(p *parkedCompaction) error {
 // compacted transcript, with the run's new messages after it, replaces the
 // run's context (and so the stored session), and the compaction's
 // annotations go out with the request's events.
-func (r *Runtime) adoptBackgroundCompaction(ctx context.Context, q *guarded) {
-	p := r.bg.takeParked()
+func (k *contextKeeper) adoptBackgroundCompaction(ctx context.Context, q *guarded) {
+	p := k.bg.takeParked()
 	if p == nil {
 		return
 	}
-	if p.session != r.SessionID() || !extends(q.llm.Messages, p.base) {
-		r.log.Warn("a background compaction was dropped", "error", errStaleCompaction)
+	if p.session != k.session.id() || !extends(q.llm.Messages, p.base) {
+		k.log.Warn("a background compaction was dropped", "error", errStaleCompaction)
 		return
 	}
 	msgs := rebase(p, q.llm.Messages)

@@ -118,7 +118,7 @@ func engineRuntime(t *testing.T, p *loggingProvider, e engines.Engine) (rt *Runt
 	}
 	stopOnCleanup(t, rt)
 	if e != nil {
-		rt.engine = engines.NewGuard("owner", e, engines.Legacy(nil, rt.compactBuiltin), engines.GuardOptions{})
+		rt.keeper.engines.engine = engines.NewGuard("owner", e, engines.Legacy(nil, rt.keeper.compactBuiltin), engines.GuardOptions{})
 	}
 	var mu sync.Mutex
 	var ns []agent.Annotation
@@ -152,7 +152,7 @@ func settle(t *testing.T, rt *Runtime) {
 	waitIdle(t, rt)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := rt.engineFeed.flush(ctx); err != nil {
+	if err := rt.keeper.engines.feed.flush(ctx); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -232,7 +232,7 @@ func TestBackgroundCompactionFailureKeepsTheSession(t *testing.T) {
 	if len(ns) != 1 || ns[0].Kind != NoticeCompaction || !strings.Contains(ns[0].Text, "the index is busy") {
 		t.Fatalf("notices %+v, want one saying why nothing was compacted", ns)
 	}
-	if q, on := rt.engine.Quarantine(context.Background()); on {
+	if q, on := rt.keeper.engines.engine.Quarantine(context.Background()); on {
 		t.Fatalf("the engine was quarantined: %+v", q)
 	}
 	if err := rt.Prompt("again"); err != nil {
@@ -302,7 +302,7 @@ func TestTheBackgroundCompactionIsReservedBeforeTheLanesAreLeft(t *testing.T) {
 	rt.lane.mu.Lock()
 	rt.lane.task = task
 	rt.lane.mu.Unlock()
-	rt.bg.mark()
+	rt.keeper.bg.mark()
 	rt.laneProgress(agent.AgentEnd{})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -313,7 +313,7 @@ func TestTheBackgroundCompactionIsReservedBeforeTheLanesAreLeft(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("an entry into the session's lane once the run left it: %v, want it to wait for the compaction", err)
 	}
-	if done := rt.bg.takeReserved(); done != nil {
+	if done := rt.keeper.bg.takeReserved(); done != nil {
 		done()
 	}
 }

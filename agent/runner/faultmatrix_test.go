@@ -568,8 +568,8 @@ func newMatrixSession(ctx context.Context, t *testing.T, m *matrix, i int, store
 		t.Fatal(err)
 	}
 	s.rt = rt
-	s.guard = engines.NewGuard("matrix", crashingEngine{s}, engines.Legacy(nil, rt.compactBuiltin),
-		engines.GuardOptions{Now: m.clock.now, OnQuarantine: rt.quarantined})
-	rt.engine = s.guard
+	s.guard = engines.NewGuard("matrix", crashingEngine{s}, engines.Legacy(nil, rt.keeper.compactBuiltin),
+		engines.GuardOptions{Now: m.clock.now, OnQuarantine: rt.keeper.engines.quarantined})
+	rt.keeper.engines.engine = s.guard
 	return s
 }

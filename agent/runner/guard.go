@@ -16,7 +16,9 @@ import (
 // runner's transformContext: the stored transcript is not changed) and
 // only then tried on the profiles and models of the attempt loop. A
 // provider's overflow error, or a timeout on a full window, starts the
-// recovery chain of SPEC §6.3 and the request is tried again.
+// recovery chain of SPEC §6.3 and the request is tried again. This is the
+// contextKeeper's request path: the lanes and the attempt loop it reaches
+// through requestPath.
 
 // runGuard is what the guard remembers for the length of a run.
 type runGuard struct {
@@ -116,7 +118,7 @@ func (g *runGuard) moveFence(n int) int {
 	return prev
 }
 
-// request is one request's way through the guard and the recovery chain.
+// guarded is one request's way through the guard and the recovery chain.
 type guarded struct {
 	m    agent.Model
 	llm  agent.LLMContext // as the run stands: compaction replaces it
@@ -135,35 +137,35 @@ type guarded struct {
 
 // guardedAttempts runs one request through the guard and the attempt loop,
 // recovering from an overflow or a timeout on a full window.
-func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
-	ctx, err := r.enterLanes(ctx, out)
+func (k *contextKeeper) guardedAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream) {
+	ctx, err := k.path.enterLanes(ctx, out)
 	if err != nil {
-		out.Push(context.Background(), abortedEvent(ctx, m, r.opts.Now()))
+		out.Push(context.Background(), abortedEvent(ctx, m, k.now()))
 		return
 	}
-	q := &guarded{m: m, llm: llm, opts: opts, out: out, fence: r.runGuard.moveFence(len(llm.Messages))}
-	r.adoptBackgroundCompaction(ctx, q)
+	q := &guarded{m: m, llm: llm, opts: opts, out: out, fence: k.run.moveFence(len(llm.Messages))}
+	k.adoptBackgroundCompaction(ctx, q)
 	first := q.fence == 0
 	for {
-		b := r.runGuard.budget(m, opts)
-		p := r.guard.Assess(q.llm, b)
-		if r.wantsBudgetCompaction(q, b, p, first) {
-			if !r.compactRequest(ctx, q, engines.CompactThreshold, "") {
-				r.runGuard.stuck(p.Tokens)
+		b := k.run.budget(m, opts)
+		p := k.guard.Assess(q.llm, b)
+		if k.wantsBudgetCompaction(q, b, p, first) {
+			if !k.compactRequest(ctx, q, engines.CompactThreshold, "") {
+				k.run.stuck(p.Tokens)
 			}
 		}
-		send := r.assemble(ctx, q, b)
+		send := k.assemble(ctx, q, b)
 		send.Messages = contextguard.StripStaleThinkingSignatures(send.Messages)
-		send, _ = r.guard.Apply(send, b)
-		r.announceQuarantines(ctx, out)
-		r.runGuard.moveFence(len(q.llm.Messages)) // as sent: a compaction may have shrunk it
+		send, _ = k.guard.Apply(send, b)
+		k.engines.announceQuarantines(ctx, out)
+		k.run.moveFence(len(q.llm.Messages)) // as sent: a compaction may have shrunk it
 		tokens := p.Tokens
 		if q.compacted {
-			tokens = r.guard.Assess(q.llm, b).Tokens
+			tokens = k.guard.Assess(q.llm, b).Tokens
 		}
-		q.timeout.heavy = contextguard.CompactAfterTimeout(tokens, b.Window, r.runGuard.count(engines.CompactTimeout))
-		final, delivered := r.tapAttempts(q.timeout.context(ctx), m, send, opts, out, &q.timeout)
-		if delivered || final.Type == agent.EventDone || ctx.Err() != nil || !r.recover(ctx, q, final) {
+		q.timeout.heavy = contextguard.CompactAfterTimeout(tokens, b.Window, k.run.count(engines.CompactTimeout))
+		final, delivered := k.tapAttempts(q.timeout.context(ctx), m, send, opts, out, &q.timeout)
+		if delivered || final.Type == agent.EventDone || ctx.Err() != nil || !k.recover(ctx, q, final) {
 			out.Push(context.Background(), final)
 			return
 		}
@@ -173,8 +175,8 @@ func (r *Runtime) guardedAttempts(ctx context.Context, m agent.Model, llm agent.
 // guardSuffices says whether cutting oversized tool results alone makes
 // llm fit: then the request is not worth a compaction, which would cost a
 // summary and lose more of the session than the cut does.
-func (r *Runtime) guardSuffices(llm agent.LLMContext, b contextguard.Budget) bool {
-	_, rep := r.guard.Apply(llm, b)
+func (k *contextKeeper) guardSuffices(llm agent.LLMContext, b contextguard.Budget) bool {
+	_, rep := k.guard.Apply(llm, b)
 	return rep.Fits && rep.Compacted == 0
 }
 
@@ -184,34 +186,34 @@ func (r *Runtime) guardSuffices(llm agent.LLMContext, b contextguard.Budget) boo
 // request push it over. Either way only when cutting tool results alone
 // would not make it fit, and not again until a context that could not be
 // shrunk has grown.
-func (r *Runtime) wantsBudgetCompaction(q *guarded, b contextguard.Budget, p contextguard.Pressure, first bool) bool {
-	if q.compacted || !r.runGuard.wantsBudgetCompaction(p.Tokens) {
+func (k *contextKeeper) wantsBudgetCompaction(q *guarded, b contextguard.Budget, p contextguard.Pressure, first bool) bool {
+	if q.compacted || !k.run.wantsBudgetCompaction(p.Tokens) {
 		return false
 	}
 	if first {
 		if !p.Route.Compacts() {
 			return false
 		}
-	} else if sig := r.guard.Precheck(q.llm, q.fence, b); sig == nil {
+	} else if sig := k.guard.Precheck(q.llm, q.fence, b); sig == nil {
 		return false
 	} else {
-		r.log.Info("the mid-turn precheck asks for a compaction", "signal", sig.Error())
+		k.log.Info("the mid-turn precheck asks for a compaction", "signal", sig.Error())
 	}
-	return !r.guardSuffices(q.llm, b)
+	return !k.guardSuffices(q.llm, b)
 }
 
 // recover decides what to do about a failed request: true when the session
 // was changed (or a retry is due) and the request goes again.
-func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
+func (k *contextKeeper) recover(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
 	switch reasonFor(q.m, final) {
 	case failover.ReasonContextOverflow:
 		if limit, ok := contextguard.OverflowLimit(final.Partial.ErrorMessage); ok {
-			r.runGuard.setWindow(limit)
+			k.run.setWindow(limit)
 		}
 		for {
-			limit := contextguard.ToolResultLimit(r.runGuard.budget(q.m, q.opts).Window)
+			limit := contextguard.ToolResultLimit(k.run.budget(q.m, q.opts).Window)
 			state := contextguard.OverflowState{CompactedInAttempt: q.compacted, Recovered: q.recovered,
-				Compactions: r.runGuard.count(engines.CompactOverflow), CompactionFailed: q.compactionFailed,
+				Compactions: k.run.count(engines.CompactOverflow), CompactionFailed: q.compactionFailed,
 				OversizedToolResults: contextguard.ReducibleToolResultChars(q.llm.Messages, limit) > 0,
 				TruncatedToolResults: q.truncated}
 			switch contextguard.NextOverflowStep(state) {
@@ -219,8 +221,8 @@ func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.Assistant
 				q.recovered = true
 				return true
 			case contextguard.StepCompact:
-				r.runGuard.counted(engines.CompactOverflow)
-				if r.compactRequest(ctx, q, engines.CompactOverflow, final.Partial.ErrorMessage) {
+				k.run.counted(engines.CompactOverflow)
+				if k.compactRequest(ctx, q, engines.CompactOverflow, final.Partial.ErrorMessage) {
 					q.recovered = true
 					return true
 				}
@@ -230,27 +232,27 @@ func (r *Runtime) recover(ctx context.Context, q *guarded, final agent.Assistant
 				}
 			case contextguard.StepTruncateToolResults:
 				q.truncated = true
-				return r.truncateSession(ctx, q, limit)
+				return k.truncateSession(ctx, q, limit)
 			default:
-				r.runGuard.giveUpWith(state.GiveUpReason())
+				k.run.giveUpWith(state.GiveUpReason())
 				return false
 			}
 		}
 	case failover.ReasonTimeout:
-		return r.compactForTimeout(ctx, q, final)
+		return k.path.compactForTimeout(ctx, q, final)
 	}
 	return false
 }
 
 // assemble asks the context engine what this request sends.
-func (r *Runtime) assemble(ctx context.Context, q *guarded, b contextguard.Budget) agent.LLMContext {
-	res, err := r.engine.Assemble(ctx, engines.AssembleRequest{
-		Session: r.engineSession(), Model: engines.ModelOf(q.m), SystemPrompt: q.llm.SystemPrompt,
+func (k *contextKeeper) assemble(ctx context.Context, q *guarded, b contextguard.Budget) agent.LLMContext {
+	res, err := k.engines.engine.Assemble(ctx, engines.AssembleRequest{
+		Session: k.engines.sessionNow(), Model: engines.ModelOf(q.m), SystemPrompt: q.llm.SystemPrompt,
 		Messages: q.llm.Messages, TokenBudget: b.PromptTokens(),
 	})
 	send := q.llm
 	if err != nil {
-		r.log.Warn("the context engine could not assemble the request; sending the transcript", "error", err)
+		k.log.Warn("the context engine could not assemble the request; sending the transcript", "error", err)
 		return send
 	}
 	send.Messages = res.Messages
@@ -262,7 +264,7 @@ func (r *Runtime) assemble(ctx context.Context, q *guarded, b contextguard.Budge
 
 // truncateSession cuts the session's oversized tool results to limit for
 // good (the overflow chain's last step); false when there are none.
-func (r *Runtime) truncateSession(ctx context.Context, q *guarded, limit int) bool {
+func (k *contextKeeper) truncateSession(ctx context.Context, q *guarded, limit int) bool {
 	cut, n := contextguard.TruncateToolResults(q.llm.Messages, limit)
 	if n == 0 {
 		return false
@@ -275,8 +277,8 @@ func (r *Runtime) truncateSession(ctx context.Context, q *guarded, limit int) bo
 // tapAttempts runs the attempt loop into out, keeping its final event back:
 // the caller pushes it, or retries the request when nothing but
 // annotations went out (delivered is false).
-func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) (final agent.AssistantEvent, delivered bool) {
-	tap := r.goStream(m, func(out *agent.AssistantStream) { r.runAttempts(ctx, m, llm, opts, out, tc) })
+func (k *contextKeeper) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) (final agent.AssistantEvent, delivered bool) {
+	tap := k.path.attempts(ctx, m, llm, opts, tc)
 	var held []agent.AssistantEvent // a start: nothing yet, as long as nothing follows it
 	for ev := range tap.Events() {
 		switch ev.Type {
@@ -300,7 +302,7 @@ func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 		out.Push(ctx, ev)
 	}
 	if final.Type == "" {
-		final = failedEvent(m, "the request ended without a result", r.opts.Now())
+		final = failedEvent(m, "the request ended without a result", k.now())
 		if ctx.Err() != nil {
 			final.Type, final.Reason = agent.EventError, agent.StopReasonAborted
 			final.Partial.StopReason = agent.StopReasonAborted

@@ -196,7 +196,7 @@ func TestOverflowChainInTheSeedsSteps(t *testing.T) {
 			if n := len(kinds(*notes, AnnotationCompactionStart)); n != c.compactions {
 				t.Fatalf("%d compactions, want %d", n, c.compactions)
 			}
-			if got := rt.runGuard.gaveUp(); got != c.gaveUp {
+			if got := rt.keeper.run.gaveUp(); got != c.gaveUp {
 				t.Fatalf("gave up with %q, want %q", got, c.gaveUp)
 			}
 			for _, m := range msgs {

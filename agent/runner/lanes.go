@@ -95,7 +95,7 @@ func (r *Runtime) leaveLanes() {
 // laneProgress renews the lane timeout; every event of the run counts.
 func (r *Runtime) laneProgress(ev agent.Event) {
 	if _, ok := ev.(agent.AgentEnd); ok {
-		r.reserveBackgroundCompaction() // before the lanes are left: see there
+		r.keeper.reserveBackgroundCompaction() // before the lanes are left: see there
 		r.leaveLanes()
 		return
 	}

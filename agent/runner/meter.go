@@ -48,7 +48,7 @@ func meterRoute(r contextguard.Route) MeterRoute {
 func (r *Runtime) ContextMeter() ContextMeter {
 	st := r.agent.State()
 	llm := agent.LLMContext{SystemPrompt: r.opts.SystemPrompt, Messages: st.Messages, Tools: r.tools.Specs()}
-	b := r.runGuard.budget(st.Model, agent.StreamOptions{})
-	p := r.guard.Assess(llm, b)
+	b := r.keeper.run.budget(st.Model, agent.StreamOptions{})
+	p := r.keeper.guard.Assess(llm, b)
 	return ContextMeter{Tokens: p.Tokens, Window: b.Window, Budget: p.Budget, Route: meterRoute(p.Route)}
 }

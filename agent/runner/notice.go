@@ -20,6 +20,9 @@ const (
 	// NoticeQuarantine: a context engine failed outside a request and was
 	// put in quarantine; the built-in engine answers in its place.
 	NoticeQuarantine NoticeKind = "quarantine"
+	// NoticeQuarantineCleared: this runtime lifted an engine's quarantine;
+	// the engine answers again (quarantine.go).
+	NoticeQuarantineCleared NoticeKind = "quarantine_cleared"
 )
 
 // Notice is something the runtime reports that is not a kernel event: front
@@ -30,7 +33,8 @@ type Notice struct {
 	Text string
 	At   time.Time
 	// Data is the notice's structured form, when it has one: a
-	// QuarantineInfo for NoticeQuarantine.
+	// QuarantineInfo for NoticeQuarantine, a QuarantineCleared for
+	// NoticeQuarantineCleared, a CompactionEnd for NoticeCompaction.
 	Data any
 }
 

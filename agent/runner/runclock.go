@@ -179,10 +179,10 @@ func (r *Runtime) timeRun(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.AgentStart:
 		r.clock.start()
-		r.runGuard.reset()
+		r.keeper.run.reset()
 	case agent.AgentEnd:
 		r.clock.stop()
-		r.noticeQuarantines() // what no later request of the run reported
+		r.keeper.engines.noticeQuarantines() // what no later request of the run reported
 	case agent.Annotation:
 		switch e.Kind {
 		case AnnotationCompactionStart:

@@ -186,7 +186,7 @@ func (r *Runtime) watchRun(ev agent.Event) {
 // RunEnd. The lane task is still held here: the lanes are left by a later
 // subscriber.
 func (r *Runtime) settle(msgs []agent.Message) {
-	e := runEvidence{gaveUp: r.runGuard.gaveUp()}
+	e := runEvidence{gaveUp: r.keeper.run.gaveUp()}
 	if n := len(msgs); n > 0 {
 		e.last = msgs[n-1]
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/contextguard"
-	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/lanes"
 	"github.com/steer-tui/steer/persistence"
@@ -162,22 +161,13 @@ type Runtime struct {
 	lanePub     *persistence.LanePublisher
 	stopPublish chan struct{}
 	published   chan struct{}
-	// The context guard: the engine (behind its quarantine guard), the
-	// pre-request guard, what it remembers of the run, and the quarantines
-	// not yet reported.
-	engineReg    *engines.Registry
-	engine       *engines.Guard
-	engineFeed   *engineFeed
-	bg           backgroundCompaction
-	guard        *contextguard.Guard
-	estimator    *contextguard.Estimator
-	runGuard     runGuard
-	ends         runEnds // how the run under way ends (runend.go)
-	quarantineMu sync.Mutex
-	quarantines  []QuarantineInfo
-	ledger       failover.Ledger
-	choice       profileChoice // the preferred and locked profiles
-	answered     successes     // successes to record when the run ends
+	// keeper is the context guard: the pre-request guard, the engines
+	// and the compactions (keeper.go).
+	keeper   *contextKeeper
+	ends     runEnds // how the run under way ends (runend.go)
+	ledger   failover.Ledger
+	choice   profileChoice // the preferred and locked profiles
+	answered successes     // successes to record when the run ends
 	// background counts the ledger writes that run after a request.
 	background sync.WaitGroup
 	// swap keeps inputs out while the session changes: an input is saved
@@ -254,9 +244,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	r.tools = set
-	r.estimator = contextguard.NewEstimator()
-	r.guard = contextguard.NewGuard(r.estimator)
-	if err := r.setUpEngines(); err != nil {
+	if r.keeper, err = newContextKeeper(keeperPort{r}, keeperPort{r}, engineSetupOf(r.opts)); err != nil {
 		return nil, err
 	}
 	r.sched = opts.Lanes
@@ -278,7 +266,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	r.startWrites()
 	r.saver.start(r.writeCtx, r.holding)
-	r.engineFeed = newEngineFeed(r.writeCtx)
+	r.keeper.engines.startFeed(r.writeCtx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: r.defaultThinking(model), SteeringMode: opts.SteeringMode,
@@ -292,7 +280,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.laneProgress)
 	r.agent.Subscribe(r.settleSuccesses) // after the lanes are left (profiles.go)
 	r.agent.Subscribe(r.subs.settle)
-	r.agent.Subscribe(r.feedEngine)
+	r.agent.Subscribe(r.keeper.observe)
 	r.agent.Subscribe(r.logEvent)
 	if err := r.openInitialSession(ctx); err != nil {
 		r.stopSaving()

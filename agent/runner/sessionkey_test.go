@@ -18,7 +18,7 @@ func TestSessionKeyIsBackfilled(t *testing.T) {
 		}
 	}
 	rt := newRuntime(t, nil, agenttest.NewScript(), Options{ParentSession: "s_parent"})
-	if s := rt.engineSession(); s.Key != "s_parent/"+rt.SessionID() || s.ID != rt.SessionID() {
+	if s := rt.keeper.engines.sessionNow(); s.Key != "s_parent/"+rt.SessionID() || s.ID != rt.SessionID() {
 		t.Fatalf("engine session %+v", s)
 	}
 }

@@ -96,12 +96,12 @@ func (r *Runtime) compactForTimeout(ctx context.Context, q *guarded, final agent
 	if tc.asked.profile == "" {
 		return false // the attempt loop went past the timeout: it fell back or gave up
 	}
-	r.runGuard.counted(engines.CompactTimeout)
+	r.keeper.run.counted(engines.CompactTimeout)
 	asked := tc.asked
 	tc.asked, tc.exempt = exemption{}, append(tc.exempt, asked)
 	r.log.Info("the model timed out with the prompt filling most of the window; compacting before retrying",
 		"profile", asked.profile, "model", asked.model)
-	if r.compactRequest(tc.context(ctx), q, engines.CompactTimeout, final.Partial.ErrorMessage) {
+	if r.keeper.compactRequest(tc.context(ctx), q, engines.CompactTimeout, final.Partial.ErrorMessage) {
 		tc.compacted = true
 		return ctx.Err() == nil
 	}

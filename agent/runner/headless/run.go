@@ -89,17 +89,10 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	})
 	defer unsubscribe()
 	defer func() { mu.Lock(); tools.stopCountdown(); mu.Unlock() }()
-	if o.JSON { // a quarantine reported outside a request is an event too, and so are a cleared cooldown and a stall
+	if o.JSON { // a quarantine reported outside a request is an event too, and so are the other facts of noticeEvent
 		defer rt.SubscribeNotices(func(n runner.Notice) {
-			kind := ""
-			switch n.Kind {
-			case runner.NoticeQuarantine:
-				kind = runner.AnnotationQuarantine
-			case runner.NoticeCooldownCleared:
-				kind = runner.AnnotationCooldownCleared
-			case runner.NoticeRunStalled, runner.NoticeRunResumed:
-				kind = string(n.Kind)
-			default:
+			kind, ok := noticeEvent(n.Kind)
+			if !ok {
 				return
 			}
 			mu.Lock()
@@ -243,13 +236,29 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 			if q, ok := n.Data.(runner.QuarantineInfo); !ok || q.First() {
 				fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 			}
-		case runner.NoticeCooldownCleared:
+		case runner.NoticeCooldownCleared, runner.NoticeQuarantineCleared:
 			fmt.Fprintln(stderr, n.Text)
 		case runner.NoticeRunStalled:
 			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 		}
 	})
 	return w
+}
+
+// noticeEvent is the --json event type of a runtime notice that carries a
+// fact (its Data the event's fields), false for one --json leaves out.
+func noticeEvent(kind runner.NoticeKind) (string, bool) {
+	switch kind {
+	case runner.NoticeQuarantine:
+		return runner.AnnotationQuarantine, true
+	case runner.NoticeQuarantineCleared:
+		return runner.AnnotationQuarantineCleared, true
+	case runner.NoticeCooldownCleared:
+		return runner.AnnotationCooldownCleared, true
+	case runner.NoticeCompaction, runner.NoticeRunStalled, runner.NoticeRunResumed:
+		return string(kind), true
+	}
+	return "", false
 }
 
 func (w *saveWatch) failed() bool {
