@@ -87,7 +87,7 @@ func nothingToCompact(err error) (string, bool) {
 // summarizer asks m for the summary through the attempt loop: its profiles,
 // then the fallback chain, as a run would (SPEC §6.3).
 func (r *Runtime) summarizer(m agent.Model) contextguard.Summarizer {
-	return contextguard.StreamSummarizer(r.attemptsStream, m, agent.StreamOptions{Thinking: agent.ThinkingOff})
+	return contextguard.StreamSummarizer(r.attempts.stream, m, agent.StreamOptions{Thinking: agent.ThinkingOff})
 }
 
 // summaryWindow is the smallest known window of the models that may write
@@ -95,7 +95,7 @@ func (r *Runtime) summarizer(m agent.Model) contextguard.Summarizer {
 // in this run.
 func (r *Runtime) summaryWindow(m agent.Model) int {
 	w := r.runGuard.budget(m, agent.StreamOptions{}).Window
-	for _, c := range r.modelChain(m) {
+	for _, c := range r.catalog.modelChain(m) {
 		if c.ContextWindow > 0 && (w == 0 || c.ContextWindow < w) {
 			w = c.ContextWindow
 		}

@@ -276,7 +276,7 @@ func (r *Runtime) truncateSession(ctx context.Context, q *guarded, limit int) bo
 // the caller pushes it, or retries the request when nothing but
 // annotations went out (delivered is false).
 func (r *Runtime) tapAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) (final agent.AssistantEvent, delivered bool) {
-	tap := r.goStream(m, func(out *agent.AssistantStream) { r.runAttempts(ctx, m, llm, opts, out, tc) })
+	tap := r.attempts.goStream(m, func(out *agent.AssistantStream) { r.attempts.run(ctx, m, llm, opts, out, tc) })
 	var held []agent.AssistantEvent // a start: nothing yet, as long as nothing follows it
 	for ev := range tap.Events() {
 		switch ev.Type {
