@@ -173,22 +173,32 @@ func (c *runClock) expire(gen int) {
 	c.abort(AbortTimeout(c.limit))
 }
 
-// timeRun runs the run's clock from agent_start to agent_end, and tells it
-// of the compactions in between (their grace, see runClock).
-func (r *Runtime) timeRun(ev agent.Event) {
+// observe runs the clock from agent_start to agent_end, and tells it of
+// the compactions in between (their grace).
+func (c *runClock) observe(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.AgentStart:
-		r.clock.start()
-		r.runGuard.reset()
+		c.start()
 	case agent.AgentEnd:
-		r.clock.stop()
-		r.noticeQuarantines() // what no later request of the run reported
+		c.stop()
 	case agent.Annotation:
 		switch e.Kind {
 		case AnnotationCompactionStart:
-			r.clock.compactionStarted()
+			c.compactionStarted()
 		case AnnotationCompactionEnd:
-			r.clock.compactionEnded()
+			c.compactionEnded()
 		}
+	}
+}
+
+// timeRun is the run clock's subscriber; the guard's memory of the run
+// starts and ends with it.
+func (r *Runtime) timeRun(ev agent.Event) {
+	r.clock.observe(ev)
+	switch ev.(type) {
+	case agent.AgentStart:
+		r.runGuard.reset()
+	case agent.AgentEnd:
+		r.noticeQuarantines() // what no later request of the run reported
 	}
 }

@@ -291,7 +291,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
-	r.watchStalls()
+	r.stall = watchStalls(r)
 	r.agent.Subscribe(r.laneProgress)
 	r.agent.Subscribe(r.profiles.settle) // after the lanes are left (profiles.go)
 	r.agent.Subscribe(r.subs.settle)
