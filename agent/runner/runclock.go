@@ -21,7 +21,8 @@ const compactionGrace = lanes.TimeoutGrace
 // approval waits. A compaction in progress when the limit falls due gets
 // compactionGrace, once per run, to finish (the summary it is writing is
 // what lets the next run fit); the run is aborted as soon as it ends, or
-// when the grace runs out.
+// when the grace runs out. It calls only abort (the agent's AbortWith) and
+// its timers.
 type runClock struct {
 	limit time.Duration
 	// after starts a timer (time.AfterFunc; tests supply their own).

@@ -69,7 +69,8 @@ func AbortStalled(idle time.Duration) string {
 
 // stallWatch tells a stalled run from a running one. Its callbacks run
 // without its lock held: stalled and resumed on the event path or the
-// timer's goroutine, abort on the timer's.
+// timer's goroutine, abort on the timer's. It calls nothing but them and
+// its timers.
 type stallWatch struct {
 	// after starts a timer (time.AfterFunc; tests supply their own).
 	after func(d time.Duration, f func()) (stop func() bool)
