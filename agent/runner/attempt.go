@@ -3,11 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/failover"
 )
 
@@ -20,31 +20,55 @@ import (
 // already streamed cannot be taken back, so a failure after content ends the
 // request as the provider ended it (and is still ledgered).
 
+// attempts is the attempt loop: it runs a request over the profiles of its
+// model and the fallback chain (SPEC §5), retries on a profile, waits out
+// cooldowns, and stops for the timeout chain's compaction. It may call the
+// catalog, the ledger use (profileLedger) and the funcs below, and pushes
+// only to the request's stream; it knows nothing of sessions, lanes or the
+// guard, which wraps it (Runtime.attemptStream).
+type attempts struct {
+	catalog  *catalog
+	profiles *profileLedger
+	failover failover.Config
+	now      func() time.Time
+	// sleep waits before a retry or for a cooldown (Options.Sleep, else
+	// agent.Sleep).
+	sleep func(ctx context.Context, d time.Duration) error
+	log   *slog.Logger
+	// resetThinking gives the session m's default thinking level back when
+	// an attempt after a switch of profile or model answered
+	// (thinkingChoice.reset).
+	resetThinking func(m agent.Model)
+	// timeoutCompactions is how often the run under way compacted for a
+	// timeout (the guard's count), which the failover decision weighs.
+	timeoutCompactions func() int
+}
+
 // attemptStream is the StreamFn the Agent calls for model m: the request
 // goes through the context guard (guard.go), then the attempts, and the one
 // that answers streams out.
 func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-	return r.goStream(m, func(out *agent.AssistantStream) { r.keeper.guardedAttempts(ctx, m, llm, opts, out) })
+	return r.attempts.goStream(m, func(out *agent.AssistantStream) { r.keeper.guardedAttempts(ctx, m, llm, opts, out) })
 }
 
-// attemptsStream is the attempt loop alone as a StreamFn: no guard, no
-// lanes (the summary of a compaction, a request already guarded).
-func (r *Runtime) attemptsStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-	return r.goStream(m, func(out *agent.AssistantStream) { r.runAttempts(ctx, m, llm, opts, out, nil) })
+// stream is the attempt loop alone as a StreamFn: no guard, no lanes (the
+// summary of a compaction, a request already guarded).
+func (a *attempts) stream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	return a.goStream(m, func(out *agent.AssistantStream) { a.run(ctx, m, llm, opts, out, nil) })
 }
 
 // goStream runs fill into a new stream on a goroutine of its own and ends
 // the stream when fill returns. The loop's recovery cannot reach that
 // goroutine: a provider or ledger that panics fails the request instead of
 // the process.
-func (r *Runtime) goStream(m agent.Model, fill func(out *agent.AssistantStream)) *agent.AssistantStream {
+func (a *attempts) goStream(m agent.Model, fill func(out *agent.AssistantStream)) *agent.AssistantStream {
 	out := agent.NewAssistantStream()
 	go func() {
 		defer out.End(agent.Message{})
 		defer func() {
 			if p := recover(); p != nil {
-				r.log.Error("the attempt loop panicked", "panic", p)
-				out.Push(context.Background(), failedEvent(m, fmt.Sprintf("internal error: %v", p), r.opts.Now()))
+				a.log.Error("the attempt loop panicked", "panic", p)
+				out.Push(context.Background(), failedEvent(m, fmt.Sprintf("internal error: %v", p), a.now()))
 			}
 		}()
 		fill(out)
@@ -103,21 +127,21 @@ type attempt struct {
 
 func (a attempt) failed() bool { return a.final.Type != agent.EventDone }
 
-// runAttempts tries the chain's models and their profiles in order
+// run tries the chain's models and their profiles in order
 // until one answers or the decision is to surface the error, which then
 // goes out — unless every candidate is cooling down and the request may
 // wait for the soonest window (cooldownwait.go): then it waits and tries the
 // chain again. A timeout that asks for a compaction (timeoutchain.go) goes
 // out at once, for the guard to compact.
-func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) {
+func (a *attempts) run(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, out *agent.AssistantStream, tc *timeoutChain) {
 	q := &attemptRun{ctx: ctx, llm: llm, opts: opts, out: out, tc: tc}
 	if tc != nil {
 		q.count = tc.made
 		defer func() { tc.made = q.count }()
 	}
-	chain := r.modelChain(m)
+	chain := a.catalog.modelChain(m)
 	for {
-		last, done := r.tryChain(q, chain)
+		last, done := a.tryChain(q, chain)
 		if done {
 			return
 		}
@@ -125,7 +149,7 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 			surface(last, q.out)
 			return
 		}
-		if r.waitForCooldown(q, chain, &last) {
+		if a.waitForCooldown(q, chain, &last) {
 			continue
 		}
 		q.endCooldownWaits(last)
@@ -137,32 +161,32 @@ func (r *Runtime) runAttempts(ctx context.Context, m agent.Model, llm agent.LLMC
 // tryChain makes one pass over the chain. done: the request has ended (an
 // answer, or a failure that went out); otherwise last is the failure to
 // surface, which the caller may still wait past.
-func (r *Runtime) tryChain(q *attemptRun, chain []agent.Model) (last attempt, done bool) {
+func (a *attempts) tryChain(q *attemptRun, chain []agent.Model) (last attempt, done bool) {
 	for i, model := range chain {
-		prov := r.providerOf(model)
-		usable := q.ready(r.orderProfiles(q.ctx, prov, model), model, r.opts.Now())
+		prov := a.catalog.providerOf(model)
+		usable := q.ready(a.profiles.order(q.ctx, prov, model), model, a.now())
 		t := target{prov: prov, model: model, profiles: len(usable), holdThinking: i+1 < len(chain)}
 		var tried []string
 		for {
 			cand, ok := failover.Next(usable, tried, "")
 			if !ok {
 				if len(tried) == 0 {
-					r.skipModel(q, model, prov, usable, chain[i+1:])
+					a.skipModel(q, model, prov, usable, chain[i+1:])
 				}
 				break // profiles exhausted: the next model
 			}
 			tried = append(tried, cand.ID)
-			f, done := r.onProfile(q, t, cand.ID)
+			f, done := a.onProfile(q, t, cand.ID)
 			if done {
 				return attempt{}, true
 			}
-			q.noteHint(cand.ID, model, f.final.Partial.Error, r.opts.Now())
+			q.noteHint(cand.ID, model, f.final.Partial.Error, a.now())
 			verdict := failover.Decide(failover.Facts{
 				Stage: f.stage, Failed: true, Reason: f.reason, RunReason: q.run,
 				ProfilesLeft: failover.Left(usable, tried, ""), ModelsLeft: len(chain) - i - 1,
 				Profiles: len(usable), Attempts: q.count,
-				PromptHeavy: q.tc.compactsFor(), TimeoutCompactions: r.keeper.run.count(engines.CompactTimeout),
-			}, r.opts.Failover)
+				PromptHeavy: q.tc.compactsFor(), TimeoutCompactions: a.timeoutCompactions(),
+			}, a.failover)
 			f.info.Decision = verdict.Decision.String()
 			annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)
 			f.endRetries(q)
@@ -192,8 +216,8 @@ func (r *Runtime) tryChain(q *attemptRun, chain []agent.Model) (last attempt, do
 
 // skipModel records a model none of whose profiles may be used now, and
 // announces the fallback to the next model, if any.
-func (r *Runtime) skipModel(q *attemptRun, model agent.Model, prov Provider, usable []failover.Candidate, rest []agent.Model) {
-	q.failures = append(q.failures, r.noProfileLeft(model, prov, usable))
+func (a *attempts) skipModel(q *attemptRun, model agent.Model, prov Provider, usable []failover.Candidate, rest []agent.Model) {
+	q.failures = append(q.failures, a.noProfileLeft(model, prov, usable))
 	q.reasons = append(q.reasons, failover.ReasonRateLimit)
 	if len(rest) > 0 {
 		annotate(q.ctx, q.out, AnnotationFailover, AttemptInfo{Reason: failover.ReasonRateLimit.String(),
@@ -288,14 +312,14 @@ func surface(a attempt, out *agent.AssistantStream) {
 // noProfileLeft is the failure of a model none of whose profiles may be
 // used now: each is cooling down or disabled. Until when, and how to clear
 // it, the cooldown wait adds (lockedOutText) when it does not wait.
-func (r *Runtime) noProfileLeft(m agent.Model, prov Provider, usable []failover.Candidate) attempt {
+func (a *attempts) noProfileLeft(m agent.Model, prov Provider, usable []failover.Candidate) attempt {
 	text := fmt.Sprintf("every auth profile of %s is unavailable", prov.Name)
 	if len(usable) > 0 {
-		st := usable[0].State.Status(r.opts.Now())
+		st := usable[0].State.Status(a.now())
 		if st.State == failover.StateAvailable && !usable[0].Until.IsZero() {
 			st = usable[0].State.Status(usable[0].Until.Add(-time.Millisecond)) // it ended since the ordering
 		}
 		text = fmt.Sprintf("every auth profile of %s is in %s (%s)", prov.Name, st.State, st.Reason)
 	}
-	return attempt{final: failedEvent(m, text, r.opts.Now())}
+	return attempt{final: failedEvent(m, text, a.now())}
 }

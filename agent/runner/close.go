@@ -129,7 +129,7 @@ func (r *Runtime) stopSaving() {
 func (r *Runtime) waitBackground(ctx context.Context) {
 	done := make(chan struct{})
 	go func() {
-		r.background.Wait()
+		r.profiles.wait()
 		close(done)
 	}()
 	select {

@@ -117,8 +117,3 @@ type cooldownSinkKey struct{}
 func withCooldownSink(ctx context.Context, sink func(CooldownInfo)) context.Context {
 	return context.WithValue(ctx, cooldownSinkKey{}, sink)
 }
-
-// announceCleared reports a cleared window to every front end.
-func (r *Runtime) announceCleared(c CooldownCleared) {
-	r.notifyData(NoticeCooldownCleared, c.Line(), c)
-}

@@ -21,10 +21,10 @@ import (
 
 // chainWaiting is what the request's candidates wait for now, over every
 // model of chain, read from the ledger; available says one may be tried.
-func (r *Runtime) chainWaiting(q *attemptRun, chain []agent.Model) (waiting []failover.Waiting, available bool) {
-	now := r.opts.Now()
+func (a *attempts) chainWaiting(q *attemptRun, chain []agent.Model) (waiting []failover.Waiting, available bool) {
+	now := a.now()
 	for _, m := range chain {
-		for _, c := range q.ready(r.orderProfiles(q.ctx, r.providerOf(m), m), m, now) {
+		for _, c := range q.ready(a.profiles.order(q.ctx, a.catalog.providerOf(m), m), m, now) {
 			switch {
 			case c.Eligibility == failover.EligibleOK:
 				available = true
@@ -67,20 +67,20 @@ func (q *attemptRun) noteHint(id string, m agent.Model, perr *agent.ProviderErro
 // for the soonest cooldown; when it does, it waits (true: try the chain
 // again). When it does not, last — the error about to go out — learns until
 // when the request is locked out and how to clear it.
-func (r *Runtime) waitForCooldown(q *attemptRun, chain []agent.Model, last *attempt) bool {
+func (a *attempts) waitForCooldown(q *attemptRun, chain []agent.Model, last *attempt) bool {
 	if q.ctx.Err() != nil {
 		return false
 	}
-	waiting, available := r.chainWaiting(q, chain)
-	now := r.opts.Now()
+	waiting, available := a.chainWaiting(q, chain)
+	now := a.now()
 	verdict := failover.DecideCooldownWait(failover.WaitFacts{Waiting: waiting, Available: available,
-		Waits: q.cooldownWaits, TimeoutWaits: q.timeoutWaits, Now: now}, r.opts.Failover)
+		Waits: q.cooldownWaits, TimeoutWaits: q.timeoutWaits, Now: now}, a.failover)
 	if !verdict.Wait {
 		if verdict.Soonest.Profile != "" && last != nil && verdict.Rule != "available" {
 			last.final.Partial.ErrorMessage = lockedOutText(last.final.Partial.ErrorMessage, verdict, now)
 		}
 		if last != nil && !available {
-			last.final.Partial.ErrorMessage = r.lockNote(last.final.Partial.ErrorMessage)
+			last.final.Partial.ErrorMessage = a.profiles.choice.lockNote(last.final.Partial.ErrorMessage)
 		}
 		return false
 	}
@@ -96,10 +96,10 @@ func (r *Runtime) waitForCooldown(q *attemptRun, chain []agent.Model, last *atte
 		info.ErrorMessage = last.final.Partial.ErrorMessage
 	}
 	annotate(q.ctx, q.out, AnnotationRetryStart, info)
-	if r.wait(q.ctx, verdict.Delay) != nil {
+	if a.wait(q.ctx, verdict.Delay) != nil {
 		q.waitsEnded = true
 		annotate(context.Background(), q.out, AnnotationRetryEnd, RetryEndInfo{Attempt: q.cooldownWaits, FinalError: agent.AbortReason(q.ctx)})
-		last.final = abortedEvent(q.ctx, chain[0], r.opts.Now())
+		last.final = abortedEvent(q.ctx, chain[0], a.now())
 		return false
 	}
 	q.failures, q.reasons = nil, nil

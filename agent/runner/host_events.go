@@ -23,7 +23,7 @@ func (h *Host) attach(rt *Runtime) {
 		}
 		h.attached = rt
 		h.deliverLocked(agent.Annotation{Kind: AnnotationSessionLoaded, Data: loaded})
-	}, rt.withRunEnd(func(ev agent.Event) {
+	}, rt.ends.withRunEnd(func(ev agent.Event) {
 		h.emitMu.Lock()
 		defer h.emitMu.Unlock()
 		if h.attached == rt { // an old forwarder may still be called once

@@ -82,14 +82,14 @@ func (p keeperPort) manualLane(ctx context.Context) (*lanes.Task, error) {
 func (p keeperPort) maintain(session string) (done func()) { return p.r.sched.Maintain(session) }
 
 func (p keeperPort) attempts(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions, tc *timeoutChain) *agent.AssistantStream {
-	return p.r.goStream(m, func(out *agent.AssistantStream) { p.r.runAttempts(ctx, m, llm, opts, out, tc) })
+	return p.r.attempts.goStream(m, func(out *agent.AssistantStream) { p.r.attempts.run(ctx, m, llm, opts, out, tc) })
 }
 
 func (p keeperPort) summaries(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
-	return p.r.attemptsStream(ctx, m, llm, opts)
+	return p.r.attempts.stream(ctx, m, llm, opts)
 }
 
-func (p keeperPort) modelChain(m agent.Model) []agent.Model { return p.r.modelChain(m) }
+func (p keeperPort) modelChain(m agent.Model) []agent.Model { return p.r.catalog.modelChain(m) }
 
 func (p keeperPort) compactForTimeout(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
 	return p.r.compactForTimeout(ctx, q, final)

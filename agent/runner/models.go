@@ -1,10 +1,10 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/steer-tui/steer/agent"
 )
@@ -109,65 +109,51 @@ func allModels(providers []Provider) string {
 	return strings.Join(refs, ", ")
 }
 
-// defaultThinking is the thinking level a session on m starts with unless
-// it chose one (seed 000 §4.1 ③, resolveInitialThinkLevel: the explicit
-// level first, else the default for this model): m's own default, else the
-// agent's (Options.Thinking). It is also the "initial value" a switch of
-// profile or model goes back to (SPEC §5.3).
-func (r *Runtime) defaultThinking(m agent.Model) agent.ThinkingLevel {
-	for _, p := range r.opts.Providers {
-		if l, ok := p.Thinking[m.ID]; ok && p.Name == m.Provider {
-			return l
-		}
+// thinkingChoice follows whether the session chose its thinking level:
+// a chosen level outlasts a change of model, otherwise the session follows
+// each model's default. It calls only set (the agent's SetThinking) and
+// defaults (catalog.defaultThinking).
+type thinkingChoice struct {
+	set      func(agent.ThinkingLevel)
+	defaults func(agent.Model) agent.ThinkingLevel
+
+	mu     sync.Mutex
+	chosen bool
+}
+
+// choose sets the level the session chose.
+func (t *thinkingChoice) choose(l agent.ThinkingLevel) {
+	t.mu.Lock()
+	t.chosen = true
+	t.mu.Unlock()
+	t.set(l)
+}
+
+// reset goes back to m's default level, as if the session had chosen none
+// (after a switch of profile or model, SPEC §5.3).
+func (t *thinkingChoice) reset(m agent.Model) {
+	t.mu.Lock()
+	t.chosen = false
+	t.mu.Unlock()
+	t.set(t.defaults(m))
+}
+
+// follow gives a session that chose no level m's default, once m is the
+// session's model.
+func (t *thinkingChoice) follow(m agent.Model) {
+	t.mu.Lock()
+	chosen := t.chosen
+	t.mu.Unlock()
+	if !chosen {
+		t.set(t.defaults(m))
 	}
-	return r.opts.Thinking
 }
 
 // SetThinking sets the thinking level the session chose: it outlasts a
 // change of model (a session that chose none follows each model's
 // default).
-func (r *Runtime) SetThinking(l agent.ThinkingLevel) {
-	r.mu.Lock()
-	r.thinkingChosen = true
-	r.mu.Unlock()
-	r.agent.SetThinking(l)
-}
-
-// resetThinking goes back to m's default level, as if the session had
-// chosen none (after a switch of profile or model, SPEC §5.3).
-func (r *Runtime) resetThinking(m agent.Model) {
-	r.mu.Lock()
-	r.thinkingChosen = false
-	r.mu.Unlock()
-	r.agent.SetThinking(r.defaultThinking(m))
-}
-
-// followThinking gives a session that chose no level m's default, once m
-// is the session's model.
-func (r *Runtime) followThinking(m agent.Model) {
-	r.mu.Lock()
-	chosen := r.thinkingChosen
-	r.mu.Unlock()
-	if !chosen {
-		r.agent.SetThinking(r.defaultThinking(m))
-	}
-}
-
-// unusable returns the *UnusableError of choosing m, or nil when its
-// provider can be used.
-func (r *Runtime) unusable(m agent.Model) error {
-	if ue := unusableIn(r.opts.Providers, m); ue != nil {
-		return ue
-	}
-	return nil
-}
+func (r *Runtime) SetThinking(l agent.ThinkingLevel) { r.thinking.choose(l) }
 
 // ModelProblem says why m cannot be chosen ("ANTHROPIC_API_KEY is not set"),
 // or "" when it can: pickers mark such models.
-func (r *Runtime) ModelProblem(m agent.Model) string {
-	var ue *UnusableError
-	if errors.As(r.unusable(m), &ue) {
-		return ue.Reason
-	}
-	return ""
-}
+func (r *Runtime) ModelProblem(m agent.Model) string { return r.catalog.problem(m) }

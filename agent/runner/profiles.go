@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -37,53 +38,51 @@ func (p Provider) key(id string) string {
 	return ""
 }
 
-// providerOf is the provider that serves m.
-func (r *Runtime) providerOf(m agent.Model) Provider {
-	for _, p := range r.opts.Providers {
-		if p.Name == m.Provider {
-			return p
-		}
-	}
-	return Provider{Name: m.Provider}
+// profileLedger is the runtime's use of the shared auth-profile ledger
+// (SPEC §5.3): it orders a model's profiles by the ledger and the session's
+// choice, records failures as they happen and successes once the run ends
+// (in the background), and clears a profile's windows. It may call the
+// ledger, the choice, clearStored, and the funcs below; a window it opens
+// goes out on the request's stream, one it finds ended or clears goes to
+// cleared.
+type profileLedger struct {
+	ledger    failover.Ledger
+	choice    *profileChoice
+	cooldowns failover.Cooldowns
+	now       func() time.Time
+	log       *slog.Logger
+	// cleared announces a window that ended (a runtime notice).
+	cleared func(CooldownCleared)
+	// running says whether a run holds its lanes now; writes bounds the
+	// background writes (Runtime.writeCtx).
+	running func() bool
+	writes  context.Context
+	// clearStored clears a profile for every steer process (the store's
+	// ClearProfile); nil clears it in ledger only (no store, a rehearsal).
+	clearStored func(ctx context.Context, id string) error
+
+	answered successes // successes to record when the run ends
+	// background counts the ledger writes that run after a request.
+	background sync.WaitGroup
 }
 
-// modelChain is m, then the configured fallbacks that resolve to another
-// usable model, each once.
-func (r *Runtime) modelChain(m agent.Model) []agent.Model {
-	chain := []agent.Model{m}
-	for _, ref := range r.opts.Fallbacks {
-		fm, err := r.opts.Resolve(ref)
-		if err != nil || r.unusable(fm) != nil || r.streamOf(fm) == nil {
-			continue
-		}
-		dup := false
-		for _, c := range chain {
-			dup = dup || c.Ref() == fm.Ref()
-		}
-		if !dup {
-			chain = append(chain, fm)
-		}
-	}
-	return chain
-}
-
-// orderProfiles orders the profiles that may serve model m by the shared
-// ledger (SPEC §5.3) and the session's choice (profiles_choice.go), writing
-// back cooldowns that have ended and announcing them (cooldown_cleared,
-// source "expired").
-func (r *Runtime) orderProfiles(ctx context.Context, prov Provider, m agent.Model) []failover.Candidate {
-	now := r.opts.Now()
+// order orders the profiles that may serve model m by the shared ledger
+// (SPEC §5.3) and the session's choice (profiles_choice.go), writing back
+// cooldowns that have ended and announcing them (cooldown_cleared, source
+// "expired").
+func (l *profileLedger) order(ctx context.Context, prov Provider, m agent.Model) []failover.Candidate {
+	now := l.now()
 	in := failover.OrderInput{
 		Profiles: map[string]failover.Profile{}, States: map[string]failover.ProfileState{},
 		Want: failover.Want{Provider: prov.Name, Model: m.ID},
 	}
-	r.chosen(&in)
+	in.Preferred, in.Locked = l.choice.get()
 	for _, p := range prov.profiles() {
 		in.Order = append(in.Order, p.ID)
 		in.Profiles[p.ID] = failover.Profile{ID: p.ID, Provider: prov.Name}
-		st, err := r.ledger.Load(ctx, p.ID)
+		st, err := l.ledger.Load(ctx, p.ID)
 		if err != nil {
-			r.log.Warn("reading the auth-profile ledger failed", "profile", p.ID, "error", err)
+			l.log.Warn("reading the auth-profile ledger failed", "profile", p.ID, "error", err)
 			continue
 		}
 		in.States[p.ID] = st
@@ -94,8 +93,8 @@ func (r *Runtime) orderProfiles(ctx context.Context, prov Provider, m agent.Mode
 			continue
 		}
 		model := in.States[c.ID].CooldownModel
-		if _, ok := r.updateLedger(ctx, c.ID, func(st failover.ProfileState) failover.ProfileState { return st.ClearExpired(now) }); ok {
-			r.announceCleared(CooldownCleared{Profile: c.ID, Model: model, Source: ClearedExpired})
+		if _, ok := l.update(ctx, c.ID, func(st failover.ProfileState) failover.ProfileState { return st.ClearExpired(now) }); ok {
+			l.cleared(CooldownCleared{Profile: c.ID, Model: model, Source: ClearedExpired})
 		}
 	}
 	return usable
@@ -106,16 +105,16 @@ func (r *Runtime) orderProfiles(ctx context.Context, prov Provider, m agent.Mode
 // the cooldown; the ledger itself leaves out what is not the profile's fault
 // (SPEC §5.3). A window the failure opens, lengthens or widens is announced
 // on out, the request's stream (cooldownevents.go).
-func (r *Runtime) recordFailure(ctx context.Context, out *agent.AssistantStream, id string, m agent.Model, reason failover.Reason, perr *agent.ProviderError) {
-	now := r.opts.Now()
+func (l *profileLedger) recordFailure(ctx context.Context, out *agent.AssistantStream, id string, m agent.Model, reason failover.Reason, perr *agent.ProviderError) {
+	now := l.now()
 	f := failover.Failure{At: now, Reason: reason, Model: m.ID, ProviderReached: reached(perr)}
 	if perr != nil {
 		f.Hint, _ = failover.RetryHint(perr.Status, perr.Header, now)
 	}
 	var before failover.ProfileState // what the applied update started from
-	after, ok := r.updateLedger(ctx, id, func(st failover.ProfileState) failover.ProfileState {
+	after, ok := l.update(ctx, id, func(st failover.ProfileState) failover.ProfileState {
 		before = st
-		return st.RecordFailure(f, r.opts.Cooldowns)
+		return st.RecordFailure(f, l.cooldowns)
 	})
 	if info, changed := windowChange(id, before, after, now); ok && changed {
 		announceCooldown(ctx, out, info)
@@ -135,9 +134,9 @@ func reached(perr *agent.ProviderError) bool {
 // time it answered, so that a failure later in the run keeps its counters
 // (RecordSuccess leaves a newer failure's counters alone). A run is under
 // way while it holds its lanes (lanes.go: from before its first request
-// until agent_end reaches the subscribers, settleSuccesses after
-// laneProgress); a success noted outside one (a manual compaction's
-// summary) is recorded at once, its request being all there is to settle.
+// until agent_end reaches the subscribers, settle after laneProgress); a
+// success noted outside one (a manual compaction's summary) is recorded at
+// once, its request being all there is to settle.
 type successes struct {
 	mu    sync.Mutex
 	noted []success
@@ -151,56 +150,58 @@ type success struct {
 // recordSuccess notes that profile id answered a request, for the run's end
 // to record. The check for a run and the note are one step under mu, which
 // the run's end takes after leaving the lanes: no note is left behind.
-func (r *Runtime) recordSuccess(id string) {
-	at := r.opts.Now()
-	r.answered.mu.Lock()
-	r.lane.mu.Lock()
-	running := r.lane.task != nil
-	r.lane.mu.Unlock()
+func (l *profileLedger) recordSuccess(id string) {
+	at := l.now()
+	l.answered.mu.Lock()
+	running := l.running()
 	if running {
-		r.answered.noted = append(r.answered.noted, success{id, at})
+		l.answered.noted = append(l.answered.noted, success{id, at})
 	}
-	r.answered.mu.Unlock()
+	l.answered.mu.Unlock()
 	if !running {
-		r.writeSuccess(id, at)
+		l.writeSuccess(id, at)
 	}
 }
 
-// settleSuccesses records, when a run ends, the successes noted during it.
-func (r *Runtime) settleSuccesses(ev agent.Event) {
+// settle records, when a run ends, the successes noted during it (a
+// subscriber).
+func (l *profileLedger) settle(ev agent.Event) {
 	if _, ok := ev.(agent.AgentEnd); !ok {
 		return
 	}
-	r.answered.mu.Lock()
-	noted := r.answered.noted
-	r.answered.noted = nil
-	r.answered.mu.Unlock()
+	l.answered.mu.Lock()
+	noted := l.answered.noted
+	l.answered.noted = nil
+	l.answered.mu.Unlock()
 	for _, s := range noted {
-		r.writeSuccess(s.id, s.at)
+		l.writeSuccess(s.id, s.at)
 	}
 }
 
 // writeSuccess records a success at at in the background, warning when the
 // ledger is slow (failover.SuccessRecordSlow). (seed)
-func (r *Runtime) writeSuccess(id string, at time.Time) {
-	r.background.Add(1)
+func (l *profileLedger) writeSuccess(id string, at time.Time) {
+	l.background.Add(1)
 	go func() {
-		defer r.background.Done()
+		defer l.background.Done()
 		began := time.Now()
-		r.updateLedger(r.writeCtx, id, func(st failover.ProfileState) failover.ProfileState { return st.RecordSuccess(at) })
+		l.update(l.writes, id, func(st failover.ProfileState) failover.ProfileState { return st.RecordSuccess(at) })
 		if took := time.Since(began); took > failover.SuccessRecordSlow {
-			r.log.Warn("recording an auth-profile success was slow", "profile", id, "took", took)
+			l.log.Warn("recording an auth-profile success was slow", "profile", id, "took", took)
 		}
 	}()
 }
 
-// updateLedger applies fn to profile id's entry and returns what was
-// stored; ok is false when the ledger failed (logged: a lost record must not
-// fail the run).
-func (r *Runtime) updateLedger(ctx context.Context, id string, fn func(failover.ProfileState) failover.ProfileState) (failover.ProfileState, bool) {
-	st, err := r.ledger.Update(ctx, id, fn)
+// wait waits for the background writes.
+func (l *profileLedger) wait() { l.background.Wait() }
+
+// update applies fn to profile id's entry and returns what was stored; ok
+// is false when the ledger failed (logged: a lost record must not fail the
+// run).
+func (l *profileLedger) update(ctx context.Context, id string, fn func(failover.ProfileState) failover.ProfileState) (failover.ProfileState, bool) {
+	st, err := l.ledger.Update(ctx, id, fn)
 	if err != nil && !errors.Is(err, context.Canceled) {
-		r.log.Warn("updating the auth-profile ledger failed", "profile", id, "error", err)
+		l.log.Warn("updating the auth-profile ledger failed", "profile", id, "error", err)
 	}
 	return st, err == nil
 }

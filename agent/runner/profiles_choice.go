@@ -2,10 +2,10 @@ package runner
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 
-	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
 )
 
@@ -25,12 +25,30 @@ import (
 // as the process.
 
 // profileChoice is a session's preferred and locked profiles ("" for none).
-// saving makes a change and its write one step, so that two changes land
-// in the database in the order they were made.
+// It calls only known (to check an id), save (which writes the current
+// session's choice once the session has its row; Runtime.saveChoice) and
+// its log. saving makes a change and its write one step, so that two
+// changes land in the database in the order they were made.
 type profileChoice struct {
+	flag  string // --profile (Options.Profile): every new session's preference
+	known *catalog
+	save  func(persistence.ProfileChoice) error
+	log   *slog.Logger
+
 	saving            sync.Mutex
 	mu                sync.Mutex
 	preferred, locked string
+}
+
+// newProfileChoice is the choice of the first session: --profile's
+// preferred profile, which must be configured.
+func newProfileChoice(flag string, known *catalog, save func(persistence.ProfileChoice) error, log *slog.Logger) (*profileChoice, error) {
+	if err := known.checkProfile(flag); err != nil {
+		return nil, err
+	}
+	c := &profileChoice{flag: flag, known: known, save: save, log: log}
+	c.reset()
+	return c, nil
 }
 
 func (c *profileChoice) get() (preferred, locked string) {
@@ -51,57 +69,108 @@ func (c *profileChoice) set(preferred, locked string) {
 	c.preferred, c.locked = preferred, locked
 }
 
-// startChoice takes the preferred profile of Options.Profile, which must be
-// configured.
-func (r *Runtime) startChoice() error {
-	if id := r.opts.Profile; id != "" && !r.hasProfile(id) {
-		return r.unknownProfile(id)
-	}
-	r.resetChoice()
-	return nil
+// reset is the choice of a session this process starts: --profile's
+// preferred profile, no lock. It is saved with the session's row.
+func (c *profileChoice) reset() {
+	c.saving.Lock()
+	defer c.saving.Unlock()
+	c.set(c.flag, "")
 }
 
-// resetChoice is the choice of a session this process starts: --profile's
-// preferred profile, no lock. It is saved with the session's row.
-func (r *Runtime) resetChoice() {
-	r.choice.saving.Lock()
-	defer r.choice.saving.Unlock()
-	r.choice.set(r.opts.Profile, "")
+// prefer makes id the preferred profile, tried first while it is eligible;
+// "" prefers none. id must be configured. The choice holds in this process
+// even when saving it fails (the error says so).
+func (c *profileChoice) prefer(id string) error {
+	if err := c.known.checkProfile(id); err != nil {
+		return err
+	}
+	return c.change(func(pc *persistence.ProfileChoice) { pc.Preferred = id })
+}
+
+// lock locks the session to profile id, the only one its requests use from
+// the next attempt on; "" unlocks it. id must be configured.
+func (c *profileChoice) lock(id string) error {
+	if err := c.known.checkProfile(id); err != nil {
+		return err
+	}
+	return c.change(func(pc *persistence.ProfileChoice) { pc.Locked = id })
+}
+
+// change applies edit to the choice and saves it.
+func (c *profileChoice) change(edit func(*persistence.ProfileChoice)) error {
+	c.saving.Lock()
+	defer c.saving.Unlock()
+	pc := c.saved()
+	edit(&pc)
+	c.set(pc.Preferred, pc.Locked)
+	return c.save(pc)
+}
+
+// adoptSaved makes session id's saved choice the current one, once the
+// session is current: an id no longer configured is ignored (logged), and a
+// session that prefers none takes --profile's, saved like any choice. A
+// failed save is logged: the choice holds here regardless.
+func (c *profileChoice) adoptSaved(id string, saved persistence.ProfileChoice) {
+	c.saving.Lock()
+	defer c.saving.Unlock()
+	preferred, locked := c.configured(id, "preferred", saved.Preferred), c.configured(id, "locked", saved.Locked)
+	fromFlag := preferred == "" && c.flag != ""
+	if fromFlag {
+		preferred = c.flag
+	}
+	c.set(preferred, locked)
+	if !fromFlag {
+		return
+	}
+	// The saved lock is kept as it was, known here or not.
+	if err := c.save(persistence.ProfileChoice{Preferred: preferred, Locked: saved.Locked}); err != nil {
+		c.log.Warn("the session's preferred auth profile was not saved", "session", id, "error", err)
+	}
+}
+
+// configured is profile, the session's saved choice of kind ("preferred",
+// "locked"), or "" when no provider configures it now.
+func (c *profileChoice) configured(sessionID, kind, profile string) string {
+	if profile == "" || c.known.hasProfile(profile) {
+		return profile
+	}
+	c.log.Warn("ignoring the session's saved choice of an auth profile that is not configured",
+		"session", sessionID, "choice", kind, "profile", profile)
+	return ""
+}
+
+// lockNote adds to the error of a request that found no profile to use
+// that the session is locked to one: rotation did not look further because
+// the user said so, and how to undo it. text as it is when the session is
+// not locked.
+func (c *profileChoice) lockNote(text string) string {
+	_, locked := c.get()
+	if locked == "" {
+		return text
+	}
+	note := fmt.Sprintf("the session is locked to auth profile %s (/profiles → l unlocks it)", locked)
+	if text == "" {
+		return note
+	}
+	return text + " — " + note
 }
 
 // PreferProfile makes id the session's preferred profile, tried first while
 // it is eligible; "" prefers none. id must be configured. The choice holds
 // in this process even when saving it fails (the error says so).
-func (r *Runtime) PreferProfile(id string) error {
-	if id != "" && !r.hasProfile(id) {
-		return r.unknownProfile(id)
-	}
-	return r.changeChoice(func(c *persistence.ProfileChoice) { c.Preferred = id })
-}
+func (r *Runtime) PreferProfile(id string) error { return r.choice.prefer(id) }
 
 // LockProfile locks the session to profile id, the only one its requests
 // use from the next attempt on; "" unlocks it. id must be configured. The
 // choice holds in this process even when saving it fails.
-func (r *Runtime) LockProfile(id string) error {
-	if id != "" && !r.hasProfile(id) {
-		return r.unknownProfile(id)
-	}
-	return r.changeChoice(func(c *persistence.ProfileChoice) { c.Locked = id })
-}
+func (r *Runtime) LockProfile(id string) error { return r.choice.lock(id) }
 
-// changeChoice applies edit to the session's choice and saves it, once the
-// session has its row (ensureSession saves the choice with the row).
-func (r *Runtime) changeChoice(edit func(*persistence.ProfileChoice)) error {
-	r.choice.saving.Lock()
-	defer r.choice.saving.Unlock()
-	c := r.choice.saved()
-	edit(&c)
-	r.choice.set(c.Preferred, c.Locked)
-	return r.saveChoice(c)
-}
+// ProfileChoice returns the session's preferred and locked profiles ("" for
+// none).
+func (r *Runtime) ProfileChoice() (preferred, locked string) { return r.choice.get() }
 
-// saveChoice writes c for the current session, if it is saved already;
-// choice.saving is held.
+// saveChoice writes c for the current session, if it is saved already (the
+// choice's save; its saving lock is held).
 func (r *Runtime) saveChoice(c persistence.ProfileChoice) error {
 	r.mu.Lock()
 	id, created := r.session.id, r.session.created
@@ -113,75 +182,6 @@ func (r *Runtime) saveChoice(c persistence.ProfileChoice) error {
 		return fmt.Errorf("saving the auth profile choice: %w", err)
 	}
 	return nil
-}
-
-// adoptSavedChoice makes session id's saved choice the current one, once
-// the session is current: an id no longer configured is ignored (logged),
-// and a session that prefers none takes --profile's, saved like any
-// choice. A failed save is logged: the choice holds here regardless.
-func (r *Runtime) adoptSavedChoice(id string, saved persistence.ProfileChoice) {
-	r.choice.saving.Lock()
-	defer r.choice.saving.Unlock()
-	preferred, locked := r.configuredChoice(id, "preferred", saved.Preferred), r.configuredChoice(id, "locked", saved.Locked)
-	fromFlag := preferred == "" && r.opts.Profile != ""
-	if fromFlag {
-		preferred = r.opts.Profile
-	}
-	r.choice.set(preferred, locked)
-	if !fromFlag {
-		return
-	}
-	// The saved lock is kept as it was, known here or not.
-	if err := r.saveChoice(persistence.ProfileChoice{Preferred: preferred, Locked: saved.Locked}); err != nil {
-		r.log.Warn("the session's preferred auth profile was not saved", "session", id, "error", err)
-	}
-}
-
-// configuredChoice is profile, the session's saved choice of kind
-// ("preferred", "locked"), or "" when no provider configures it now.
-func (r *Runtime) configuredChoice(sessionID, kind, profile string) string {
-	if profile == "" || r.hasProfile(profile) {
-		return profile
-	}
-	r.log.Warn("ignoring the session's saved choice of an auth profile that is not configured",
-		"session", sessionID, "choice", kind, "profile", profile)
-	return ""
-}
-
-// ProfileChoice returns the session's preferred and locked profiles ("" for
-// none).
-func (r *Runtime) ProfileChoice() (preferred, locked string) { return r.choice.get() }
-
-// chosen fills in the session's choice for ordering.
-func (r *Runtime) chosen(in *failover.OrderInput) {
-	in.Preferred, in.Locked = r.choice.get()
-}
-
-// unknownProfile is the error for an id no provider configures, listing the
-// ones that are.
-func (r *Runtime) unknownProfile(id string) error {
-	var known []string
-	for _, p := range r.opts.Providers {
-		for _, pr := range p.profiles() {
-			known = append(known, pr.ID)
-		}
-	}
-	return &UnknownProfileError{ID: id, Known: known}
-}
-
-// lockNote adds to the error of a request that found no profile to use
-// that the session is locked to one: rotation did not look further because
-// the user said so, and how to undo it. "" when the session is not locked.
-func (r *Runtime) lockNote(text string) string {
-	_, locked := r.choice.get()
-	if locked == "" {
-		return text
-	}
-	note := fmt.Sprintf("the session is locked to auth profile %s (/profiles → l unlocks it)", locked)
-	if text == "" {
-		return note
-	}
-	return text + " — " + note
 }
 
 // knownProfiles words the configured profiles for an error: "a, b".

@@ -16,25 +16,31 @@ import (
 // profiles. A window that was open is announced as cooldown_cleared with
 // source "user" (cooldownevents.go).
 func (r *Runtime) ClearProfile(ctx context.Context, id string) error {
-	if !r.hasProfile(id) {
-		return r.unknownProfile(id)
+	if !r.catalog.hasProfile(id) {
+		return r.catalog.unknownProfile(id)
 	}
-	now := r.opts.Now()
-	before, loadErr := r.ledger.Load(ctx, id)
+	return r.profiles.clear(ctx, id)
+}
+
+// clear ends profile id's windows (see ClearProfile) and announces the one
+// that was open.
+func (l *profileLedger) clear(ctx context.Context, id string) error {
+	now := l.now()
+	before, loadErr := l.ledger.Load(ctx, id)
 	if loadErr != nil { // the clear matters more than its announcement
-		r.log.Warn("reading the auth-profile ledger failed", "profile", id, "error", loadErr)
+		l.log.Warn("reading the auth-profile ledger failed", "profile", id, "error", loadErr)
 	}
 	var err error
-	if r.store != nil && r.opts.Rehearsal == "" {
-		err = r.store.ClearProfile(ctx, id)
+	if l.clearStored != nil {
+		err = l.clearStored(ctx, id)
 	} else {
-		_, err = r.ledger.Update(ctx, id, clearWindows)
+		_, err = l.ledger.Update(ctx, id, clearWindows)
 	}
 	if err != nil {
 		return err
 	}
 	if st := before.Status(now); loadErr == nil && st.State != failover.StateAvailable {
-		r.announceCleared(CooldownCleared{Profile: id, Model: st.Model, Source: ClearedByUser})
+		l.cleared(CooldownCleared{Profile: id, Model: st.Model, Source: ClearedByUser})
 	}
 	return nil
 }
@@ -53,17 +59,6 @@ func (e *UnknownProfileError) Error() string {
 		return fmt.Sprintf("no auth profile %q is configured", e.ID)
 	}
 	return fmt.Sprintf("no auth profile %q is configured (configured: %s)", e.ID, knownProfiles(e.Known))
-}
-
-func (r *Runtime) hasProfile(id string) bool {
-	for _, p := range r.opts.Providers {
-		for _, pr := range p.profiles() {
-			if pr.ID == id {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // clearWindows is a ledger entry without its windows and failure-window

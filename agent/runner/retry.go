@@ -31,17 +31,17 @@ type failed struct {
 // onProfile runs attempts on profile id of t until one answers (done), the
 // request cannot go on (done: delivered, aborted), or a failure is not
 // retried on this profile: that one comes back, written to the ledger.
-func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
+func (a *attempts) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 	model := t.model
 	for retries := 0; ; retries++ {
-		f, done := r.attemptOnce(q, t, id, retries)
+		f, done := a.attemptOnce(q, t, id, retries)
 		if done {
 			return failed{}, true
 		}
 		perr := f.final.Partial.Error
 		if f.delivered || q.ctx.Err() != nil {
 			if q.ctx.Err() == nil {
-				r.recordFailure(q.ctx, q.out, id, model, f.reason, perr)
+				a.profiles.recordFailure(q.ctx, q.out, id, model, f.reason, perr)
 			}
 			annotate(q.ctx, q.out, AnnotationAttemptEnd, f.info)
 			f.endRetries(q)
@@ -50,12 +50,12 @@ func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 		}
 		var hint failover.Hint
 		if perr != nil {
-			hint, _ = failover.RetryHint(perr.Status, perr.Header, r.opts.Now())
+			hint, _ = failover.RetryHint(perr.Status, perr.Header, a.now())
 		}
 		retry := failover.DecideRetry(failover.RetryFacts{Reason: f.reason, Hint: hint, Retries: retries,
-			Attempts: q.count, Profiles: t.profiles}, r.opts.Failover)
+			Attempts: q.count, Profiles: t.profiles}, a.failover)
 		if !retry.Retry || q.tc.skipsRetry(f.reason) {
-			r.recordFailure(q.ctx, q.out, id, model, f.reason, perr)
+			a.profiles.recordFailure(q.ctx, q.out, id, model, f.reason, perr)
 			return f, false
 		}
 		f.info.Decision = failover.DecisionContinueNormal.String()
@@ -66,11 +66,11 @@ func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 			start.DelaySource = hint.Source
 		}
 		annotate(q.ctx, q.out, AnnotationRetryStart, start)
-		if r.wait(q.ctx, retry.Delay) != nil {
+		if a.wait(q.ctx, retry.Delay) != nil {
 			// ctx is done: the consumer still reads until the final event,
 			// so these go out regardless.
 			annotate(context.Background(), q.out, AnnotationRetryEnd, RetryEndInfo{Attempt: retries + 1, FinalError: agent.AbortReason(q.ctx)})
-			q.out.Push(context.Background(), abortedEvent(q.ctx, model, r.opts.Now()))
+			q.out.Push(context.Background(), abortedEvent(q.ctx, model, a.now()))
 			return failed{}, true
 		}
 	}
@@ -79,7 +79,7 @@ func (r *Runtime) onProfile(q *attemptRun, t target, id string) (failed, bool) {
 // attemptOnce makes one attempt on profile id of t, the retries-th retry on
 // it. An answer goes out (done); a failure comes back classified, its
 // attempt_end not yet announced.
-func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (failed, bool) {
+func (a *attempts) attemptOnce(q *attemptRun, t target, id string, retries int) (failed, bool) {
 	prov, model := t.prov, t.model
 	q.count++
 	o := q.opts
@@ -92,43 +92,43 @@ func (r *Runtime) attemptOnce(q *attemptRun, t target, id string, retries int) (
 	if switched {
 		// A switch is a clean start: the thinking level goes back to its
 		// initial value (SPEC §5.3). (seed)
-		o.Thinking = r.defaultThinking(model)
+		o.Thinking = a.catalog.defaultThinking(model)
 	}
 	info := AttemptInfo{Profile: id, Model: model.Ref(), Attempt: q.count}
 	annotate(q.ctx, q.out, AnnotationAttemptStart, info)
 	began := time.Now()
-	var a attempt
+	var got attempt
 	if src := prov.Stream(q.ctx, model, q.llm, o); src != nil {
-		a = forward(q.ctx, src, q.out, t.holding(q))
+		got = forward(q.ctx, src, q.out, t.holding(q))
 	} else {
-		a.final = failedEvent(model, "the provider returned no stream", r.opts.Now())
+		got.final = failedEvent(model, "the provider returned no stream", a.now())
 	}
 	info.DurationMs = time.Since(began).Milliseconds()
 	// An answer that came may still count as a failure (SPEC §5.4): nothing
 	// in it, or only reasoning or a plan, all held back (forward).
-	result := failover.ClassifyResult(failover.Result{Delivered: a.delivered, Reasoning: a.thought, PlanningOnly: a.planned})
-	empty := !a.failed() && result.Failed()
-	if !a.failed() && !empty {
+	result := failover.ClassifyResult(failover.Result{Delivered: got.delivered, Reasoning: got.thought, PlanningOnly: got.planned})
+	empty := !got.failed() && result.Failed()
+	if !got.failed() && !empty {
 		annotate(q.ctx, q.out, AnnotationAttemptEnd, info)
 		if retries > 0 {
 			annotate(q.ctx, q.out, AnnotationRetryEnd, RetryEndInfo{Success: true, Attempt: retries})
 		}
-		q.endCooldownWaits(a)
-		q.out.Push(context.Background(), a.final)
-		r.recordSuccess(id)
+		q.endCooldownWaits(got)
+		q.out.Push(context.Background(), got.final)
+		a.profiles.recordSuccess(id)
 		if switched {
-			r.resetThinking(model)
+			a.resetThinking(model)
 		}
 		return failed{}, true
 	}
-	f := failed{attempt: a, stage: failover.StagePrompt, reason: failover.ReasonEmptyResponse, info: info, retries: retries}
+	f := failed{attempt: got, stage: failover.StagePrompt, reason: failover.ReasonEmptyResponse, info: info, retries: retries}
 	switch {
 	case empty:
 		f.stage, f.info.Result = failover.StageAssistant, result.String()
-	case a.final.Partial.Error != nil:
-		f.reason = failover.ClassifyFor(model, a.final.Partial.Error, nil) // with the provider's hook
+	case got.final.Partial.Error != nil:
+		f.reason = failover.ClassifyFor(model, got.final.Partial.Error, nil) // with the provider's hook
 	default:
-		f.reason = failover.Classify(0, a.final.Partial.ErrorMessage)
+		f.reason = failover.Classify(0, got.final.Partial.ErrorMessage)
 	}
 	f.info.Reason = f.reason.String()
 	return f, false
@@ -142,16 +142,12 @@ func (f failed) endRetries(q *attemptRun) {
 	}
 }
 
-// wait waits d on Options.Sleep (agent.Sleep when unset), or until ctx is
-// done.
-func (r *Runtime) wait(ctx context.Context, d time.Duration) error {
+// wait waits d on sleep, or until ctx is done.
+func (a *attempts) wait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	if r.opts.Sleep != nil {
-		return r.opts.Sleep(ctx, d)
-	}
-	return agent.Sleep(ctx, d)
+	return a.sleep(ctx, d)
 }
 
 // abortedEvent ends a request aborted while it waited to retry.

@@ -223,7 +223,7 @@ func TestARetriedBlipCoolsNothingDown(t *testing.T) {
 		return nil
 	}}
 	_, _, rt := retryRun(t, c, &fakeSleep{})
-	rt.background.Wait()
+	rt.profiles.wait()
 	views, err := rt.Profiles(context.Background())
 	if err != nil {
 		t.Fatal(err)

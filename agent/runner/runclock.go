@@ -21,7 +21,8 @@ const compactionGrace = lanes.TimeoutGrace
 // approval waits. A compaction in progress when the limit falls due gets
 // compactionGrace, once per run, to finish (the summary it is writing is
 // what lets the next run fit); the run is aborted as soon as it ends, or
-// when the grace runs out.
+// when the grace runs out. It calls only abort (the agent's AbortWith) and
+// its timers.
 type runClock struct {
 	limit time.Duration
 	// after starts a timer (time.AfterFunc; tests supply their own).
@@ -173,22 +174,32 @@ func (c *runClock) expire(gen int) {
 	c.abort(AbortTimeout(c.limit))
 }
 
-// timeRun runs the run's clock from agent_start to agent_end, and tells it
-// of the compactions in between (their grace, see runClock).
-func (r *Runtime) timeRun(ev agent.Event) {
+// observe runs the clock from agent_start to agent_end, and tells it of
+// the compactions in between (their grace).
+func (c *runClock) observe(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.AgentStart:
-		r.clock.start()
-		r.keeper.run.reset()
+		c.start()
 	case agent.AgentEnd:
-		r.clock.stop()
-		r.keeper.engines.noticeQuarantines() // what no later request of the run reported
+		c.stop()
 	case agent.Annotation:
 		switch e.Kind {
 		case AnnotationCompactionStart:
-			r.clock.compactionStarted()
+			c.compactionStarted()
 		case AnnotationCompactionEnd:
-			r.clock.compactionEnded()
+			c.compactionEnded()
 		}
+	}
+}
+
+// timeRun is the run clock's subscriber; the guard's memory of the run
+// starts and ends with it.
+func (r *Runtime) timeRun(ev agent.Event) {
+	r.clock.observe(ev)
+	switch ev.(type) {
+	case agent.AgentStart:
+		r.keeper.run.reset()
+	case agent.AgentEnd:
+		r.keeper.engines.noticeQuarantines() // what no later request of the run reported
 	}
 }

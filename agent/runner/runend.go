@@ -130,8 +130,10 @@ func runEndReason(e runEvidence, outcome failover.Outcome) string {
 	return ""
 }
 
-// runEnds follows the run under way for its run_end: whether its attempts
-// started, and how the last run ended.
+// runEnds follows the run under way for its run_end — whether its attempts
+// started — and keeps how the last run ended, for the record and every
+// subscriber. It calls nothing: the runtime gathers the rest of the
+// evidence (Runtime.settle).
 type runEnds struct {
 	mu sync.Mutex
 	// reached: an attempt of the run started; requesting: one started since
@@ -140,6 +142,60 @@ type runEnds struct {
 	reached, requesting, lastReached bool
 	end                              RunEnd
 	errText                          string // the record's error: the last message's errorMessage
+}
+
+// observe folds one event of the run into what its end will need.
+func (s *runEnds) observe(ev agent.Event) {
+	switch e := ev.(type) {
+	case agent.AgentStart:
+		s.mu.Lock()
+		s.reached, s.requesting, s.lastReached = false, false, false
+		s.mu.Unlock()
+	case agent.Annotation:
+		if e.Kind == AnnotationAttemptStart {
+			s.mu.Lock()
+			s.reached, s.requesting = true, true
+			s.mu.Unlock()
+		}
+	case agent.MessageEnd:
+		if e.Message.Role == agent.RoleAssistant {
+			s.mu.Lock()
+			s.lastReached, s.requesting = s.requesting, false
+			s.mu.Unlock()
+		}
+	}
+}
+
+// settle completes e with what the run's events said and keeps the run's
+// RunEnd under runID.
+func (s *runEnds) settle(e runEvidence, runID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e.reached, e.lastReached = s.reached, s.lastReached
+	t := settleRun(e)
+	s.end = RunEnd{RunID: runID, Outcome: t.Outcome.String(), Reason: runEndReason(e, t.Outcome)}
+	s.errText = ""
+	if e.last.StopReason == agent.StopReasonError || e.last.StopReason == agent.StopReasonAborted {
+		s.errText = e.last.ErrorMessage
+	}
+}
+
+// last is how the last run ended, and the error its record keeps.
+func (s *runEnds) last() (RunEnd, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.end, s.errText
+}
+
+// withRunEnd is fn that also gets the run_end after every agent_end.
+func (s *runEnds) withRunEnd(fn agent.Subscriber) agent.Subscriber {
+	return func(ev agent.Event) {
+		fn(ev)
+		if _, ok := ev.(agent.AgentEnd); ok {
+			end, _ := s.last()
+			fn(agent.Annotation{Kind: AnnotationRunEnd, Data: end})
+		}
+	}
 }
 
 // runName is the id of the run under way, minted by whichever asks first:
@@ -162,28 +218,15 @@ func (r *Runtime) watchRun(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.AgentStart:
 		r.runName()
-		r.ends.mu.Lock()
-		r.ends.reached, r.ends.requesting, r.ends.lastReached = false, false, false
-		r.ends.mu.Unlock()
-	case agent.Annotation:
-		if e.Kind == AnnotationAttemptStart {
-			r.ends.mu.Lock()
-			r.ends.reached, r.ends.requesting = true, true
-			r.ends.mu.Unlock()
-		}
-	case agent.MessageEnd:
-		if e.Message.Role == agent.RoleAssistant {
-			r.ends.mu.Lock()
-			r.ends.lastReached, r.ends.requesting = r.ends.requesting, false
-			r.ends.mu.Unlock()
-		}
 	case agent.AgentEnd:
 		r.settle(e.Messages)
+		return
 	}
+	r.ends.observe(ev)
 }
 
-// settle gathers the evidence of the run that just ended and keeps its
-// RunEnd. The lane task is still held here: the lanes are left by a later
+// settle gathers the evidence of the run that just ended for its RunEnd.
+// The lane task is still held here: the lanes are left by a later
 // subscriber.
 func (r *Runtime) settle(msgs []agent.Message) {
 	e := runEvidence{gaveUp: r.keeper.run.gaveUp()}
@@ -205,31 +248,5 @@ func (r *Runtime) settle(msgs []agent.Message) {
 	runID := r.session.runID
 	r.session.runNamed = false // the next run gets a name of its own; this one keeps runID to its end
 	r.mu.Unlock()
-	r.ends.mu.Lock()
-	defer r.ends.mu.Unlock()
-	e.reached, e.lastReached = r.ends.reached, r.ends.lastReached
-	t := settleRun(e)
-	r.ends.end = RunEnd{RunID: runID, Outcome: t.Outcome.String(), Reason: runEndReason(e, t.Outcome)}
-	r.ends.errText = ""
-	if e.last.StopReason == agent.StopReasonError || e.last.StopReason == agent.StopReasonAborted {
-		r.ends.errText = e.last.ErrorMessage
-	}
-}
-
-// lastEnd is how the last run ended, and the error its record keeps.
-func (r *Runtime) lastEnd() (RunEnd, string) {
-	r.ends.mu.Lock()
-	defer r.ends.mu.Unlock()
-	return r.ends.end, r.ends.errText
-}
-
-// withRunEnd is fn that also gets the run_end after every agent_end.
-func (r *Runtime) withRunEnd(fn agent.Subscriber) agent.Subscriber {
-	return func(ev agent.Event) {
-		fn(ev)
-		if _, ok := ev.(agent.AgentEnd); ok {
-			end, _ := r.lastEnd()
-			fn(agent.Annotation{Kind: AnnotationRunEnd, Data: end})
-		}
-	}
+	r.ends.settle(e, runID)
 }

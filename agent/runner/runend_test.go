@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -87,6 +88,46 @@ func TestSettleRun(t *testing.T) {
 			if got.Outcome != c.want || got.Aborted != c.wantAborted || reason != c.wantReason {
 				t.Errorf("settleRun = %s (aborted %v), reason %q; want %s (aborted %v), reason %q",
 					got.Outcome, got.Aborted, reason, c.want, c.wantAborted, c.wantReason)
+			}
+		})
+	}
+}
+
+// TestRunEndsObserve: the run's events decide whether its attempts reached
+// the provider, and whether the request of its last message did; settle
+// turns that into the RunEnd every subscriber hears after agent_end.
+func TestRunEndsObserve(t *testing.T) {
+	start := agent.Annotation{Kind: AnnotationAttemptStart, Data: AttemptInfo{Profile: "p:a"}}
+	answer := agent.MessageEnd{Message: agent.Message{Role: agent.RoleAssistant}}
+	timedOut := agent.Message{Role: agent.RoleAssistant, StopReason: agent.StopReasonError,
+		Error: &agent.ProviderError{Kind: agent.ErrorTimeout, Message: "no progress for 60s"}, ErrorMessage: "timeout: no progress for 60s"}
+	cases := []struct {
+		name   string
+		events []agent.Event
+		want   RunEnd
+	}{
+		{"a timeout after an attempt is a hard timeout", []agent.Event{agent.AgentStart{}, start, answer},
+			RunEnd{RunID: "r1", Outcome: OutcomeHardTimeout, Reason: "timeout"}},
+		{"a timeout no attempt made is a failure", []agent.Event{agent.AgentStart{}, answer},
+			RunEnd{RunID: "r1", Outcome: OutcomeFailed, Reason: "timeout"}},
+		{"agent_start forgets the last run's attempts", []agent.Event{start, agent.AgentStart{}, answer},
+			RunEnd{RunID: "r1", Outcome: OutcomeFailed, Reason: "timeout"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var ends runEnds
+			for _, ev := range tc.events {
+				ends.observe(ev)
+			}
+			ends.settle(runEvidence{last: timedOut, admitted: true}, "r1")
+			var heard []agent.Event
+			ends.withRunEnd(func(ev agent.Event) { heard = append(heard, ev) })(agent.AgentEnd{})
+			want := []agent.Event{agent.AgentEnd{}, agent.Annotation{Kind: AnnotationRunEnd, Data: tc.want}}
+			if !reflect.DeepEqual(heard, want) {
+				t.Errorf("heard %+v, want %+v", heard, want)
+			}
+			if _, errText := ends.last(); errText != timedOut.ErrorMessage {
+				t.Errorf("record error %q, want %q", errText, timedOut.ErrorMessage)
 			}
 		})
 	}

@@ -163,13 +163,17 @@ type Runtime struct {
 	published   chan struct{}
 	// keeper is the context guard: the pre-request guard, the engines
 	// and the compactions (keeper.go).
-	keeper   *contextKeeper
-	ends     runEnds // how the run under way ends (runend.go)
-	ledger   failover.Ledger
-	choice   profileChoice // the preferred and locked profiles
-	answered successes     // successes to record when the run ends
-	// background counts the ledger writes that run after a request.
-	background sync.WaitGroup
+	keeper *contextKeeper
+	ends   runEnds // how the run under way ends (runend.go)
+	ledger failover.Ledger
+	// The attempts (attempt.go): the configured models and profiles, the
+	// session's choices of profile and thinking level, the use of the
+	// ledger, and the attempt loop over them.
+	catalog  *catalog
+	choice   *profileChoice
+	thinking *thinkingChoice
+	profiles *profileLedger
+	attempts *attempts
 	// swap keeps inputs out while the session changes: an input is saved
 	// and handed to the agent in the session it was typed in, never
 	// between a reset and the switch.
@@ -186,13 +190,10 @@ type Runtime struct {
 	stopQuit     func() bool // stops watching Options.Quit
 	quitWait     time.Duration
 
-	mu      sync.Mutex
-	session sessionState
-	// thinkingChosen says the session chose its thinking level
-	// (SetThinking); otherwise it follows its model's default.
-	thinkingChosen bool
-	persistErr     string            // the latest save failure, while any persists
-	persistErrs    map[string]string // failing kinds of write → their error
+	mu          sync.Mutex
+	session     sessionState
+	persistErr  string            // the latest save failure, while any persists
+	persistErrs map[string]string // failing kinds of write → their error
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -234,7 +235,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, saver: newSaver(), barrier: newSaveBarrier(), ledger: opts.Ledger, baseTools: opts.Tools}
+	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, saver: newSaver(), barrier: newSaveBarrier(), ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts)}
 	r.subs = newSubagents(r)
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
@@ -255,13 +256,13 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if r.ledger == nil {
 		r.ledger = &failover.MemLedger{}
 	}
-	if err := r.startChoice(); err != nil {
+	if r.choice, err = newProfileChoice(opts.Profile, r.catalog, r.saveChoice, r.log); err != nil {
 		return nil, err
 	}
 	if r.streamFor(model) == nil {
 		return nil, fmt.Errorf("model %s has no configured provider", model.Ref())
 	}
-	if err := r.unusable(model); err != nil {
+	if err := r.catalog.unusable(model); err != nil {
 		return nil, err
 	}
 	r.startWrites()
@@ -269,16 +270,18 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.keeper.engines.startFeed(r.writeCtx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
-		Tools: r.tools, Thinking: r.defaultThinking(model), SteeringMode: opts.SteeringMode,
+		Tools: r.tools, Thinking: r.catalog.defaultThinking(model), SteeringMode: opts.SteeringMode,
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
+	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
+	r.profiles, r.attempts = newAttemptParts(r)
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
 	r.agent.Subscribe(r.timeRun)
-	r.watchStalls()
+	r.stall = watchStalls(r)
 	r.agent.Subscribe(r.laneProgress)
-	r.agent.Subscribe(r.settleSuccesses) // after the lanes are left (profiles.go)
+	r.agent.Subscribe(r.profiles.settle) // after the lanes are left (profiles.go)
 	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.keeper.observe)
 	r.agent.Subscribe(r.logEvent)
@@ -387,7 +390,7 @@ func (r *Runtime) Workspace() string { return r.opts.Workspace }
 // Subscribe adds a subscriber to the session's events (see agent.Subscriber);
 // after each agent_end it also gets the run's run_end (AnnotationRunEnd).
 func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
-	return r.agent.Subscribe(r.withRunEnd(fn))
+	return r.agent.Subscribe(r.ends.withRunEnd(fn))
 }
 
 // Prompt starts a run; it fails with agent.ErrBusy while one is active. The
@@ -542,11 +545,11 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 	if err != nil {
 		return agent.Model{}, err
 	}
-	if err := r.unusable(m); err != nil {
+	if err := r.catalog.unusable(m); err != nil {
 		return agent.Model{}, err
 	}
 	r.agent.SetModel(m, r.streamFor(m))
-	r.followThinking(m)
+	r.thinking.follow(m)
 	if r.store != nil {
 		r.mu.Lock()
 		sess := r.session
@@ -585,7 +588,7 @@ func (r *Runtime) NewSession() error {
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
 	r.release(r.writeCtx, left, nil)
-	r.resetChoice()
+	r.choice.reset()
 	return r.regate()
 }
 

@@ -187,7 +187,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
 	r.mu.Unlock()
 	r.release(ctx, previous, claim)
-	r.adoptSavedChoice(id, choice)
+	r.choice.adoptSaved(id, choice)
 	r.subs.mu.Lock()
 	r.subs.stored = true // answers a crash left for this session
 	r.subs.mu.Unlock()
@@ -206,14 +206,14 @@ func (r *Runtime) adoptSavedModel(sessionID, ref string) {
 	}
 	m, err := r.opts.Resolve(ref)
 	if err == nil {
-		err = r.unusable(m)
+		err = r.catalog.unusable(m)
 	}
 	if err != nil {
 		r.log.Warn("keeping the current model instead of the session's", "session", sessionID, "model", ref, "error", err)
 		return
 	}
 	r.agent.SetModel(m, r.streamFor(m))
-	r.followThinking(m)
+	r.thinking.follow(m)
 }
 
 // ensureSession gives the current session its row before its first input.
@@ -294,7 +294,7 @@ func (r *Runtime) persist(ev agent.Event) {
 			job.again = func(ctx context.Context) error { return r.store.RetryAppendAttempt(ctx, sess.runID, a) }
 		}
 	case agent.AgentEnd:
-		settled, errText := r.lastEnd() // watchRun settled it just before
+		settled, errText := r.ends.last() // watchRun settled it just before
 		end := persistence.RunEnd{Outcome: settled.Outcome, Reason: settled.Reason, Error: errText, Ended: r.opts.Now()}
 		job.label.what = kindRun
 		job.write = func(ctx context.Context) error { return r.store.FinishRun(ctx, sess.runID, end) }

@@ -69,7 +69,8 @@ func AbortStalled(idle time.Duration) string {
 
 // stallWatch tells a stalled run from a running one. Its callbacks run
 // without its lock held: stalled and resumed on the event path or the
-// timer's goroutine, abort on the timer's.
+// timer's goroutine, abort on the timer's. It calls nothing but them and
+// its timers.
 type stallWatch struct {
 	// after starts a timer (time.AfterFunc; tests supply their own).
 	after func(d time.Duration, f func()) (stop func() bool)
@@ -299,10 +300,10 @@ func (r *Runtime) stalls() *stallBoard {
 	return &r.stallRuns
 }
 
-// watchStalls wires the runtime to its stall watch: the run's events feed
-// it; a stall and its end are notices, the runtime's state and the lanes
-// view; a run stalled too long is aborted.
-func (r *Runtime) watchStalls() {
+// watchStalls is r's stall watch, wired to r: the run's events feed it; a
+// stall and its end are notices, the runtime's state and the lanes view; a
+// run stalled too long is aborted.
+func watchStalls(r *Runtime) *stallWatch {
 	w := newStallWatch(r.opts.Now)
 	w.excused = func() bool { return r.subs.running() > 0 }
 	info := func(since time.Time, idle time.Duration) StallInfo {
@@ -322,11 +323,11 @@ func (r *Runtime) watchStalls() {
 		r.stalls().clear(r.SessionID())
 		r.agent.AbortWith(reason)
 	}
-	r.stall = w
 	r.agent.Subscribe(func(ev agent.Event) {
 		w.observe(ev)
 		if _, end := ev.(agent.AgentEnd); end {
 			r.stalls().clear(r.SessionID())
 		}
 	})
+	return w
 }

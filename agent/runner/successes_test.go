@@ -32,7 +32,7 @@ func TestSuccessIsRecordedAfterTheRun(t *testing.T) {
 			w.Finish(agent.StopReasonToolUse)
 			return
 		}
-		rt.background.Wait() // the first answer's success, were it written now
+		rt.profiles.wait() // the first answer's success, were it written now
 		st, _ := ledger.Load(context.Background(), "p:a")
 		mu.Lock()
 		midRun = st.Successes
@@ -52,7 +52,7 @@ func TestSuccessIsRecordedAfterTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
-	rt.background.Wait()
+	rt.profiles.wait()
 	st, _ := ledger.Load(context.Background(), "p:a")
 	mu.Lock()
 	defer mu.Unlock()
@@ -72,8 +72,8 @@ func TestSuccessOutsideARunIsRecordedAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt.recordSuccess("p:a")
-	rt.background.Wait()
+	rt.profiles.recordSuccess("p:a")
+	rt.profiles.wait()
 	if st, _ := ledger.Load(context.Background(), "p:a"); st.Successes != 1 {
 		t.Errorf("successes = %d, want 1", st.Successes)
 	}

@@ -87,25 +87,31 @@ func passTimeoutCooldowns(ctx context.Context, cands []failover.Candidate, m age
 	return cands
 }
 
-// compactForTimeout is the guard's side of the chain: when the attempt loop
-// stopped for a timeout compaction, compact with the timed-out profile
-// exempted and retry (true). A compaction that fails still retries, but as
-// an ordinary request: the decision then goes on as the ledger stands.
-func (r *Runtime) compactForTimeout(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
-	tc := &q.timeout
+// compactFor is the guard's side of the chain: when the attempt loop
+// stopped for a timeout compaction, compact — under a context that exempts
+// the profile that timed out, and asked naming it — and retry (true). A
+// compaction that fails still retries, but as an ordinary request: the
+// decision then goes on as the ledger stands.
+func (tc *timeoutChain) compactFor(ctx context.Context, compact func(ctx context.Context, asked exemption) bool) bool {
 	if tc.asked.profile == "" {
 		return false // the attempt loop went past the timeout: it fell back or gave up
 	}
-	r.keeper.run.counted(engines.CompactTimeout)
 	asked := tc.asked
 	tc.asked, tc.exempt = exemption{}, append(tc.exempt, asked)
-	r.log.Info("the model timed out with the prompt filling most of the window; compacting before retrying",
-		"profile", asked.profile, "model", asked.model)
-	if r.keeper.compactRequest(tc.context(ctx), q, engines.CompactTimeout, final.Partial.ErrorMessage) {
-		tc.compacted = true
-		return ctx.Err() == nil
+	if !compact(tc.context(ctx), asked) {
+		tc.exempt = slices.DeleteFunc(tc.exempt, func(e exemption) bool { return e == asked })
 	}
-	tc.exempt = slices.DeleteFunc(tc.exempt, func(e exemption) bool { return e == asked })
 	tc.compacted = true
 	return ctx.Err() == nil
+}
+
+// compactForTimeout runs the request's timeout chain with the guard's
+// compaction (compactRequest), counted as the run's timeout compaction.
+func (r *Runtime) compactForTimeout(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
+	return q.timeout.compactFor(ctx, func(ctx context.Context, asked exemption) bool {
+		r.keeper.run.counted(engines.CompactTimeout)
+		r.log.Info("the model timed out with the prompt filling most of the window; compacting before retrying",
+			"profile", asked.profile, "model", asked.model)
+		return r.keeper.compactRequest(ctx, q, engines.CompactTimeout, final.Partial.ErrorMessage)
+	})
 }

@@ -190,3 +190,50 @@ func TestASummarysCooldownIsAnnounced(t *testing.T) {
 	}
 	t.Fatalf("no cooldown for p:a among %d annotations", len(notes.all()))
 }
+
+// TestTimeoutChainCompactFor: the chain compacts only when the attempt loop
+// asked, under a context exempting who asked; a failed compaction drops the
+// exemption; either way the request is retried once, unless it was aborted.
+func TestTimeoutChainCompactFor(t *testing.T) {
+	asked := exemption{profile: "p:a", model: "big"}
+	cases := []struct {
+		name        string
+		asked       exemption
+		compacts    bool
+		cancelled   bool
+		wantRetry   bool
+		wantCalled  bool
+		wantExempt  []exemption
+		wantCompact bool // tc.compacted after
+	}{
+		{name: "nobody asked", wantRetry: false},
+		{name: "compacted", asked: asked, compacts: true, wantRetry: true, wantCalled: true, wantExempt: []exemption{asked}, wantCompact: true},
+		{name: "not compacted", asked: asked, wantRetry: true, wantCalled: true, wantCompact: true},
+		{name: "aborted", asked: asked, compacts: true, cancelled: true, wantCalled: true, wantExempt: []exemption{asked}, wantCompact: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			chain := &timeoutChain{asked: tc.asked}
+			called := false
+			retry := chain.compactFor(ctx, func(ctx context.Context, who exemption) bool {
+				called = true
+				if exempt, _ := ctx.Value(exemptKey{}).([]exemption); who != tc.asked || len(exempt) != 1 || exempt[0] != who {
+					t.Errorf("compacting for %v with exemptions %v, want %v exempted", who, exempt, tc.asked)
+				}
+				if tc.cancelled {
+					cancel()
+				}
+				return tc.compacts
+			})
+			if retry != tc.wantRetry || called != tc.wantCalled || chain.compacted != tc.wantCompact {
+				t.Errorf("retry %v, compacted called %v, chain.compacted %v; want %v, %v, %v",
+					retry, called, chain.compacted, tc.wantRetry, tc.wantCalled, tc.wantCompact)
+			}
+			if fmt.Sprint(chain.exempt) != fmt.Sprint(tc.wantExempt) || chain.asked != (exemption{}) {
+				t.Errorf("exempt %v, asked %v; want %v and none", chain.exempt, chain.asked, tc.wantExempt)
+			}
+		})
+	}
+}

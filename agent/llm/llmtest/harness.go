@@ -55,6 +55,11 @@ type ContractHarness struct {
 	// ErrorJSON is the API's error body with the given type, code and
 	// message; an empty code is left out.
 	ErrorJSON func(typ, code, message string) string
+	// NotedErrors allows an errorMessage that goes on after the error's own
+	// words with a note ("<error> — <note>"): the runner's attempt loop
+	// adds until when a profile is locked out and how to clear it. A
+	// provider leaves it false: its errorMessage is the error's words alone.
+	NotedErrors bool
 }
 
 // stream returns the StreamFn connected as c says, failing t if it cannot.
