@@ -151,7 +151,7 @@ func (r *Runtime) feedEngine(ev agent.Event) {
 		return
 	}
 	r.engineFeed.add(func() {
-		if err := call(r.writeCtx); err != nil {
+		if err := call(r.writes.ctx); err != nil {
 			r.log.Warn("telling the context engine failed", "error", err)
 		}
 		if !r.agent.Running() {

@@ -187,7 +187,7 @@ func (r *Runtime) writeSuccess(id string, at time.Time) {
 	go func() {
 		defer r.background.Done()
 		began := time.Now()
-		r.updateLedger(r.writeCtx, id, func(st failover.ProfileState) failover.ProfileState { return st.RecordSuccess(at) })
+		r.updateLedger(r.writes.ctx, id, func(st failover.ProfileState) failover.ProfileState { return st.RecordSuccess(at) })
 		if took := time.Since(began); took > failover.SuccessRecordSlow {
 			r.log.Warn("recording an auth-profile success was slow", "profile", id, "took", took)
 		}

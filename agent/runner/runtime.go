@@ -137,7 +137,7 @@ type Runtime struct {
 	store *persistence.Store
 
 	notices   notices
-	approvals approvals
+	approvals *approvals
 	clock     *runClock
 	// stall tells a stalled run (stalled.go); stallRuns lists the stalled
 	// runs of the runtimes whose lanes this one owns.
@@ -156,12 +156,9 @@ type Runtime struct {
 	sched           *lanes.Scheduler
 	// lanesOwner is the runtime that publishes sched: this one when it
 	// owns it, else the parent's or the host's first (nil: nobody does).
-	lanesOwner  *Runtime
-	lane        runLane
-	pubMu       sync.Mutex // guards the publisher, started with the first run
-	lanePub     *persistence.LanePublisher
-	stopPublish chan struct{}
-	published   chan struct{}
+	lanesOwner *Runtime
+	lane       runLane
+	lanePub    *lanePublisher
 	// The context guard: the engine (behind its quarantine guard), the
 	// pre-request guard, what it remembers of the run, and the quarantines
 	// not yet reported.
@@ -184,25 +181,15 @@ type Runtime struct {
 	// and handed to the agent in the session it was typed in, never
 	// between a reset and the switch.
 	swap sync.RWMutex
-	// saver runs the event path's writes; writeCtx bounds every write and
-	// inputCtx the saving of an input, so that no save can hang shutdown
-	// (see close.go).
-	saver        *saver
-	barrier      *saveBarrier // tool calls wait on it for their message to be saved
-	writeCtx     context.Context
-	cancelWrites context.CancelFunc
-	inputCtx     context.Context
-	cancelInputs context.CancelFunc
-	stopQuit     func() bool // stops watching Options.Quit
-	quitWait     time.Duration
+	// writes runs the session's writes and keeps the account of their
+	// failures (writes.go); no save can hang shutdown (see close.go).
+	writes *writes
 
 	mu      sync.Mutex
 	session sessionState
 	// thinkingChosen says the session chose its thinking level
 	// (SetThinking); otherwise it follows its model's default.
 	thinkingChosen bool
-	persistErr     string            // the latest save failure, while any persists
-	persistErrs    map[string]string // failing kinds of write → their error
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -244,8 +231,22 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, saver: newSaver(), barrier: newSaveBarrier(), ledger: opts.Ledger, baseTools: opts.Tools}
-	r.subs = newSubagents(r)
+	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools}
+	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
+	r.approvals = newApprovals(approvalDeps{
+		asker: func() string {
+			if !opts.SubAgent {
+				return ""
+			}
+			return r.SessionID()
+		},
+		hold: func() func() {
+			r.clock.pause()
+			resumeLane := r.lane.pause()
+			return func() { resumeLane(); r.clock.resume() }
+		},
+	})
+	r.subs = newSubagents(subagentDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, sessionID: r.SessionID, spawn: r.newChild})
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
 	}
@@ -276,9 +277,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err := r.unusable(model); err != nil {
 		return nil, err
 	}
-	r.startWrites()
-	r.saver.start(r.writeCtx, r.holding)
-	r.engineFeed = newEngineFeed(r.writeCtx)
+	r.writes.start(opts.Quit)
+	r.lanePub = newLanePublisher(r.store, r.sched, r.writes, r.log)
+	r.engineFeed = newEngineFeed(r.writes.ctx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: r.defaultThinking(model), SteeringMode: opts.SteeringMode,
@@ -325,7 +326,7 @@ func (r *Runtime) streamOf(m agent.Model) agent.StreamFn {
 func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	var approver tools.Approver
 	if r.opts.Interactive {
-		approver = r.approver()
+		approver = r.approvals.approver()
 	}
 	gated := tools.Gate(r.opts.Tools, r.opts.Approval, approver)
 	for i, t := range gated {
@@ -346,7 +347,7 @@ type runnerTool struct {
 }
 
 func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
-	if err := t.r.awaitSaved(ctx, callID); err != nil {
+	if err := t.r.writes.awaitSaved(ctx, callID); err != nil {
 		return agent.ErrorResult("not run: the run stopped before its call was saved"), nil
 	}
 	res, err := t.Tool.Execute(ctx, callID, args, update)
@@ -460,7 +461,7 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 	if r.store == nil {
 		return it, nil
 	}
-	ctx := r.inputCtx
+	ctx := r.writes.inputCtx
 	sessionID, err := r.ensureSession(ctx)
 	if err == nil {
 		stored := it
@@ -469,7 +470,7 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 			err = fmt.Errorf("saving the input: %w", err)
 		}
 	}
-	if err = r.givenUp(err); err != nil {
+	if err = r.writes.givenUp(err); err != nil {
 		r.log.Error("an input was refused: it could not be saved", "session", sessionID, "error", err)
 	}
 	return it, err
@@ -481,8 +482,8 @@ func (r *Runtime) dropPending(ids ...string) {
 	}
 	sessionID := r.SessionID()
 	for _, id := range ids {
-		err := r.store.RemovePendingInput(r.writeCtx, sessionID, id)
-		r.saved("removing a pending input", err)
+		err := r.store.RemovePendingInput(r.writes.ctx, sessionID, id)
+		r.writes.saved("removing a pending input", err)
 	}
 }
 
@@ -523,7 +524,7 @@ func (r *Runtime) WaitForIdle(ctx context.Context) error {
 	if err := r.agent.WaitForIdle(ctx); err != nil {
 		return err
 	}
-	return r.saver.flush(ctx)
+	return r.writes.flush(ctx)
 }
 
 // State returns a snapshot.
@@ -535,7 +536,7 @@ func (r *Runtime) State() State {
 func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.persistErr,
+	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
 		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince()}
 }
 
@@ -564,7 +565,7 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 		sess := r.session
 		r.mu.Unlock()
 		if sess.created {
-			r.saved("saving the session's model", r.store.SetSessionModel(r.writeCtx, sess.id, m.Ref()))
+			r.writes.saved("saving the session's model", r.store.SetSessionModel(r.writes.ctx, sess.id, m.Ref()))
 		}
 	}
 	return m, nil
@@ -583,10 +584,10 @@ func (r *Runtime) NewSession() error {
 	r.swap.Lock()
 	defer r.swap.Unlock()
 	// The last run's saves land before its session is released to others.
-	if err := r.saver.flush(r.writeCtx); err != nil {
+	if err := r.writes.flush(r.writes.ctx); err != nil {
 		return err
 	}
-	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+	if err := r.writes.holdingWrites(r.SessionID()); err != nil {
 		return err
 	}
 	if _, err := r.agent.Reset(nil); err != nil {
@@ -596,7 +597,7 @@ func (r *Runtime) NewSession() error {
 	left := r.session.claim
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
-	r.release(r.writeCtx, left, nil)
+	r.release(r.writes.ctx, left, nil)
 	r.resetChoice()
 	return r.regate()
 }

@@ -71,15 +71,3 @@ func (b *saveBarrier) wait(ctx context.Context, id string) error {
 		}
 	}
 }
-
-// awaitSaved waits until the assistant message that made call id is saved
-// (or its save has failed, which is reported as any failed save is).
-func (r *Runtime) awaitSaved(ctx context.Context, id string) error {
-	if r.store == nil {
-		return nil
-	}
-	if err := r.barrier.wait(ctx, id); err != nil {
-		return err
-	}
-	return r.saver.flush(ctx)
-}

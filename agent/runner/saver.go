@@ -160,11 +160,11 @@ func (s *saver) serve(ctx context.Context) {
 }
 
 // written takes the head off the queue; the last of the writes kept ends
-// the hold.
+// the hold. Both are told before a flush can see the head settled: a run's
+// end that flushes then knows that saving works again.
 func (s *saver) written(job saveJob) {
 	s.mu.Lock()
-	s.pop()
-	recovered := s.held && len(s.queue) == 0
+	recovered := s.held && len(s.queue) == 1 // the head is the last one kept
 	if recovered {
 		s.held = false
 	}
@@ -173,6 +173,9 @@ func (s *saver) written(job saveJob) {
 	if recovered {
 		s.holding(nil)
 	}
+	s.mu.Lock()
+	s.pop()
+	s.mu.Unlock()
 }
 
 // dropped takes the head off the queue after a failure it cannot retry; a

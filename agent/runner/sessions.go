@@ -120,10 +120,10 @@ func (r *Runtime) openInitialSession(ctx context.Context) error {
 func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence.Claim) (err error) {
 	// What the last run wrote must be in before a transcript is read back,
 	// and before the session it belongs to is released.
-	if err := r.saver.flush(ctx); err != nil {
+	if err := r.writes.flush(ctx); err != nil {
 		return err
 	}
-	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+	if err := r.writes.holdingWrites(r.SessionID()); err != nil {
 		return err
 	}
 	if claim == nil {
@@ -254,7 +254,7 @@ func (r *Runtime) release(ctx context.Context, left, kept *persistence.Claim) {
 	if left == nil || left == kept {
 		return
 	}
-	if err := r.givenUp(left.Release(ctx)); err != nil {
+	if err := r.writes.givenUp(left.Release(ctx)); err != nil {
 		r.log.Warn("releasing a session failed", "session", left.SessionID(), "error", err)
 	}
 }
@@ -304,48 +304,8 @@ func (r *Runtime) persist(ev agent.Event) {
 		return
 	}
 	what := "saving the session (" + ev.Type() + ")"
-	job.report = func(err error) { r.saved(what, err) }
-	r.saver.add(job)
-	switch e := ev.(type) {
-	case agent.MessageEnd:
-		r.barrier.note(e.Message)
-	case agent.AgentEnd:
-		r.barrier.reset()
-	}
-}
-
-// saved records how a write went: a failure is logged, kept in
-// State().PersistError and announced once; once every kind of write that
-// failed has succeeded again, the error is cleared and that is announced.
-func (r *Runtime) saved(what string, err error) {
-	err = r.givenUp(err)
-	r.mu.Lock()
-	failing := len(r.persistErrs) > 0
-	if err != nil {
-		if r.persistErrs == nil {
-			r.persistErrs = map[string]string{}
-		}
-		r.persistErrs[what] = fmt.Sprintf("%s failed: %v", what, err)
-		r.persistErr = r.persistErrs[what]
-	} else {
-		delete(r.persistErrs, what)
-		if len(r.persistErrs) == 0 {
-			r.persistErr = ""
-		}
-	}
-	text, recovered := r.persistErr, failing && len(r.persistErrs) == 0
-	sessionID := r.session.id
-	r.mu.Unlock()
-	switch {
-	case err != nil:
-		r.log.Error(what+" failed", "session", sessionID, "error", err)
-		if !failing {
-			r.notify(NoticePersistError, text)
-		}
-	case recovered:
-		r.log.Info("saving works again", "session", sessionID)
-		r.notify(NoticePersistRecovered, "saving works again")
-	}
+	job.report = func(err error) { r.writes.saved(what, err) }
+	r.writes.handed(job, ev)
 }
 
 // ListSessions lists the saved sessions of this workspace, newest first.

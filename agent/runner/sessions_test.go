@@ -101,8 +101,8 @@ func TestDequeueForgetsTheSavedInput(t *testing.T) {
 	if err := rt.Prompt("go"); err != nil {
 		t.Fatal(err)
 	}
-	<-stored                                                     // the prompt's own pending input is retired with its message…
-	if err := rt.saver.flush(context.Background()); err != nil { // …once that is saved
+	<-stored                                                      // the prompt's own pending input is retired with its message…
+	if err := rt.writes.flush(context.Background()); err != nil { // …once that is saved
 		t.Fatal(err)
 	}
 	it, queued, err := rt.Steer("take me back")
