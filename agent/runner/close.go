@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"sync"
 )
 
 // How a runtime stops (Runtime.Close composes the parts' ends; the write
@@ -39,7 +40,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	r.subs.abortChildren(AbortQuit)
 	r.subs.wait(ctx) // their answers are saved before saving stops
 	err := r.writes.flush(ctx)
-	r.waitBackground(ctx)
+	waitOrDone(ctx, &r.background) // a success recorded after the last run is not cut off
 	r.lanePub.stop(r.writes.ctx)
 	r.engineFeed.stop()
 	r.engineFeed.wait(ctx) // no engine call goes on while the engines close
@@ -57,7 +58,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	claim := r.session.claim
 	r.session.claim = nil
 	r.mu.Unlock()
-	r.release(r.writes.ctx, claim, nil)
+	r.writes.release(r.writes.ctx, claim, nil)
 	r.writes.end()
 	return errors.Join(err, r.writes.notSaved(r.SessionID()))
 }
@@ -70,12 +71,11 @@ func (r *Runtime) stopSaving() {
 	_ = r.writes.stop(context.Background()) // every write fails at once now
 }
 
-// waitBackground waits (until ctx ends) for the background ledger writes,
-// so that a success recorded after the last run is not cut off by Close.
-func (r *Runtime) waitBackground(ctx context.Context) {
+// waitOrDone waits for wg until ctx ends.
+func waitOrDone(ctx context.Context, wg *sync.WaitGroup) {
 	done := make(chan struct{})
 	go func() {
-		r.background.Wait()
+		wg.Wait()
 		close(done)
 	}()
 	select {

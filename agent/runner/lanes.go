@@ -89,7 +89,7 @@ func (r *Runtime) enterLanes(ctx context.Context, out *agent.AssistantStream) (c
 		SubAgent: r.opts.SubAgent, RunTimeout: r.opts.RunTimeout}
 	r.mu.Unlock()
 	r.startLanePublisher()
-	task, err := r.enterWatched(ctx, req, out)
+	task, err := enterWatched(ctx, r.sched, req, out)
 	if err != nil {
 		return ctx, err
 	}
@@ -98,17 +98,17 @@ func (r *Runtime) enterLanes(ctx context.Context, out *agent.AssistantStream) (c
 		return ctx, err
 	}
 	r.lane.hold(task)
-	go r.watchLane(task)
+	go watchLane(task, r.agent.AbortWith)
 	return task.Mark(ctx), nil
 }
 
-// watchLane aborts the run whose lane timed out: it made no progress for
-// its run timeout and the grace after it.
-func (r *Runtime) watchLane(task *lanes.Task) {
+// watchLane aborts the run whose lane timed out (with abort): it made no
+// progress for its run timeout and the grace after it.
+func watchLane(task *lanes.Task, abort func(reason string)) {
 	<-task.Context().Done()
 	var timeout *lanes.TimeoutError
 	if errors.As(context.Cause(task.Context()), &timeout) {
-		r.agent.AbortWith(timeout.Error())
+		abort(timeout.Error())
 	}
 }
 

@@ -449,7 +449,7 @@ func (r *Runtime) deliver(kind agent.QueueKind, text string, images []agent.Cont
 // savePending makes an input durable before the agent sees it; the store
 // retires it in the transaction that appends its message.
 func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
-	if err := r.checkInput(text, images); err != nil {
+	if err := checkInput(text, images, r.opts.MaxInputBytes); err != nil {
 		return agent.QueueItem{}, err
 	}
 	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: r.opts.Now()}
@@ -597,7 +597,7 @@ func (r *Runtime) NewSession() error {
 	left := r.session.claim
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
-	r.release(r.writes.ctx, left, nil)
+	r.writes.release(r.writes.ctx, left, nil)
 	r.resetChoice()
 	return r.regate()
 }

@@ -139,7 +139,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.mu.Unlock()
 	defer func() {
 		if err != nil && claim != previous {
-			r.release(ctx, claim, nil)
+			r.writes.release(ctx, claim, nil)
 		}
 	}()
 	sess, err := r.store.Session(ctx, id)
@@ -186,7 +186,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.mu.Lock()
 	r.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
 	r.mu.Unlock()
-	r.release(ctx, previous, claim)
+	r.writes.release(ctx, previous, claim)
 	r.adoptSavedChoice(id, choice)
 	r.subs.mu.Lock()
 	r.subs.stored = true // answers a crash left for this session
@@ -246,68 +246,6 @@ func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 	return r.session.id, nil
 }
 
-// release gives up the claim on a session left behind, unless it is the one
-// kept (claiming a held session returns its claim). Its record in the
-// database is cleared within ctx; the OS lock goes regardless, so a failure
-// (logged) keeps nobody from the session.
-func (r *Runtime) release(ctx context.Context, left, kept *persistence.Claim) {
-	if left == nil || left == kept {
-		return
-	}
-	if err := r.writes.givenUp(left.Release(ctx)); err != nil {
-		r.log.Warn("releasing a session failed", "session", left.SessionID(), "error", err)
-	}
-}
-
-// persist is the first subscriber: it records runs and hands each finished
-// message to the saver, which appends it through the fenced write path off
-// the event path. The session and run are read here, in event order, so that
-// a write lands where its event happened.
-func (r *Runtime) persist(ev agent.Event) {
-	if r.store == nil {
-		return
-	}
-	var job saveJob
-	r.mu.Lock()
-	sess := r.session
-	job.label.session = sess.id
-	switch e := ev.(type) {
-	case agent.AgentStart:
-		run := persistence.Run{ID: sess.runID, SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()} // named by watchRun
-		job.label.what = kindRun
-		job.write = func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }
-	case agent.MessageEnd:
-		msg := e.Message
-		job.label.what = kindMessage
-		job.write = func(ctx context.Context) error { return r.store.AppendMessage(ctx, sess.id, sess.runID, msg) }
-		job.again = func(ctx context.Context) error { return r.store.RetryAppendMessage(ctx, sess.id, sess.runID, msg) }
-	case agent.ContextReplaced:
-		msgs := e.Messages
-		job.label.what = kindRewrite
-		job.write = func(ctx context.Context) error { return r.store.RewriteTranscript(ctx, sess.id, sess.runID, msgs) }
-	case agent.Annotation:
-		if info, ok := e.Data.(AttemptInfo); ok && e.Kind == AnnotationAttemptEnd {
-			a := persistence.Attempt{Profile: info.Profile, Model: info.Model, Reason: info.Reason, Decision: info.Decision,
-				Duration: time.Duration(info.DurationMs) * time.Millisecond, Ended: r.opts.Now()}
-			job.label.what = kindRun
-			job.write = func(ctx context.Context) error { return r.store.AppendAttempt(ctx, sess.runID, a) }
-			job.again = func(ctx context.Context) error { return r.store.RetryAppendAttempt(ctx, sess.runID, a) }
-		}
-	case agent.AgentEnd:
-		settled, errText := r.lastEnd() // watchRun settled it just before
-		end := persistence.RunEnd{Outcome: settled.Outcome, Reason: settled.Reason, Error: errText, Ended: r.opts.Now()}
-		job.label.what = kindRun
-		job.write = func(ctx context.Context) error { return r.store.FinishRun(ctx, sess.runID, end) }
-	}
-	r.mu.Unlock()
-	if job.write == nil {
-		return
-	}
-	what := "saving the session (" + ev.Type() + ")"
-	job.report = func(err error) { r.writes.saved(what, err) }
-	r.writes.handed(job, ev)
-}
-
 // ListSessions lists the saved sessions of this workspace, newest first.
 func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	if r.store == nil {
@@ -320,15 +258,15 @@ func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	out := make([]SessionInfo, len(sessions))
 	for i, s := range sessions {
 		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount, ParentID: s.ParentID,
-			OpenElsewhere: r.elsewhere(s.ID, s.Owner)}
+			OpenElsewhere: elsewhere(s.Owner, s.ID == r.SessionID())}
 	}
 	return out, nil
 }
 
 // elsewhere words the live owner of a session other than this runtime's
-// current one (the only session it holds), or "".
-func (r *Runtime) elsewhere(id string, o persistence.Owner) string {
-	if !o.Live() || id == r.SessionID() {
+// current one (the only session it holds: current), or "".
+func elsewhere(o persistence.Owner, current bool) string {
+	if !o.Live() || current {
 		return ""
 	}
 	if o.Host == "" {

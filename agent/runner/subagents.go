@@ -260,17 +260,7 @@ func (s *subagents) Wait(ctx context.Context) []agent.Message {
 
 // wait waits (until ctx ends) for the answers of children under way to be
 // handed over and the children closed.
-func (s *subagents) wait(ctx context.Context) {
-	done := make(chan struct{})
-	go func() {
-		s.awaiting.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
-}
+func (s *subagents) wait(ctx context.Context) { waitOrDone(ctx, &s.awaiting) }
 
 // abortChildren stops every child with the parent's reason.
 func (s *subagents) abortChildren(reason string) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // writes is a runtime's write side: the saver that runs the event path's
@@ -149,4 +150,17 @@ func (w *writes) notSaved(current string) error {
 	}
 	w.deps.log.Error(account.Error(), "session", current, "error", last)
 	return account
+}
+
+// release gives up the claim on a session left behind, unless it is the one
+// kept (claiming a held session returns its claim). Its record in the
+// database is cleared within ctx; the OS lock goes regardless, so a failure
+// (logged) keeps nobody from the session.
+func (w *writes) release(ctx context.Context, left, kept *persistence.Claim) {
+	if left == nil || left == kept {
+		return
+	}
+	if err := w.givenUp(left.Release(ctx)); err != nil {
+		w.deps.log.Warn("releasing a session failed", "session", left.SessionID(), "error", err)
+	}
 }
