@@ -227,3 +227,26 @@ func TestResumedSessionKeepsAUsableModel(t *testing.T) {
 		t.Fatalf("resumed on %s, want the usable %s", got, agenttest.Model.Ref())
 	}
 }
+
+// TestElsewhere: a listing names the live owner of a session, unless it is
+// none or this runtime's current session.
+func TestElsewhere(t *testing.T) {
+	tests := []struct {
+		name    string
+		owner   persistence.Owner
+		current bool
+		want    string
+	}{
+		{"no owner", persistence.Owner{}, false, ""},
+		{"this runtime's session", persistence.Owner{PID: 42, Host: "box"}, true, ""},
+		{"another process here", persistence.Owner{PID: 42}, false, "pid 42"},
+		{"another machine's", persistence.Owner{PID: 42, Host: "box"}, false, "pid 42 on box"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := elsewhere(tt.owner, tt.current); got != tt.want {
+				t.Errorf("elsewhere = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
