@@ -8,16 +8,17 @@ import (
 
 // How a runtime stops (Runtime.Close composes the parts' ends; the write
 // side is writes.go). Every write of the runtime (the saver's, the
-// ledger's, the lanes', the release of its session) runs with writeCtx, and
-// saving an input with inputCtx, its child, so that a database another
-// process keeps locked — each write would wait there for ~25 s before it
-// failed — cannot hold a quit up:
+// ledger's, the lanes', the release of its session) runs with writes.ctx,
+// and saving an input with writes.inputCtx, its child, so that a database
+// another process keeps locked — each write would wait there for ~25 s
+// before it failed — cannot hold a quit up:
 //
 //   - Close(ctx) gives the work already handed over until ctx ends, then
-//     cancels writeCtx;
-//   - Options.Quit (the quit signal) cancels inputCtx at once: an input
-//     still being saved was never acknowledged, so it is refused, not lost;
-//     the writes already handed over get writes.quitWait (QuitWait) more.
+//     cancels writes.ctx;
+//   - Options.Quit (the quit signal) cancels writes.inputCtx at once: an
+//     input still being saved was never acknowledged, so it is refused, not
+//     lost; the writes already handed over get writes.quitWait (QuitWait)
+//     more.
 //
 // A write given up on fails like any other: it is logged and kept in
 // State().PersistError, so that nothing is claimed as saved that was not;
@@ -32,8 +33,8 @@ import (
 // given up on at once: each failure is logged and kept in
 // State().PersistError, the session's OS lock goes regardless, and Close
 // returns ctx's error. What was never written is counted in an
-// *UnsavedError, joined to the error returned. Later writes fail at once. Call it after the last run
-// is idle and before closing the store.
+// *UnsavedError, joined to the error returned. Later writes fail at once.
+// Call it after the last run is idle and before closing the store.
 func (r *Runtime) Close(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, r.writes.cancel)
 	defer stop()

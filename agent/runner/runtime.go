@@ -143,9 +143,6 @@ type Runtime struct {
 	// runs of the runtimes whose lanes this one owns.
 	stall     *stallWatch
 	stallRuns stallBoard
-	// The lanes: the scheduler (shared with sub-agents), the run's task,
-	// and the publisher of this process's snapshot (nil when the scheduler
-	// is a parent's or there is no database).
 	// baseTools are the tools without task, which sub-agents get; subs are
 	// this runtime's sub-agents.
 	baseTools []agent.Tool
@@ -153,7 +150,10 @@ type Runtime struct {
 	// answersChildren says that a host's front end answers the approval
 	// requests of this runtime's sub-agents.
 	answersChildren atomic.Bool
-	sched           *lanes.Scheduler
+	// The lanes: the scheduler (shared with sub-agents), the run's task,
+	// and the publisher of this process's snapshot, which only the
+	// lanesOwner's publishes.
+	sched *lanes.Scheduler
 	// lanesOwner is the runtime that publishes sched: this one when it
 	// owns it, else the parent's or the host's first (nil: nobody does).
 	lanesOwner *Runtime
