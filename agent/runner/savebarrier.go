@@ -13,7 +13,7 @@ import (
 // the call behind it: on resume the input would still be pending and run
 // again. The persist subscriber notes each assistant message's tool calls as
 // it hands the message to the saver; a call waits for that, then for the
-// saver to finish what it was handed.
+// saver to finish what it was handed (writes.awaitSaved). It calls nothing.
 type saveBarrier struct {
 	mu sync.Mutex
 	// handed counts, by id, the calls whose message the saver has been

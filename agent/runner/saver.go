@@ -20,7 +20,8 @@ import (
 // before an earlier one, and nothing is lost once saving works again. A
 // retry runs the job's again, which never writes twice what the failed
 // attempt may have committed after all. A write that cannot succeed later
-// (see keepForRetry) is dropped and reported.
+// (see keepForRetry) is dropped and reported. It calls only its jobs (their
+// writes and reports) and holding; writes owns it.
 type saver struct {
 	mu sync.Mutex
 	// queue holds the jobs handed over and neither written nor dropped,
