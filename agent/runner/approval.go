@@ -67,15 +67,39 @@ func ParseApprovalDecision(s string) (ApprovalDecision, error) {
 	return ApproveDeny, fmt.Errorf("unknown decision %q (want allow, always or deny)", s)
 }
 
-// approvals are the calls waiting for an answer; the Runtime is their
-// tools.Approver when someone can answer (Options.Interactive).
+// approvals are the tool calls of a session's runs waiting for the user's
+// answer: it is the tools' Approver when someone can answer
+// (Options.Interactive), announces each request and its end in the run's
+// events, and refuses every request once no one can answer any more. It
+// calls only what approvalDeps gives it.
 type approvals struct {
+	deps approvalDeps
+
 	mu      sync.Mutex
 	waiting map[string]waitingApproval
-	// gone closes when no one can answer any more (RefuseApprovals); why
-	// says so, and refuses every request from then on.
+	// gone closes when no one can answer any more (refuse); why says so,
+	// and refuses every request from then on.
 	gone chan struct{}
 	why  error
+}
+
+// approvalDeps is what the approvals read of the runtime.
+type approvalDeps struct {
+	// asker names the sub-agent's session that asks (ApprovalRequest.
+	// SessionID); "" for a session's own runs.
+	asker func() string
+	// hold stops the run's clock and its lane timeout while a call waits;
+	// what it returns starts them again.
+	hold func() (resume func())
+}
+
+type waitingApproval struct {
+	req    ApprovalRequest
+	answer chan ApprovalDecision
+}
+
+func newApprovals(deps approvalDeps) *approvals {
+	return &approvals{deps: deps, waiting: map[string]waitingApproval{}, gone: make(chan struct{})}
 }
 
 // add registers w; it returns the channel that closes when no one can
@@ -86,73 +110,55 @@ func (a *approvals) add(w waitingApproval) (gone <-chan struct{}, why error) {
 	if a.why != nil {
 		return nil, a.why
 	}
-	if a.waiting == nil {
-		a.waiting = map[string]waitingApproval{}
-	}
-	if a.gone == nil {
-		a.gone = make(chan struct{})
-	}
 	a.waiting[w.req.ID] = w
 	return a.gone, nil
 }
 
-type waitingApproval struct {
-	req    ApprovalRequest
-	answer chan ApprovalDecision
+// approver is what the tools' gate asks (see ask).
+func (a *approvals) approver() tools.Approver { return tools.ApproverFunc(a.ask) }
+
+// ask announces the request in the run's events, holds the run's clock,
+// and waits for answer, an abort (ctx) or refuse.
+func (a *approvals) ask(ctx context.Context, q tools.Request) (tools.Decision, error) {
+	req := ApprovalRequest{ID: q.CallID, ToolName: q.Tool, Args: q.Args, Summary: q.Summary,
+		Diff: q.Diff, Paths: q.Paths, Outside: q.Outside, SessionID: a.deps.asker()}
+	if req.Paths == nil {
+		req.Paths = []string{}
+	}
+	w := waitingApproval{req: req, answer: make(chan ApprovalDecision, 1)}
+	gone, why := a.add(w)
+	if why != nil {
+		return tools.Deny, why
+	}
+	defer a.deps.hold()()
+	agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalRequest, Data: req})
+	var resolved ApprovalResolved
+	defer func() {
+		a.mu.Lock()
+		delete(a.waiting, req.ID)
+		a.mu.Unlock()
+		agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalResolved, Data: resolved})
+	}()
+	select {
+	case d := <-w.answer:
+		resolved = ApprovalResolved{ID: req.ID, Decision: d.String(), SessionID: req.SessionID}
+		return d, nil
+	case <-ctx.Done():
+		resolved = ApprovalResolved{ID: req.ID, Error: "the run was aborted", SessionID: req.SessionID}
+		return tools.Deny, context.Cause(ctx)
+	case <-gone:
+		why := a.refusal()
+		resolved = ApprovalResolved{ID: req.ID, Error: why.Error(), SessionID: req.SessionID}
+		return tools.Deny, why
+	}
 }
 
-// approver is what the tools' gate asks: it announces the request in the
-// run's events, pauses the run's clock, and waits for Approve or an abort.
-func (r *Runtime) approver() tools.Approver {
-	return tools.ApproverFunc(func(ctx context.Context, q tools.Request) (tools.Decision, error) {
-		req := ApprovalRequest{ID: q.CallID, ToolName: q.Tool, Args: q.Args, Summary: q.Summary,
-			Diff: q.Diff, Paths: q.Paths, Outside: q.Outside}
-		if req.Paths == nil {
-			req.Paths = []string{}
-		}
-		if r.opts.SubAgent {
-			req.SessionID = r.SessionID()
-		}
-		w := waitingApproval{req: req, answer: make(chan ApprovalDecision, 1)}
-		a := &r.approvals
-		gone, why := a.add(w)
-		if why != nil {
-			return tools.Deny, why
-		}
-		r.clock.pause()
-		defer r.clock.resume()
-		defer r.pauseLane()()
-		agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalRequest, Data: req})
-		var resolved ApprovalResolved
-		defer func() {
-			a.mu.Lock()
-			delete(a.waiting, req.ID)
-			a.mu.Unlock()
-			agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalResolved, Data: resolved})
-		}()
-		select {
-		case d := <-w.answer:
-			resolved = ApprovalResolved{ID: req.ID, Decision: d.String(), SessionID: req.SessionID}
-			return d, nil
-		case <-ctx.Done():
-			resolved = ApprovalResolved{ID: req.ID, Error: "the run was aborted", SessionID: req.SessionID}
-			return tools.Deny, context.Cause(ctx)
-		case <-gone:
-			why := a.refusal()
-			resolved = ApprovalResolved{ID: req.ID, Error: why.Error(), SessionID: req.SessionID}
-			return tools.Deny, why
-		}
-	})
-}
-
-// Approve answers the approval request of tool call id.
-func (r *Runtime) Approve(id string, d ApprovalDecision) error {
-	a := &r.approvals
+// answer answers the request of tool call id; a second answer finds
+// nothing to answer.
+func (a *approvals) answer(id string, d ApprovalDecision) error {
 	a.mu.Lock()
 	w, ok := a.waiting[id]
-	if ok {
-		delete(a.waiting, id) // a second answer finds nothing to answer
-	}
+	delete(a.waiting, id)
 	a.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("no tool call %q is waiting for approval", id)
@@ -160,6 +166,21 @@ func (r *Runtime) Approve(id string, d ApprovalDecision) error {
 	w.answer <- d
 	return nil
 }
+
+// pending lists the calls waiting for an answer, by id.
+func (a *approvals) pending() []ApprovalRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]ApprovalRequest, 0, len(a.waiting))
+	for _, w := range a.waiting {
+		out = append(out, w.req)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Approve answers the approval request of tool call id.
+func (r *Runtime) Approve(id string, d ApprovalDecision) error { return r.approvals.answer(id, d) }
 
 // ApproveIn answers the approval request of tool call id that session
 // sessionID's run waits on: this runtime's own when sessionID is "" or its
@@ -179,14 +200,4 @@ func (r *Runtime) ApproveIn(sessionID, id string, d ApprovalDecision) error {
 
 // PendingApprovals lists the calls waiting for an answer, by id, for a
 // front end that attaches while one waits.
-func (r *Runtime) PendingApprovals() []ApprovalRequest {
-	a := &r.approvals
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	out := make([]ApprovalRequest, 0, len(a.waiting))
-	for _, w := range a.waiting {
-		out = append(out, w.req)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
+func (r *Runtime) PendingApprovals() []ApprovalRequest { return r.approvals.pending() }

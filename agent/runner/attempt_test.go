@@ -268,6 +268,7 @@ func TestAttemptsAreRecordedWithTheRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stopOnCleanup(t, rt) // its background writes end before the store closes
 	rt.Subscribe(func(ev agent.Event) {
 		if _, ok := ev.(agent.AgentStart); ok {
 			runID = rt.currentRun()

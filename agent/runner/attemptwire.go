@@ -18,7 +18,7 @@ func newAttemptParts(r *Runtime) (*profileLedger, *attempts) {
 			defer r.lane.mu.Unlock()
 			return r.lane.task != nil
 		},
-		writes: r.writeCtx}
+		writes: r.writes.ctx}
 	if r.store != nil && opts.Rehearsal == "" {
 		l.clearStored = r.store.ClearProfile
 	}

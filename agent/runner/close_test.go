@@ -144,7 +144,7 @@ func TestQuitGivesTheSavesQuitWait(t *testing.T) {
 	quit, signal := context.WithCancel(context.Background())
 	defer signal()
 	s := newStuckSaves(t, Options{Quit: quit})
-	s.rt.quitWait = 0
+	s.rt.writes.quitWait = 0
 	signal()
 	err := returnsWithin(t, "WaitForIdle", func() error { return s.rt.WaitForIdle(context.Background()) })
 	if err != nil {

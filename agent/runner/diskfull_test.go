@@ -63,7 +63,7 @@ func diskFullRun(t *testing.T, commitAnyway bool, opts Options) (*Runtime, *fake
 		agenttest.Reply().ToolCall("c1", "fill", `{}`).Stop(agent.StopReasonToolUse),
 		agenttest.Reply().Text("the answer").Stop(agent.StopReasonStop),
 	), opts)
-	disk.inject(rt.saver)
+	disk.inject(rt.writes.saver)
 	notices := make(noticeWait, 8)
 	rt.SubscribeNotices(notices.add)
 	if err := rt.Prompt("fill the disk"); err != nil {

@@ -166,7 +166,7 @@ func (h *Host) goWatch(f func()) {
 // retire lets the session of a background run that ended go: its saves
 // are flushed, its claim released, and its runtime kept as a spare.
 func (h *Host) retire(rt *Runtime) {
-	if err := rt.WaitForIdle(rt.writeCtx); err != nil {
+	if err := rt.WaitForIdle(rt.writes.ctx); err != nil {
 		return // closing
 	}
 	h.switchMu.Lock()

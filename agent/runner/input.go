@@ -27,9 +27,9 @@ func (e *InputTooLargeError) Error() string {
 // and no image. Nothing of it is stored or queued.
 var ErrEmptyInput = errors.New("the input is empty")
 
-// checkInput refuses an empty input, and one larger than the limit,
+// checkInput refuses an empty input, and one larger than limit bytes,
 // counting its text and its images' data.
-func (r *Runtime) checkInput(text string, images []agent.Content) error {
+func checkInput(text string, images []agent.Content, limit int) error {
 	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		return ErrEmptyInput
 	}
@@ -37,8 +37,8 @@ func (r *Runtime) checkInput(text string, images []agent.Content) error {
 	for _, im := range images {
 		n += len(im.Data)
 	}
-	if n > r.opts.MaxInputBytes {
-		return &InputTooLargeError{Bytes: n, Limit: r.opts.MaxInputBytes}
+	if n > limit {
+		return &InputTooLargeError{Bytes: n, Limit: limit}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/steer-tui/steer/agent"
@@ -61,5 +62,40 @@ func TestSubmitKinds(t *testing.T) {
 	}
 	if _, _, err := rt.Submit("shout", "x"); err == nil {
 		t.Fatal("Submit took an unknown kind")
+	}
+}
+
+// TestCheckInput: an input with nothing to say, or over the limit counting
+// its images' data, is refused; anything else passes.
+func TestCheckInput(t *testing.T) {
+	image := agent.Content{Type: agent.ContentImage, Data: "abcdef"}
+	tests := []struct {
+		name   string
+		text   string
+		images []agent.Content
+		want   error // nil, ErrEmptyInput, or an *InputTooLargeError of wantBytes
+		bytes  int
+	}{
+		{"text", "hello", nil, nil, 0},
+		{"an image alone", "", []agent.Content{image}, nil, 0},
+		{"nothing", "", nil, ErrEmptyInput, 0},
+		{"only spaces", " \n\t", nil, ErrEmptyInput, 0},
+		{"at the limit", "0123456789", nil, nil, 0},
+		{"over the limit", "0123456789x", nil, &InputTooLargeError{}, 11},
+		{"over with an image", "hello", []agent.Content{image}, &InputTooLargeError{}, 11},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkInput(tt.text, tt.images, 10)
+			var large *InputTooLargeError
+			switch {
+			case tt.bytes > 0:
+				if !errors.As(err, &large) || large.Bytes != tt.bytes || large.Limit != 10 {
+					t.Errorf("checkInput = %v, want %d bytes over the limit of 10", err, tt.bytes)
+				}
+			case err != tt.want:
+				t.Errorf("checkInput = %v, want %v", err, tt.want)
+			}
+		})
 	}
 }

@@ -41,7 +41,7 @@ func (p keeperPort) replaceTranscript(msgs []agent.Message) error {
 	if r.store == nil {
 		return r.agent.ReplaceMessages(msgs)
 	}
-	sessionID, err := r.ensureSession(r.writeCtx)
+	sessionID, err := r.ensureSession(r.writes.ctx)
 	if err != nil {
 		return err
 	}
@@ -50,15 +50,15 @@ func (p keeperPort) replaceTranscript(msgs []agent.Message) error {
 	r.session.runID = run.ID
 	r.mu.Unlock()
 	const what = "saving the compaction"
-	report := func(err error) { r.saved(what, err) }
-	r.saver.add(saveJob{write: func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }, report: report})
+	report := func(err error) { r.writes.saved(what, err) }
+	r.writes.add(saveJob{write: func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }, report: report})
 	err = r.agent.ReplaceMessages(msgs)
 	outcome, errText := OutcomeCompleted, ""
 	if err != nil {
 		outcome, errText = OutcomeFailed, err.Error()
 	}
 	ended := r.opts.Now()
-	r.saver.add(saveJob{write: func(ctx context.Context) error { return r.store.EndRun(ctx, run.ID, outcome, errText, ended) }, report: report})
+	r.writes.add(saveJob{write: func(ctx context.Context) error { return r.store.EndRun(ctx, run.ID, outcome, errText, ended) }, report: report})
 	return err
 }
 

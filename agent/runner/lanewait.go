@@ -54,21 +54,21 @@ func laneWaiting(snap lanes.Snapshot, id string) (LaneWait, bool) {
 // lane_wait_end when the wait is over, if it waited at all. It reads the
 // lanes' snapshot when the scheduler says they changed (Watch), never on a
 // clock: a run that gets in at once annotates nothing.
-func (r *Runtime) enterWatched(ctx context.Context, req lanes.Request, out *agent.AssistantStream) (*lanes.Task, error) {
+func enterWatched(ctx context.Context, sched *lanes.Scheduler, req lanes.Request, out *agent.AssistantStream) (*lanes.Task, error) {
 	type entered struct {
 		task *lanes.Task
 		err  error
 	}
 	done := make(chan entered, 1)
 	go func() {
-		task, err := r.sched.Enter(ctx, req)
+		task, err := sched.Enter(ctx, req)
 		done <- entered{task, err}
 	}()
 	var last LaneWait
 	waited := false
 	for {
-		changed := r.sched.Watch() // before the snapshot: no change is missed
-		if w, ok := laneWaiting(r.sched.Snapshot(), req.ID); ok && w != last {
+		changed := sched.Watch() // before the snapshot: no change is missed
+		if w, ok := laneWaiting(sched.Snapshot(), req.ID); ok && w != last {
 			last, waited = w, true
 			annotate(ctx, out, AnnotationLaneWait, w)
 		}

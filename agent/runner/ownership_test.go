@@ -72,7 +72,7 @@ func TestAnInputWaitsForANewSession(t *testing.T) {
 	defer store.Close()
 	rt, old := answered(t, store)
 	blocked, release := make(chan struct{}), make(chan struct{})
-	rt.saver.add(saveJob{
+	rt.writes.add(saveJob{
 		write:  func(context.Context) error { close(blocked); <-release; return nil },
 		report: func(error) {},
 	})

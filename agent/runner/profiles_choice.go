@@ -178,7 +178,7 @@ func (r *Runtime) saveChoice(c persistence.ProfileChoice) error {
 	if r.store == nil || !created {
 		return nil
 	}
-	if err := r.store.SetSessionProfiles(r.writeCtx, id, c); err != nil {
+	if err := r.store.SetSessionProfiles(r.writes.ctx, id, c); err != nil {
 		return fmt.Errorf("saving the auth profile choice: %w", err)
 	}
 	return nil

@@ -85,7 +85,7 @@ func TestRunEndFollowsAgentEnd(t *testing.T) {
 		if end.Outcome != want.Outcome || end.Reason != want.Reason || end.RunID == "" {
 			t.Errorf("run_end = %+v, want %+v with the run's id", end, want)
 		}
-		if err := rt.saver.flush(context.Background()); err != nil {
+		if err := rt.writes.flush(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		rec, err := store.Run(context.Background(), end.RunID)
@@ -170,7 +170,7 @@ func checkEnd(t *testing.T, rt *Runtime, store *persistence.Store, w *endWatch, 
 	if end.Outcome != want {
 		t.Errorf("run_end = %+v, want outcome %s", end, want)
 	}
-	if err := rt.saver.flush(context.Background()); err != nil {
+	if err := rt.writes.flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if rec, err := store.Run(context.Background(), end.RunID); err != nil || rec.Outcome != want {

@@ -136,15 +136,12 @@ type Runtime struct {
 	store *persistence.Store
 
 	notices   notices
-	approvals approvals
+	approvals *approvals
 	clock     *runClock
 	// stall tells a stalled run (stalled.go); stallRuns lists the stalled
 	// runs of the runtimes whose lanes this one owns.
 	stall     *stallWatch
 	stallRuns stallBoard
-	// The lanes: the scheduler (shared with sub-agents), the run's task,
-	// and the publisher of this process's snapshot (nil when the scheduler
-	// is a parent's or there is no database).
 	// baseTools are the tools without task, which sub-agents get; subs are
 	// this runtime's sub-agents.
 	baseTools []agent.Tool
@@ -152,15 +149,15 @@ type Runtime struct {
 	// answersChildren says that a host's front end answers the approval
 	// requests of this runtime's sub-agents.
 	answersChildren atomic.Bool
-	sched           *lanes.Scheduler
+	// The lanes: the scheduler (shared with sub-agents), the run's task,
+	// and the publisher of this process's snapshot, which only the
+	// lanesOwner's publishes.
+	sched *lanes.Scheduler
 	// lanesOwner is the runtime that publishes sched: this one when it
 	// owns it, else the parent's or the host's first (nil: nobody does).
-	lanesOwner  *Runtime
-	lane        runLane
-	pubMu       sync.Mutex // guards the publisher, started with the first run
-	lanePub     *persistence.LanePublisher
-	stopPublish chan struct{}
-	published   chan struct{}
+	lanesOwner *Runtime
+	lane       runLane
+	lanePub    *lanePublisher
 	// keeper is the context guard: the pre-request guard, the engines
 	// and the compactions (keeper.go).
 	keeper *contextKeeper
@@ -178,22 +175,12 @@ type Runtime struct {
 	// and handed to the agent in the session it was typed in, never
 	// between a reset and the switch.
 	swap sync.RWMutex
-	// saver runs the event path's writes; writeCtx bounds every write and
-	// inputCtx the saving of an input, so that no save can hang shutdown
-	// (see close.go).
-	saver        *saver
-	barrier      *saveBarrier // tool calls wait on it for their message to be saved
-	writeCtx     context.Context
-	cancelWrites context.CancelFunc
-	inputCtx     context.Context
-	cancelInputs context.CancelFunc
-	stopQuit     func() bool // stops watching Options.Quit
-	quitWait     time.Duration
+	// writes runs the session's writes and keeps the account of their
+	// failures (writes.go); no save can hang shutdown (see close.go).
+	writes *writes
 
-	mu          sync.Mutex
-	session     sessionState
-	persistErr  string            // the latest save failure, while any persists
-	persistErrs map[string]string // failing kinds of write → their error
+	mu      sync.Mutex
+	session sessionState
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -235,8 +222,22 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, saver: newSaver(), barrier: newSaveBarrier(), ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts)}
-	r.subs = newSubagents(r)
+	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts)}
+	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
+	r.approvals = newApprovals(approvalDeps{
+		asker: func() string {
+			if !opts.SubAgent {
+				return ""
+			}
+			return r.SessionID()
+		},
+		hold: func() func() {
+			r.clock.pause()
+			resumeLane := r.lane.pause()
+			return func() { resumeLane(); r.clock.resume() }
+		},
+	})
+	r.subs = newSubagents(subagentDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, sessionID: r.SessionID, spawn: r.newChild})
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
 	}
@@ -265,9 +266,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err := r.catalog.unusable(model); err != nil {
 		return nil, err
 	}
-	r.startWrites()
-	r.saver.start(r.writeCtx, r.holding)
-	r.keeper.engines.startFeed(r.writeCtx)
+	r.writes.start(opts.Quit)
+	r.lanePub = newLanePublisher(r.store, r.sched, r.writes, r.log)
+	r.keeper.engines.startFeed(r.writes.ctx)
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: r.catalog.defaultThinking(model), SteeringMode: opts.SteeringMode,
@@ -316,7 +317,7 @@ func (r *Runtime) streamOf(m agent.Model) agent.StreamFn {
 func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	var approver tools.Approver
 	if r.opts.Interactive {
-		approver = r.approver()
+		approver = r.approvals.approver()
 	}
 	gated := tools.Gate(r.opts.Tools, r.opts.Approval, approver)
 	for i, t := range gated {
@@ -337,7 +338,7 @@ type runnerTool struct {
 }
 
 func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
-	if err := t.r.awaitSaved(ctx, callID); err != nil {
+	if err := t.r.writes.awaitSaved(ctx, callID); err != nil {
 		return agent.ErrorResult("not run: the run stopped before its call was saved"), nil
 	}
 	res, err := t.Tool.Execute(ctx, callID, args, update)
@@ -439,7 +440,7 @@ func (r *Runtime) deliver(kind agent.QueueKind, text string, images []agent.Cont
 // savePending makes an input durable before the agent sees it; the store
 // retires it in the transaction that appends its message.
 func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
-	if err := r.checkInput(text, images); err != nil {
+	if err := checkInput(text, images, r.opts.MaxInputBytes); err != nil {
 		return agent.QueueItem{}, err
 	}
 	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: r.opts.Now()}
@@ -451,7 +452,7 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 	if r.store == nil {
 		return it, nil
 	}
-	ctx := r.inputCtx
+	ctx := r.writes.inputCtx
 	sessionID, err := r.ensureSession(ctx)
 	if err == nil {
 		stored := it
@@ -460,7 +461,7 @@ func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.
 			err = fmt.Errorf("saving the input: %w", err)
 		}
 	}
-	if err = r.givenUp(err); err != nil {
+	if err = r.writes.givenUp(err); err != nil {
 		r.log.Error("an input was refused: it could not be saved", "session", sessionID, "error", err)
 	}
 	return it, err
@@ -472,8 +473,8 @@ func (r *Runtime) dropPending(ids ...string) {
 	}
 	sessionID := r.SessionID()
 	for _, id := range ids {
-		err := r.store.RemovePendingInput(r.writeCtx, sessionID, id)
-		r.saved("removing a pending input", err)
+		err := r.store.RemovePendingInput(r.writes.ctx, sessionID, id)
+		r.writes.saved("removing a pending input", err)
 	}
 }
 
@@ -514,7 +515,7 @@ func (r *Runtime) WaitForIdle(ctx context.Context) error {
 	if err := r.agent.WaitForIdle(ctx); err != nil {
 		return err
 	}
-	return r.saver.flush(ctx)
+	return r.writes.flush(ctx)
 }
 
 // State returns a snapshot.
@@ -526,7 +527,7 @@ func (r *Runtime) State() State {
 func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.persistErr,
+	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
 		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince()}
 }
 
@@ -555,7 +556,7 @@ func (r *Runtime) SetModel(ref string) (agent.Model, error) {
 		sess := r.session
 		r.mu.Unlock()
 		if sess.created {
-			r.saved("saving the session's model", r.store.SetSessionModel(r.writeCtx, sess.id, m.Ref()))
+			r.writes.saved("saving the session's model", r.store.SetSessionModel(r.writes.ctx, sess.id, m.Ref()))
 		}
 	}
 	return m, nil
@@ -574,10 +575,10 @@ func (r *Runtime) NewSession() error {
 	r.swap.Lock()
 	defer r.swap.Unlock()
 	// The last run's saves land before its session is released to others.
-	if err := r.saver.flush(r.writeCtx); err != nil {
+	if err := r.writes.flush(r.writes.ctx); err != nil {
 		return err
 	}
-	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+	if err := r.writes.holdingWrites(r.SessionID()); err != nil {
 		return err
 	}
 	if _, err := r.agent.Reset(nil); err != nil {
@@ -587,7 +588,7 @@ func (r *Runtime) NewSession() error {
 	left := r.session.claim
 	r.session = sessionState{id: newSessionID()}
 	r.mu.Unlock()
-	r.release(r.writeCtx, left, nil)
+	r.writes.release(r.writes.ctx, left, nil)
 	r.choice.reset()
 	return r.regate()
 }

@@ -13,7 +13,7 @@ import (
 // the call behind it: on resume the input would still be pending and run
 // again. The persist subscriber notes each assistant message's tool calls as
 // it hands the message to the saver; a call waits for that, then for the
-// saver to finish what it was handed.
+// saver to finish what it was handed (writes.awaitSaved). It calls nothing.
 type saveBarrier struct {
 	mu sync.Mutex
 	// handed counts, by id, the calls whose message the saver has been
@@ -70,16 +70,4 @@ func (b *saveBarrier) wait(ctx context.Context, id string) error {
 			return ctx.Err()
 		}
 	}
-}
-
-// awaitSaved waits until the assistant message that made call id is saved
-// (or its save has failed, which is reported as any failed save is).
-func (r *Runtime) awaitSaved(ctx context.Context, id string) error {
-	if r.store == nil {
-		return nil
-	}
-	if err := r.barrier.wait(ctx, id); err != nil {
-		return err
-	}
-	return r.saver.flush(ctx)
 }

@@ -24,7 +24,7 @@ func (probeTool) Spec() agent.ToolSpec {
 }
 
 func (p probeTool) Execute(context.Context, string, map[string]any, agent.ToolUpdate) (agent.ToolResult, error) {
-	s := (*p.rt).saver
+	s := (*p.rt).writes.saver
 	s.mu.Lock()
 	waiting := s.handed - s.settled
 	s.mu.Unlock()
@@ -53,14 +53,14 @@ func TestAToolRunsOnlyOnceItsCallIsSaved(t *testing.T) {
 	waitIdle(t, rt)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	jobs := handedJobs(rt.saver)
+	jobs := handedJobs(rt.writes.saver)
 	if err := rt.Prompt("second"); err != nil {
 		t.Fatal(err)
 	}
 	unlock := persisttest.HoldWriteLock(t, store.Path())
-	waitHandedJobs(ctx, t, rt.saver, jobs+2) // the run's start and the question; the answer waits for release
+	waitHandedJobs(ctx, t, rt.writes.saver, jobs+2) // the run's start and the question; the answer waits for release
 	close(release)
-	waitHandedJobs(ctx, t, rt.saver, jobs+3) // the call's message, whose save waits on the lock
+	waitHandedJobs(ctx, t, rt.writes.saver, jobs+3) // the call's message, whose save waits on the lock
 	unlock()
 	select {
 	case waiting := <-probe.found:

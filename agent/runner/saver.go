@@ -20,7 +20,8 @@ import (
 // before an earlier one, and nothing is lost once saving works again. A
 // retry runs the job's again, which never writes twice what the failed
 // attempt may have committed after all. A write that cannot succeed later
-// (see keepForRetry) is dropped and reported.
+// (see keepForRetry) is dropped and reported. It calls only its jobs (their
+// writes and reports) and holding; writes owns it.
 type saver struct {
 	mu sync.Mutex
 	// queue holds the jobs handed over and neither written nor dropped,
@@ -160,11 +161,11 @@ func (s *saver) serve(ctx context.Context) {
 }
 
 // written takes the head off the queue; the last of the writes kept ends
-// the hold.
+// the hold. Both are told before a flush can see the head settled: a run's
+// end that flushes then knows that saving works again.
 func (s *saver) written(job saveJob) {
 	s.mu.Lock()
-	s.pop()
-	recovered := s.held && len(s.queue) == 0
+	recovered := s.held && len(s.queue) == 1 // the head is the last one kept
 	if recovered {
 		s.held = false
 	}
@@ -173,6 +174,9 @@ func (s *saver) written(job saveJob) {
 	if recovered {
 		s.holding(nil)
 	}
+	s.mu.Lock()
+	s.pop()
+	s.mu.Unlock()
 }
 
 // dropped takes the head off the queue after a failure it cannot retry; a

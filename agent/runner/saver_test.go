@@ -115,7 +115,7 @@ func TestSavesDoNotHoldTheEventPath(t *testing.T) {
 	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("hi").Stop(agent.StopReasonStop)), Options{})
 
 	blocked, release := make(chan struct{}), make(chan struct{})
-	rt.saver.add(saveJob{
+	rt.writes.add(saveJob{
 		write:  func(ctx context.Context) error { close(blocked); <-release; return nil },
 		report: func(error) {},
 	})

@@ -120,10 +120,10 @@ func (r *Runtime) openInitialSession(ctx context.Context) error {
 func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence.Claim) (err error) {
 	// What the last run wrote must be in before a transcript is read back,
 	// and before the session it belongs to is released.
-	if err := r.saver.flush(ctx); err != nil {
+	if err := r.writes.flush(ctx); err != nil {
 		return err
 	}
-	if err := r.saver.holdingWrites(r.SessionID()); err != nil {
+	if err := r.writes.holdingWrites(r.SessionID()); err != nil {
 		return err
 	}
 	if claim == nil {
@@ -139,7 +139,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.mu.Unlock()
 	defer func() {
 		if err != nil && claim != previous {
-			r.release(ctx, claim, nil)
+			r.writes.release(ctx, claim, nil)
 		}
 	}()
 	sess, err := r.store.Session(ctx, id)
@@ -186,7 +186,7 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 	r.mu.Lock()
 	r.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
 	r.mu.Unlock()
-	r.release(ctx, previous, claim)
+	r.writes.release(ctx, previous, claim)
 	r.choice.adoptSaved(id, choice)
 	r.subs.mu.Lock()
 	r.subs.stored = true // answers a crash left for this session
@@ -246,108 +246,6 @@ func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 	return r.session.id, nil
 }
 
-// release gives up the claim on a session left behind, unless it is the one
-// kept (claiming a held session returns its claim). Its record in the
-// database is cleared within ctx; the OS lock goes regardless, so a failure
-// (logged) keeps nobody from the session.
-func (r *Runtime) release(ctx context.Context, left, kept *persistence.Claim) {
-	if left == nil || left == kept {
-		return
-	}
-	if err := r.givenUp(left.Release(ctx)); err != nil {
-		r.log.Warn("releasing a session failed", "session", left.SessionID(), "error", err)
-	}
-}
-
-// persist is the first subscriber: it records runs and hands each finished
-// message to the saver, which appends it through the fenced write path off
-// the event path. The session and run are read here, in event order, so that
-// a write lands where its event happened.
-func (r *Runtime) persist(ev agent.Event) {
-	if r.store == nil {
-		return
-	}
-	var job saveJob
-	r.mu.Lock()
-	sess := r.session
-	job.label.session = sess.id
-	switch e := ev.(type) {
-	case agent.AgentStart:
-		run := persistence.Run{ID: sess.runID, SessionID: sess.id, Trigger: triggerUser, Started: r.opts.Now()} // named by watchRun
-		job.label.what = kindRun
-		job.write = func(ctx context.Context) error { return r.store.BeginRun(ctx, run) }
-	case agent.MessageEnd:
-		msg := e.Message
-		job.label.what = kindMessage
-		job.write = func(ctx context.Context) error { return r.store.AppendMessage(ctx, sess.id, sess.runID, msg) }
-		job.again = func(ctx context.Context) error { return r.store.RetryAppendMessage(ctx, sess.id, sess.runID, msg) }
-	case agent.ContextReplaced:
-		msgs := e.Messages
-		job.label.what = kindRewrite
-		job.write = func(ctx context.Context) error { return r.store.RewriteTranscript(ctx, sess.id, sess.runID, msgs) }
-	case agent.Annotation:
-		if info, ok := e.Data.(AttemptInfo); ok && e.Kind == AnnotationAttemptEnd {
-			a := persistence.Attempt{Profile: info.Profile, Model: info.Model, Reason: info.Reason, Decision: info.Decision,
-				Duration: time.Duration(info.DurationMs) * time.Millisecond, Ended: r.opts.Now()}
-			job.label.what = kindRun
-			job.write = func(ctx context.Context) error { return r.store.AppendAttempt(ctx, sess.runID, a) }
-			job.again = func(ctx context.Context) error { return r.store.RetryAppendAttempt(ctx, sess.runID, a) }
-		}
-	case agent.AgentEnd:
-		settled, errText := r.ends.last() // watchRun settled it just before
-		end := persistence.RunEnd{Outcome: settled.Outcome, Reason: settled.Reason, Error: errText, Ended: r.opts.Now()}
-		job.label.what = kindRun
-		job.write = func(ctx context.Context) error { return r.store.FinishRun(ctx, sess.runID, end) }
-	}
-	r.mu.Unlock()
-	if job.write == nil {
-		return
-	}
-	what := "saving the session (" + ev.Type() + ")"
-	job.report = func(err error) { r.saved(what, err) }
-	r.saver.add(job)
-	switch e := ev.(type) {
-	case agent.MessageEnd:
-		r.barrier.note(e.Message)
-	case agent.AgentEnd:
-		r.barrier.reset()
-	}
-}
-
-// saved records how a write went: a failure is logged, kept in
-// State().PersistError and announced once; once every kind of write that
-// failed has succeeded again, the error is cleared and that is announced.
-func (r *Runtime) saved(what string, err error) {
-	err = r.givenUp(err)
-	r.mu.Lock()
-	failing := len(r.persistErrs) > 0
-	if err != nil {
-		if r.persistErrs == nil {
-			r.persistErrs = map[string]string{}
-		}
-		r.persistErrs[what] = fmt.Sprintf("%s failed: %v", what, err)
-		r.persistErr = r.persistErrs[what]
-	} else {
-		delete(r.persistErrs, what)
-		if len(r.persistErrs) == 0 {
-			r.persistErr = ""
-		}
-	}
-	text, recovered := r.persistErr, failing && len(r.persistErrs) == 0
-	sessionID := r.session.id
-	r.mu.Unlock()
-	switch {
-	case err != nil:
-		r.log.Error(what+" failed", "session", sessionID, "error", err)
-		if !failing {
-			r.notify(NoticePersistError, text)
-		}
-	case recovered:
-		r.log.Info("saving works again", "session", sessionID)
-		r.notify(NoticePersistRecovered, "saving works again")
-	}
-}
-
 // ListSessions lists the saved sessions of this workspace, newest first.
 func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	if r.store == nil {
@@ -360,15 +258,15 @@ func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	out := make([]SessionInfo, len(sessions))
 	for i, s := range sessions {
 		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount, ParentID: s.ParentID,
-			OpenElsewhere: r.elsewhere(s.ID, s.Owner)}
+			OpenElsewhere: elsewhere(s.Owner, s.ID == r.SessionID())}
 	}
 	return out, nil
 }
 
 // elsewhere words the live owner of a session other than this runtime's
-// current one (the only session it holds), or "".
-func (r *Runtime) elsewhere(id string, o persistence.Owner) string {
-	if !o.Live() || id == r.SessionID() {
+// current one (the only session it holds: current), or "".
+func elsewhere(o persistence.Owner, current bool) string {
+	if !o.Live() || current {
 		return ""
 	}
 	if o.Host == "" {

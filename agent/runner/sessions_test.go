@@ -101,8 +101,8 @@ func TestDequeueForgetsTheSavedInput(t *testing.T) {
 	if err := rt.Prompt("go"); err != nil {
 		t.Fatal(err)
 	}
-	<-stored                                                     // the prompt's own pending input is retired with its message…
-	if err := rt.saver.flush(context.Background()); err != nil { // …once that is saved
+	<-stored                                                      // the prompt's own pending input is retired with its message…
+	if err := rt.writes.flush(context.Background()); err != nil { // …once that is saved
 		t.Fatal(err)
 	}
 	it, queued, err := rt.Steer("take me back")
@@ -225,5 +225,28 @@ func TestResumedSessionKeepsAUsableModel(t *testing.T) {
 	}
 	if got := again.State().Model.Ref(); got != agenttest.Model.Ref() {
 		t.Fatalf("resumed on %s, want the usable %s", got, agenttest.Model.Ref())
+	}
+}
+
+// TestElsewhere: a listing names the live owner of a session, unless it is
+// none or this runtime's current session.
+func TestElsewhere(t *testing.T) {
+	tests := []struct {
+		name    string
+		owner   persistence.Owner
+		current bool
+		want    string
+	}{
+		{"no owner", persistence.Owner{}, false, ""},
+		{"this runtime's session", persistence.Owner{PID: 42, Host: "box"}, true, ""},
+		{"another process here", persistence.Owner{PID: 42}, false, "pid 42"},
+		{"another machine's", persistence.Owner{PID: 42, Host: "box"}, false, "pid 42 on box"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := elsewhere(tt.owner, tt.current); got != tt.want {
+				t.Errorf("elsewhere = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -2,15 +2,13 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/agent/tools"
-	"github.com/steer-tui/steer/lanes"
 	"github.com/steer-tui/steer/persistence"
 )
 
@@ -40,9 +38,12 @@ type TaskDetails struct {
 }
 
 // subagents are a runtime's children under way and their answers not yet
-// delivered; the runtime's agent reads them as its agent.Pending.
+// delivered: the task tool starts them, and the runtime's agent reads them
+// as its agent.Pending (subagents_answers.go). It reaches its parent only
+// through subagentDeps; its children are runtimes of their own, which it
+// prompts, waits for, aborts and closes.
 type subagents struct {
-	r *Runtime
+	deps subagentDeps
 
 	mu       sync.Mutex
 	children map[*Runtime]bool
@@ -70,64 +71,31 @@ type subagents struct {
 	takenHook func()
 }
 
-func newSubagents(r *Runtime) *subagents {
-	return &subagents{r: r, children: map[*Runtime]bool{}, wake: make(chan struct{}, 1),
+// subagentDeps is what the sub-agents read of their parent.
+type subagentDeps struct {
+	store  *persistence.Store // nil: answers wait in memory
+	writes *writes            // the parent's: its ctx bounds the steering writes
+	log    *slog.Logger
+	now    func() time.Time
+	// sessionID is the parent's current session, whose run the answers
+	// reach.
+	sessionID func() string
+	// spawn builds a child's runtime in a new session (Runtime.newChild);
+	// parentID is the parent's session, saved first.
+	spawn func(ctx context.Context) (child *Runtime, parentID string, err error)
+}
+
+func newSubagents(deps subagentDeps) *subagents {
+	return &subagents{deps: deps, children: map[*Runtime]bool{}, wake: make(chan struct{}, 1),
 		leases: map[string][]string{}, held: map[string][]string{}, stored: true}
-}
-
-// taskTool starts a sub-agent.
-type taskTool struct{ s *subagents }
-
-func (taskTool) Spec() agent.ToolSpec {
-	return agent.ToolSpec{Name: TaskToolName,
-		Description: "Delegate a self-contained task to a sub-agent that works in its own session with the same tools. " +
-			"It returns at once with the sub-agent's session id; the sub-agent's final answer arrives later in this " +
-			"conversation as a message, so do not wait or poll for it. Several task calls in one turn run in parallel.",
-		Parameters: json.RawMessage(`{"type":"object","properties":{"task":{"type":"string","description":"The complete instructions for the sub-agent: it sees nothing else of this conversation."}},"required":["task"],"additionalProperties":false}`)}
-}
-
-// Describe lets the approval gate run it without asking: starting a child
-// changes nothing; the child's own tools are gated in its session.
-func (taskTool) Describe(args map[string]any) tools.Access {
-	task, _ := args["task"].(string)
-	return tools.Access{Tool: TaskToolName, Summary: "delegate: " + firstLine(task)}
-}
-
-func (t taskTool) Execute(ctx context.Context, _ string, args map[string]any, _ agent.ToolUpdate) (agent.ToolResult, error) {
-	task, _ := args["task"].(string)
-	if strings.TrimSpace(task) == "" {
-		return agent.ErrorResult("task is empty: give the sub-agent its complete instructions"), nil
-	}
-	id, err := t.s.start(ctx, task)
-	if err != nil {
-		return agent.ToolResult{}, fmt.Errorf("the sub-agent could not start: %w", err)
-	}
-	return agent.ToolResult{Content: []agent.Content{agent.Text(fmt.Sprintf(
-		"Started a sub-agent in session %s. Its answer will arrive as a message when it finishes.", id))},
-		Details: TaskDetails{SessionID: id}}, nil
 }
 
 // start runs task in a new child session and returns the session's id.
 func (s *subagents) start(ctx context.Context, task string) (string, error) {
-	parent := s.r
-	parentID, err := parent.ensureSession(parent.writeCtx)
+	child, parentID, err := s.deps.spawn(ctx)
 	if err != nil {
 		return "", err
 	}
-	opts := parent.opts
-	opts.Tools, opts.ToolsFor = parent.baseTools, nil
-	opts.Session, opts.Continue = "", false
-	opts.Lanes, opts.SubAgent, opts.ParentSession = parent.sched, true, parentID
-	// A host's front end answers a child's approvals (they reach it among
-	// the child's progress); otherwise nobody does, and "ask" refuses what
-	// would ask.
-	opts.Interactive = parent.answersChildren.Load()
-	opts.ProjectContext = nil // the parent's system prompt has it already
-	child, err := New(ctx, opts)
-	if err != nil {
-		return "", err
-	}
-	child.lanesOwner = parent.lanesOwner // the child's runs show in the published lanes
 	s.mu.Lock()
 	s.children[child] = true
 	subs := make([]func(string, agent.Event), len(s.subs))
@@ -156,12 +124,12 @@ func (s *subagents) await(child *Runtime, parentID string) {
 	answer := childAnswer(child)
 	text := fmt.Sprintf("[sub-agent %s] %s", child.SessionID(), answer)
 	if err := s.deliver(parentID, child.SessionID(), text); err != nil {
-		s.r.log.Error("a sub-agent's answer could not be saved for its parent", "child", child.SessionID(), "error", err)
+		s.deps.log.Error("a sub-agent's answer could not be saved for its parent", "child", child.SessionID(), "error", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), QuitWait)
 	defer cancel()
 	if err := child.Close(ctx); err != nil {
-		s.r.log.Warn("closing a sub-agent failed", "child", child.SessionID(), "error", err)
+		s.deps.log.Warn("closing a sub-agent failed", "child", child.SessionID(), "error", err)
 	}
 	s.forget(child)
 }
@@ -191,13 +159,13 @@ func childAnswer(child *Runtime) string {
 // in memory without one. The answer is queued before the child counts as
 // done, so a parent that sees no child left finds it.
 func (s *subagents) deliver(parentID, childID, text string) error {
-	if s.r.store == nil {
+	if s.deps.store == nil {
 		s.mu.Lock()
 		s.mem = append(s.mem, text)
 		s.mu.Unlock()
 		return nil
 	}
-	err := s.r.store.EnqueueSteering(s.r.writeCtx, persistence.SteeringItem{ID: newID("st_"), SessionID: parentID, Source: childID, Text: text})
+	err := s.deps.store.EnqueueSteering(s.deps.writes.ctx, persistence.SteeringItem{ID: newID("st_"), SessionID: parentID, Source: childID, Text: text})
 	s.mu.Lock()
 	s.stored = true
 	s.mu.Unlock()
@@ -269,88 +237,6 @@ func (s *subagents) running() int {
 	return len(s.children)
 }
 
-// Poll hands over the answers ready now, merged into one steering message
-// that opens by saying they are runtime data, not user instructions.
-func (s *subagents) Poll() []agent.Message {
-	var texts, ids []string
-	leaseID := ""
-	if s.r.store == nil {
-		s.mu.Lock()
-		texts, s.mem = s.mem, nil
-		s.mu.Unlock()
-	} else {
-		s.mu.Lock()
-		look := s.stored
-		s.stored = false
-		s.mu.Unlock()
-		if !look {
-			return nil
-		}
-		id, items, err := s.r.store.LeaseSteering(s.r.writeCtx, s.r.SessionID())
-		if err != nil {
-			if !errors.Is(err, persistence.ErrNotFound) {
-				s.r.log.Warn("leasing sub-agent answers failed", "error", err)
-			}
-			return nil
-		}
-		leaseID = id
-		for _, it := range items {
-			texts, ids = append(texts, it.Text), append(ids, it.ID)
-		}
-	}
-	if len(texts) == 0 {
-		return nil
-	}
-	prompt, n := lanes.MergeSteering(texts)
-	msg := agent.UserMessage(prompt, s.r.opts.Now())
-	s.mu.Lock()
-	if leaseID != "" {
-		s.leases[leaseID] = ids[:n]
-		s.stored = s.stored || n < len(ids) // the rest goes back to pending
-		msg.QueueItemID = leasePrefix + leaseID
-	} else {
-		s.mem = append(texts[n:], s.mem...) // the rest waits for the next drain point
-		key := newID("")
-		s.held[key] = texts[:n]
-		msg.QueueItemID = heldPrefix + key
-	}
-	hook := s.takenHook
-	s.mu.Unlock()
-	if hook != nil {
-		hook()
-	}
-	return []agent.Message{msg}
-}
-
-// Unpoll takes back answers an abort kept from being injected: a lease is
-// released at once, so that the next run's first drain point takes its
-// answers again, and answers kept in memory go back to the front (S47).
-func (s *subagents) Unpoll(msgs []agent.Message) {
-	for i := len(msgs) - 1; i >= 0; i-- { // the front ends in the messages' order
-		id := msgs[i].QueueItemID
-		switch {
-		case strings.HasPrefix(id, leasePrefix):
-			leaseID := strings.TrimPrefix(id, leasePrefix)
-			s.mu.Lock()
-			delete(s.leases, leaseID)
-			s.mu.Unlock()
-			if err := s.r.store.ReleaseSteering(s.r.writeCtx, leaseID); err != nil {
-				// Its answers come back once the lease is stale.
-				s.r.log.Warn("releasing sub-agent answers failed", "lease", leaseID, "error", err)
-			}
-			s.mu.Lock()
-			s.stored = true
-			s.mu.Unlock()
-		case strings.HasPrefix(id, heldPrefix):
-			key := strings.TrimPrefix(id, heldPrefix)
-			s.mu.Lock()
-			s.mem = append(append([]string(nil), s.held[key]...), s.mem...)
-			delete(s.held, key)
-			s.mu.Unlock()
-		}
-	}
-}
-
 // Wait blocks, when the parent's run would end, while children run, and
 // returns their answers as they come; nil when no child is left (or ctx
 // ended, which aborts the children too).
@@ -374,17 +260,7 @@ func (s *subagents) Wait(ctx context.Context) []agent.Message {
 
 // wait waits (until ctx ends) for the answers of children under way to be
 // handed over and the children closed.
-func (s *subagents) wait(ctx context.Context) {
-	done := make(chan struct{})
-	go func() {
-		s.awaiting.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-	}
-}
+func (s *subagents) wait(ctx context.Context) { waitOrDone(ctx, &s.awaiting) }
 
 // abortChildren stops every child with the parent's reason.
 func (s *subagents) abortChildren(reason string) {
@@ -399,44 +275,40 @@ func (s *subagents) abortChildren(reason string) {
 	}
 }
 
-// settle acknowledges the leased answers once the message carrying them is
-// stored (message_end), and puts the rest of the lease back; answers kept
-// in memory are delivered then.
-func (s *subagents) settle(ev agent.Event) {
-	end, ok := ev.(agent.MessageEnd)
-	if ok && strings.HasPrefix(end.Message.QueueItemID, heldPrefix) {
-		s.mu.Lock()
-		delete(s.held, strings.TrimPrefix(end.Message.QueueItemID, heldPrefix))
-		s.mu.Unlock()
-		return
-	}
-	if !ok || !strings.HasPrefix(end.Message.QueueItemID, leasePrefix) || s.r.store == nil {
-		return
-	}
-	leaseID := strings.TrimPrefix(end.Message.QueueItemID, leasePrefix)
-	s.mu.Lock()
-	ids, ok := s.leases[leaseID]
-	delete(s.leases, leaseID)
-	s.mu.Unlock()
-	if !ok {
-		return
-	}
-	store, ctx := s.r.store, s.r.writeCtx
-	s.r.saver.add(saveJob{write: func(context.Context) error {
-		if err := store.AckSteering(ctx, leaseID, ids...); err != nil {
-			return err
-		}
-		return store.ReleaseSteering(ctx, leaseID)
-	}, report: func(err error) { s.r.saved("acknowledging sub-agent answers", err) }})
-}
-
 // SubscribeChildren calls fn with every event of every sub-agent this
 // runtime starts from now on, with the child's session id (steer run
 // --json prints them).
-func (r *Runtime) SubscribeChildren(fn func(sessionID string, ev agent.Event)) {
-	r.subs.mu.Lock()
-	defer r.subs.mu.Unlock()
-	r.subs.subs = append(r.subs.subs, fn)
+func (r *Runtime) SubscribeChildren(fn func(sessionID string, ev agent.Event)) { r.subs.subscribe(fn) }
+
+// subscribe adds fn to the subscribers of the children started from now on.
+func (s *subagents) subscribe(fn func(sessionID string, ev agent.Event)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subs = append(s.subs, fn)
+}
+
+// newChild builds a sub-agent's runtime: a new session of this one's, with
+// the tools without task, in the sub-agent lane of this one's scheduler.
+func (r *Runtime) newChild(ctx context.Context) (*Runtime, string, error) {
+	parentID, err := r.ensureSession(r.writes.ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	opts := r.opts
+	opts.Tools, opts.ToolsFor = r.baseTools, nil
+	opts.Session, opts.Continue = "", false
+	opts.Lanes, opts.SubAgent, opts.ParentSession = r.sched, true, parentID
+	// A host's front end answers a child's approvals (they reach it among
+	// the child's progress); otherwise nobody does, and "ask" refuses what
+	// would ask.
+	opts.Interactive = r.answersChildren.Load()
+	opts.ProjectContext = nil // the parent's system prompt has it already
+	child, err := New(ctx, opts)
+	if err != nil {
+		return nil, "", err
+	}
+	child.lanesOwner = r.lanesOwner // the child's runs show in the published lanes
+	return child, parentID, nil
 }
 
 func firstLine(s string) string { return firstLineOf(s, 80) }

@@ -56,6 +56,7 @@ func TestSubagentsAnswerInTheSameRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stopOnCleanup(t, rt) // its background writes end before the store closes
 	var mu sync.Mutex
 	ends, childEvents := 0, map[string]int{}
 	rt.Subscribe(func(ev agent.Event) {

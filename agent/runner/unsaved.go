@@ -179,35 +179,75 @@ func NotSaved(err error) []*UnsavedError {
 // a retry: it keeps State().PersistError set until they are all written.
 const whatUnsaved = "saving the writes kept for a retry"
 
+// persistError says why the last save failed, while any failure persists.
+func (w *writes) persistError() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.persistErr
+}
+
 // holding records the saver's hold: err while writes are kept for a retry,
 // nil once they are all written. Only then, when nothing else fails, is
 // the error cleared and persist_recovered sent.
-func (r *Runtime) holding(err error) {
-	r.mu.Lock()
-	failing := len(r.persistErrs) > 0
+func (w *writes) holding(err error) {
+	w.mu.Lock()
+	failing := len(w.failing) > 0
 	if err != nil {
-		if r.persistErrs == nil {
-			r.persistErrs = map[string]string{}
+		if w.failing == nil {
+			w.failing = map[string]string{}
 		}
-		r.persistErrs[whatUnsaved] = fmt.Sprintf("%s failed: %v", whatUnsaved, err)
-		if r.persistErr == "" {
-			r.persistErr = r.persistErrs[whatUnsaved]
+		w.failing[whatUnsaved] = fmt.Sprintf("%s failed: %v", whatUnsaved, err)
+		if w.persistErr == "" {
+			w.persistErr = w.failing[whatUnsaved]
 		}
 	} else {
-		delete(r.persistErrs, whatUnsaved)
+		delete(w.failing, whatUnsaved)
 	}
-	recovered := err == nil && failing && len(r.persistErrs) == 0
+	recovered := err == nil && failing && len(w.failing) == 0
 	if recovered {
-		r.persistErr = ""
+		w.persistErr = ""
 	}
-	text, sessionID := r.persistErr, r.session.id
-	r.mu.Unlock()
+	text := w.persistErr
+	w.mu.Unlock()
 	if err != nil && !failing { // a job that does not report its own failure
-		r.log.Error(whatUnsaved+" failed", "session", sessionID, "error", err)
-		r.notify(NoticePersistError, text)
+		w.deps.log.Error(whatUnsaved+" failed", "session", w.deps.sessionID(), "error", err)
+		w.deps.notify(NoticePersistError, text)
 	}
 	if recovered {
-		r.log.Info("saving works again: every write kept for a retry is saved", "session", sessionID)
-		r.notify(NoticePersistRecovered, "saving works again")
+		w.deps.log.Info("saving works again: every write kept for a retry is saved", "session", w.deps.sessionID())
+		w.deps.notify(NoticePersistRecovered, "saving works again")
+	}
+}
+
+// saved records how a write went: a failure is logged, kept in
+// State().PersistError and announced once; once every kind of write that
+// failed has succeeded again, the error is cleared and that is announced.
+func (w *writes) saved(what string, err error) {
+	err = w.givenUp(err)
+	w.mu.Lock()
+	failing := len(w.failing) > 0
+	if err != nil {
+		if w.failing == nil {
+			w.failing = map[string]string{}
+		}
+		w.failing[what] = fmt.Sprintf("%s failed: %v", what, err)
+		w.persistErr = w.failing[what]
+	} else {
+		delete(w.failing, what)
+		if len(w.failing) == 0 {
+			w.persistErr = ""
+		}
+	}
+	text, recovered := w.persistErr, failing && len(w.failing) == 0
+	w.mu.Unlock()
+	switch {
+	case err != nil:
+		w.deps.log.Error(what+" failed", "session", w.deps.sessionID(), "error", err)
+		if !failing {
+			w.deps.notify(NoticePersistError, text)
+		}
+	case recovered:
+		w.deps.log.Info("saving works again", "session", w.deps.sessionID())
+		w.deps.notify(NoticePersistRecovered, "saving works again")
 	}
 }
