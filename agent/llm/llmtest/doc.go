@@ -21,7 +21,8 @@
 //
 // # Recorded streams
 //
-// ReplayFixtures serves every recorded stream of one API (the shared
-// fixtures, FixtureDir) whole and in small irregular pieces, and compares the
-// result with the recording's sidecar.
+// ReplayFixtures serves every recorded stream of one API (testdata/sse,
+// embedded: real responses, each with a sidecar saying what a client must
+// make of it) whole and in small irregular pieces, and compares the result
+// with the recording's sidecar.
 package llmtest
