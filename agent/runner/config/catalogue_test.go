@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestLookupModel(t *testing.T) {
+func TestCatalogueLookup(t *testing.T) {
 	tests := []struct {
 		kind, id, wantID, api string
 	}{
@@ -36,14 +36,14 @@ func TestLookupModel(t *testing.T) {
 	}
 }
 
-func TestCatalogueModels(t *testing.T) {
+func TestCatalogueModelsOfAKind(t *testing.T) {
 	ms := defaultCatalogue().models("openai")
 	if len(ms) == 0 || ms[0].Provider != "openai" {
 		t.Fatalf("openai: %d models", len(ms))
 	}
 	ms[0].ID = "changed"
 	if defaultCatalogue().models("openai")[0].ID == "changed" {
-		t.Error("CatalogueModels shares its slice")
+		t.Error("models shares its slice")
 	}
 	if ms := defaultCatalogue().models("nope"); ms != nil {
 		t.Errorf("nope: %v", ms)
