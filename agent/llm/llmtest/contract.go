@@ -16,7 +16,8 @@ import (
 var replyParts = []string{"Ol", "á, ", "mundo", "!"}
 
 // RunContract checks that the StreamFn h opens keeps agent.StreamFn's
-// contract, against test servers that answer, fail, are cut short or stall.
+// contract, against test servers that answer, fail, are cut short or stall
+// (or, with h.Play, the provider itself doing so).
 func RunContract(t *testing.T, h ContractHarness) {
 	tests := []struct {
 		name string

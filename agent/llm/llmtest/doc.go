@@ -19,6 +19,10 @@
 //	func TestContract(t *testing.T) { llmtest.RunContract(t, harness().ContractHarness) }
 //	func TestHTTP(t *testing.T)     { llmtest.RunHTTP(t, harness()) }
 //
+// A provider with no server (the scripted one) runs RunContract with a
+// harness whose Play sets it up to behave as each case asks (a Behaviour:
+// answer, fail, be cut short, stall).
+//
 // # Recorded streams
 //
 // ReplayFixtures serves every recorded stream of one API (testdata/sse,
