@@ -3,9 +3,10 @@
 // prompt and `steer rpc` for pi's JSON-lines RPC protocol.
 //
 // main parses flags, builds the runtime from its parts (the provider clients
-// only it may link) and maps outcomes to exit statuses; everything below it
-// returns errors as data. The front ends live in tui, agent/runner/headless
-// and agent/rpc, quit signals in agent/runner.
+// only it may link, registered by API in providerAPIs) and maps outcomes to
+// exit statuses; everything below it returns errors as data. The front ends
+// live in tui, agent/runner/headless and agent/rpc, quit signals in
+// agent/runner.
 package main
 
 import (
@@ -19,13 +20,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"syscall"
 	"time"
 
 	xterm "github.com/charmbracelet/x/term"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm"
 	"github.com/steer-tui/steer/agent/llm/anthropic"
 	"github.com/steer-tui/steer/agent/llm/openai"
 	"github.com/steer-tui/steer/agent/llm/scripted"
@@ -97,7 +98,13 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	signal.Ignore(syscall.SIGPIPE)
 	sig := runner.CatchSignals()
 	defer sig.Stop()
-	cfg, err := config.Load(opts.Config, os.Getenv)
+	play, err := rehearsal(opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "steer: %v\n", err)
+		return exitUsage
+	}
+	apis := providerAPIs(play)
+	cfg, err := config.Load(opts.Config, os.Getenv, apis)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
@@ -108,7 +115,7 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if limit == 0 {
 			limit = runner.DefaultMaxInputBytes
 		}
-		prompt, err = readPrompt(sig.Context(), opts.Args, stdin, limit)
+		prompt, err = headless.ReadPromptContext(sig.Context(), opts.Args, stdin, limit)
 		if s := sig.Received(); s != nil {
 			return runner.ExitStatus(s)
 		}
@@ -119,7 +126,7 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Start-up waits on the database (another opener's migration, a claim
 	// while another process holds the write lock): a signal ends it.
-	a, err := build(sig.Context(), cfg, opts)
+	a, err := build(sig.Context(), cfg, apis, opts)
 	if s := sig.Received(); s != nil {
 		if err == nil {
 			a.close(stderr)
@@ -165,7 +172,7 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 // inspect is `steer inspect profiles`: the configuration names the profiles
 // (no key needed), the state directory's ledger says how each stands.
 func inspect(o headless.Args, stdout, stderr io.Writer) int {
-	cfg, err := config.Load(o.Config, os.Getenv)
+	cfg, err := config.Load(o.Config, os.Getenv, providerAPIs(scripted.Options{}))
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
@@ -187,15 +194,10 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		return headless.ShowEngines(context.Background(), eo, stdout, stderr)
 	}
 	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now(), Clear: o.Clear, Preferred: o.Profile}
-	hasScripted := false
-	for _, p := range cfg.Providers {
-		hasScripted = hasScripted || p.Name == scripted.ProviderName
+	for _, p := range cfg.AllProviders() {
 		for _, pr := range p.Profiles {
 			in.Profiles = append(in.Profiles, headless.ProfileRef{ID: pr.ID, Provider: p.Name})
 		}
-	}
-	if !hasScripted { // built in, as providersFrom adds it: one keyless profile
-		in.Profiles = append(in.Profiles, headless.ProfileRef{ID: scripted.ProviderName + ":default", Provider: scripted.ProviderName})
 	}
 	return headless.Inspect(context.Background(), in, stdout, stderr)
 }
@@ -299,26 +301,6 @@ func quitContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), runner.QuitWait)
 }
 
-// readPrompt is headless.ReadPrompt, given up on when ctx ends (a signal
-// while steer run waits for its prompt on stdin).
-func readPrompt(ctx context.Context, args []string, stdin io.Reader, limit int) (string, error) {
-	type read struct {
-		prompt string
-		err    error
-	}
-	got := make(chan read, 1) // the reader may finish after nobody waits
-	go func() {
-		prompt, err := headless.ReadPrompt(args, stdin, limit)
-		got <- read{prompt, err}
-	}()
-	select {
-	case r := <-got:
-		return r.prompt, r.err
-	case <-ctx.Done():
-		return "", context.Cause(ctx)
-	}
-}
-
 // runs is what signals abort and close ends: the host, else the runtime.
 func (a *app) runs() interface {
 	AbortWith(reason string)
@@ -336,12 +318,12 @@ func (a *app) runs() interface {
 // lock, log and database, the tools and the session. ctx is the quit
 // signal: it ends the waits of start-up, and the runtime's writes after it
 // (runner.Options.Quit).
-func build(ctx context.Context, cfg *config.Config, o headless.Args) (*app, error) {
-	providers, err := providersFrom(cfg, o)
+func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Args) (*app, error) {
+	providers, err := providersFrom(cfg, apis)
 	if err != nil {
 		return nil, err
 	}
-	resolve := resolverFor(cfg, providers)
+	resolve := cfg.Resolver(func(ref string) (agent.Model, error) { return runner.ResolveModel(providers, ref) })
 	model, modelNote, err := initialModel(cfg, o, providers, resolve)
 	if err != nil {
 		return nil, err
@@ -388,16 +370,16 @@ func build(ctx context.Context, cfg *config.Config, o headless.Args) (*app, erro
 		Logger:         logger,
 		Store:          store,
 		Ledger:         ledgerFor(o, store),
-		Rehearsal:      rehearsalName(o.Scenario),
+		Rehearsal:      scripted.RehearsalName(o.Scenario),
 		Fallbacks:      cfg.Fallbacks,
 		Cooldowns:      failover.Cooldowns(cfg.Auth.Cooldowns),
 		Failover:       failover.Config{CooldownWait: cfg.Auth.MaxCooldownWait},
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
 		HiddenEnv:      cfg.SecretEnvNames(),
-		Approval:       approvalMode(o, cfg),
+		Approval:       cfg.Approval(o.Approve, o.Command == ""),
 		Interactive:    o.Command == "" || o.Command == "rpc",
-		RunTimeout:     runTimeout(o, cfg),
+		RunTimeout:     cfg.RunTimeout(o.Timeout),
 		MaxConcurrent:  cfg.Agent.MaxConcurrent,
 		Session:        o.Session,
 		Continue:       o.Continue,
@@ -436,15 +418,6 @@ func ledgerFor(o headless.Args, store *persistence.Store) failover.Ledger {
 	return store.Ledger()
 }
 
-// rehearsalName is how the inspectors label a rehearsal's ledger: the
-// scenario's name, or its file's name without the extension.
-func rehearsalName(scenario string) string {
-	if scenario == "" {
-		return ""
-	}
-	return strings.TrimSuffix(filepath.Base(scenario), filepath.Ext(scenario))
-}
-
 // closeStore closes a store that start-up gave up on, within
 // runner.QuitWait.
 func closeStore(store *persistence.Store, logger *slog.Logger) {
@@ -481,117 +454,50 @@ func initialModel(cfg *config.Config, o headless.Args, providers []runner.Provid
 	return m.Ref(), note, nil
 }
 
-// providersFrom builds each configured provider, then the built-in scripted
-// one (with --pace and --scenario) unless the configuration names its own.
-// A provider none of whose keys is set is listed as unusable.
-func providersFrom(cfg *config.Config, o headless.Args) ([]runner.Provider, error) {
-	popts := scripted.Options{Pace: o.Pace}
+// rehearsal is what the scripted providers play: --pace and --scenario.
+func rehearsal(o headless.Args) (scripted.Options, error) {
+	play := scripted.Options{Pace: o.Pace}
 	if o.Scenario != "" {
 		sc, err := scripted.LoadScenario(o.Scenario)
 		if err != nil {
-			return nil, fmt.Errorf("--scenario: %w", err)
+			return play, fmt.Errorf("--scenario: %w", err)
 		}
-		popts.Scenario = sc
+		play.Scenario = sc
 	}
-	offline := scripted.New(popts).Stream
+	return play, nil
+}
+
+// providerAPIs registers the provider APIs steer speaks, one row each: the
+// one table that configuration checks a provider's "api" against, that
+// says which catalogue providers steer can talk to, and that builds each
+// configured provider's stream (providersFrom). The scripted rows play
+// play.
+func providerAPIs(play scripted.Options) llm.APIs {
+	return llm.APIs{
+		{Name: llm.OpenAIChat, CatalogueTypes: []string{"openai", "openai-compat", "openrouter", "vercel"}, New: openai.NewStream},
+		{Name: llm.AnthropicMessages, CatalogueTypes: []string{"anthropic"}, New: anthropic.NewStream},
+		{Name: llm.Scripted, Models: scripted.Models, New: scripted.Streams(play)},
+	}
+}
+
+// providersFrom builds the client of each provider, the built-in scripted
+// one among them, through its API's row. A provider none of whose keys is
+// set is listed as unusable.
+func providersFrom(cfg *config.Config, apis llm.APIs) ([]runner.Provider, error) {
 	var out []runner.Provider
-	hasScripted := false
-	for _, p := range cfg.Providers {
-		stream, err := streamOf(p, offline, popts)
+	for _, p := range cfg.AllProviders() {
+		api, _ := apis.Find(p.API) // config.Load checked it
+		stream, err := api.New(p.Endpoint())
 		if err != nil {
 			return nil, fmt.Errorf("provider %s: %w", p.Name, err)
 		}
-		hasScripted = hasScripted || p.Name == scripted.ProviderName
 		rp := runner.Provider{Name: p.Name, Models: p.Models, Stream: stream, Unusable: p.Unusable(), Thinking: p.Thinking}
 		for _, pr := range p.Usable() {
 			rp.Profiles = append(rp.Profiles, runner.Profile{ID: pr.ID, APIKey: pr.Key.Reveal()})
 		}
 		out = append(out, rp)
 	}
-	if !hasScripted {
-		out = append(out, runner.Provider{Name: scripted.ProviderName, Models: scripted.Models(), Stream: offline})
-	}
 	return out, nil
-}
-
-// streamOf builds the client of one configured provider. The runner's
-// attempt loop sends each profile's key with its requests; the first usable
-// profile's is the client's own. A scripted provider configured with its own
-// watchdog windows gets a scripted provider of its own (popts with those
-// windows); the others share offline.
-func streamOf(p config.Provider, offline agent.StreamFn, popts scripted.Options) (agent.StreamFn, error) {
-	key := ""
-	if usable := p.Usable(); len(usable) > 0 {
-		key = usable[0].Key.Reveal()
-	}
-	switch p.API {
-	case config.APIOpenAIChat:
-		c, err := openai.New(openai.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout,
-			FirstProgressTimeout: p.FirstProgressTimeout, Headers: p.Headers})
-		if err != nil {
-			return nil, err
-		}
-		return c.Stream, nil
-	case config.APIAnthropicMessages:
-		c, err := anthropic.New(anthropic.Config{BaseURL: p.BaseURL, APIKey: key, IdleTimeout: p.Timeout,
-			FirstProgressTimeout: p.FirstProgressTimeout, Headers: p.Headers})
-		if err != nil {
-			return nil, err
-		}
-		return c.Stream, nil
-	case config.APIScripted:
-		if p.Timeout > 0 || p.FirstProgressTimeout > 0 {
-			popts.IdleTimeout, popts.FirstProgressTimeout = p.Timeout, p.FirstProgressTimeout
-			return scripted.New(popts).Stream, nil
-		}
-		return offline, nil
-	default:
-		return offline, nil
-	}
-}
-
-// resolverFor resolves references through the configuration (aliases,
-// catalogue models); the scripted models resolve as they are. Its errors
-// name no flag: the runtime also resolves what rpc's set_model and the
-// TUI's model picker ask for.
-func resolverFor(cfg *config.Config, providers []runner.Provider) func(string) (agent.Model, error) {
-	return func(ref string) (agent.Model, error) {
-		if ref == "" || strings.HasPrefix(ref, scripted.ProviderName+"/") {
-			return runner.ResolveModel(providers, ref)
-		}
-		m, err := cfg.ResolveModel(ref)
-		if err != nil {
-			if sm, serr := runner.ResolveModel(providers, ref); serr == nil {
-				return sm, nil
-			}
-			return agent.Model{}, err
-		}
-		return m, nil
-	}
-}
-
-// approvalMode is --approve, else the config's tools.approval, else ask
-// where a person answers (the terminal UI) and auto headless (steer run,
-// steer rpc), as pi and crush do.
-func approvalMode(o headless.Args, cfg *config.Config) tools.Mode {
-	switch {
-	case o.Approve != "":
-		return o.Approve
-	case cfg.Tools.Approval != "":
-		return cfg.Tools.Approval
-	case o.Command == "":
-		return tools.ModeAsk
-	}
-	return tools.ModeAuto
-}
-
-// runTimeout is --timeout, else agent.timeoutSeconds (48 h unless set; 0 is
-// no limit).
-func runTimeout(o headless.Args, cfg *config.Config) time.Duration {
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return cfg.Agent.Timeout
 }
 
 // engineRefs are the configured external context engines.

@@ -35,7 +35,7 @@ const (
 // checkpointer runs passive WAL checkpoints on its own connection and
 // goroutine, kicked by the writer.
 type checkpointer struct {
-	db   *sqlDB
+	db   *sql.DB
 	gate *writeGate
 	kick chan struct{} // never closed, so a late kick cannot panic
 	// ctx ends with stop, so that closing never waits out a checkpoint's
@@ -55,7 +55,7 @@ func startCheckpointer(path string, gate *writeGate) (*checkpointer, error) {
 	}
 	db.SetMaxOpenConns(1)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &checkpointer{db: &sqlDB{db}, gate: gate, kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	c := &checkpointer{db: db, gate: gate, kick: make(chan struct{}, 1), ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	go c.run()
 	return c, nil
 }

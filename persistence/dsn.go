@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -93,7 +94,7 @@ var readerPragmas = []pragmaWant{
 
 // checkPragmas reads each setting back and fails when one differs: a silently
 // ignored DSN parameter would otherwise cost durability or correctness.
-func checkPragmas(ctx context.Context, db *sqlDB, path string, wants []pragmaWant) error {
+func checkPragmas(ctx context.Context, db *sql.DB, path string, wants []pragmaWant) error {
 	for _, p := range wants {
 		var got string
 		if err := db.QueryRowContext(ctx, "PRAGMA "+p.name).Scan(&got); err != nil {

@@ -78,7 +78,7 @@ func userVersion(ctx context.Context, q interface {
 // immediate transaction that also records the new version, so a failure leaves
 // the database at the last complete version. A database newer than migs is
 // refused before anything is written.
-func migrate(ctx context.Context, db *sqlDB, dbPath string, migs []migration) error {
+func migrate(ctx context.Context, db *sql.DB, dbPath string, migs []migration) error {
 	v, err := userVersion(ctx, db)
 	if err != nil {
 		return fmt.Errorf("read schema version of %s: %w", dbPath, err)
@@ -99,7 +99,7 @@ func migrate(ctx context.Context, db *sqlDB, dbPath string, migs []migration) er
 
 // applyMigration applies m unless the database is already at its version or
 // later. The version is read inside the transaction, under the write lock.
-func applyMigration(ctx context.Context, db *sqlDB, dbPath string, m migration, latest int) error {
+func applyMigration(ctx context.Context, db *sql.DB, dbPath string, m migration, latest int) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migrate %s: %w", dbPath, err)

@@ -34,7 +34,7 @@ func buildAtVersion(t testing.TB, dir string, n int) string {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	if err := migrate(context.Background(), &sqlDB{db}, path, embedded(t)[:n]); err != nil {
+	if err := migrate(context.Background(), db, path, embedded(t)[:n]); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Ping(); err != nil { // version 0 still creates the file
@@ -44,7 +44,7 @@ func buildAtVersion(t testing.TB, dir string, n int) string {
 }
 
 // schemaOf lists the schema's SQL, sorted, and the recorded version.
-func schemaOf(t testing.TB, db *sqlDB) ([]string, int) {
+func schemaOf(t testing.TB, db *sql.DB) ([]string, int) {
 	t.Helper()
 	rows, err := db.Query(`SELECT type || ' ' || name || ': ' || COALESCE(sql, '') FROM sqlite_schema ORDER BY name`)
 	if err != nil {
@@ -240,7 +240,7 @@ func TestAnOpenerWaitsForAMigration(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := migrate(context.Background(), &sqlDB{db}, dir, embedded(t)); err != nil {
+				if err := migrate(context.Background(), db, dir, embedded(t)); err != nil {
 					t.Fatal(err)
 				}
 				db.Close()

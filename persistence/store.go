@@ -60,8 +60,8 @@ type Store struct {
 	latest int // the schema version this binary writes
 
 	guard  *legacyGuard  // nil when read-only
-	writer *sqlDB        // the one writer connection; nil when read-only
-	reader *sqlDB        // read-only connections
+	writer *sql.DB       // the one writer connection; nil when read-only
+	reader *sql.DB       // read-only connections
 	ckpt   *checkpointer // nil when read-only
 	gate   *writeGate    // nil when read-only
 
@@ -226,7 +226,7 @@ func (s *Store) openWriter(ctx context.Context) error {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
-	s.writer = &sqlDB{db}
+	s.writer = db
 	if err := checkPragmas(ctx, s.writer, s.path, writerPragmas); err != nil {
 		return s.classify(err)
 	}
@@ -241,7 +241,7 @@ func (s *Store) openReader(ctx context.Context) error {
 	}
 	db.SetMaxOpenConns(readerPoolSize)
 	db.SetMaxIdleConns(readerPoolSize)
-	s.reader = &sqlDB{db}
+	s.reader = db
 	if err := checkPragmas(ctx, s.reader, s.path, readerPragmas); err != nil {
 		return s.classify(err)
 	}

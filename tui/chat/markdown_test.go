@@ -176,7 +176,7 @@ func TestEndedStreamIsTheExactRender(t *testing.T) {
 func TestTabsFitTheWidth(t *testing.T) {
 	docs := []string{
 		"```go\nfunc main() {\n\tif x {\n\t\treturn\t// done\n\t}\n}\n```",
-		"Results:\n\n    a.go:7:\t\"github.com/x/y\"\n    b.go:9:\tstackroom.Make() // the SDK's reflective JSON encoder runs deep",
+		"Results:\n\n    a.go:7:\t\"github.com/x/y\"\n    b.go:9:\tjson.Marshal(v) // the encoder walks the value by reflection",
 		"\tindented\twith\ttabs\tall\tthe\tway\tto\tthe\tend\tof\tthe\tline",
 		"Plain\tprose\twith\ttabs\tbetween\tthe\twords\tof\ta\tsentence.",
 	}

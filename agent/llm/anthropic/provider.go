@@ -10,7 +10,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm/llmhttp"
-	"github.com/steer-tui/steer/agent/stackroom"
 )
 
 // DefaultBaseURL is Anthropic's endpoint, used when Config.BaseURL is empty.
@@ -93,7 +92,6 @@ func (p *Provider) Stream(ctx context.Context, model agent.Model, llm agent.LLMC
 }
 
 func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) {
-	stackroom.Make() // the SDK's reflective JSON encoder runs deep
 	key := p.apiKey
 	if opts.APIKey != "" {
 		key = opts.APIKey

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +16,8 @@ import (
 var replyParts = []string{"Ol", "á, ", "mundo", "!"}
 
 // RunContract checks that the StreamFn h opens keeps agent.StreamFn's
-// contract, against test servers that answer, fail, are cut short or stall.
+// contract, against test servers that answer, fail, are cut short or stall
+// (or, with h.Play, the provider itself doing so).
 func RunContract(t *testing.T, h ContractHarness) {
 	tests := []struct {
 		name string
@@ -40,8 +40,7 @@ func RunContract(t *testing.T, h ContractHarness) {
 // closes; the result is the done event's assistant message, stamped with
 // the model.
 func contractDone(t *testing.T, h ContractHarness) {
-	srv := SSEServer(t, []byte(h.Wire.Reply(replyParts...)), false)
-	events, msg := h.ask(t, Conn{URL: srv.URL})
+	events, msg := Drain(t, h.play(t, Answer)(context.Background(), h.Model, Prompt, agent.StreamOptions{}))
 	CheckEvents(t, events, msg)
 	if last := events[len(events)-1]; last.Type != agent.EventDone {
 		t.Fatalf("events = %v, want done last; error %+v", Types(events), msg.Error)
@@ -61,8 +60,7 @@ func contractDone(t *testing.T, h ContractHarness) {
 // contractEvents: served in small irregular pieces, the events are well
 // formed and their deltas add up to the answer.
 func contractEvents(t *testing.T, h ContractHarness) {
-	srv := SSEServer(t, []byte(h.Wire.Reply(replyParts...)), true)
-	events, msg := h.ask(t, Conn{URL: srv.URL})
+	events, msg := Drain(t, h.play(t, AnswerInPieces)(context.Background(), h.Model, Prompt, agent.StreamOptions{}))
 	CheckEvents(t, events, msg)
 	var deltas strings.Builder
 	for _, ev := range events {
@@ -79,22 +77,18 @@ func contractEvents(t *testing.T, h ContractHarness) {
 // short each end with one error event carrying a structured error, neither
 // a panic nor a hang.
 func contractFailures(t *testing.T, h ContractHarness) {
-	refused := httptest.NewServer(http.NotFoundHandler())
-	refused.Close()
 	tests := []struct {
 		name string
-		url  func(t *testing.T) string
+		b    Behaviour
 		kind agent.ErrorKind // "" when any kind will do
 	}{
-		{"failure status", func(t *testing.T) string {
-			return StatusServer(t, http.StatusServiceUnavailable, h.ErrorJSON("overloaded_error", "", "Try again later")).URL
-		}, agent.ErrorHTTP},
-		{"connection refused", func(*testing.T) string { return refused.URL }, agent.ErrorNetwork},
-		{"cut short", func(t *testing.T) string { return SSEServer(t, []byte(h.Wire.Head+h.Wire.Text("Hel")), false).URL }, ""},
+		{"failure status", FailStatus, agent.ErrorHTTP},
+		{"connection refused", Refuse, agent.ErrorNetwork},
+		{"cut short", CutShort, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			stream := h.stream(t, Conn{URL: tt.url(t)})(context.Background(), h.Model, Prompt, agent.StreamOptions{})
+			stream := h.play(t, tt.b)(context.Background(), h.Model, Prompt, agent.StreamOptions{})
 			events, msg := Drain(t, stream)
 			CheckEvents(t, events, msg)
 			e := msg.Error
@@ -118,10 +112,10 @@ func contractFailures(t *testing.T, h ContractHarness) {
 // contractCancel: cancelling the context mid-stream ends the stream
 // promptly with stopReason aborted, keeping the text so far.
 func contractCancel(t *testing.T, h ContractHarness) {
-	srv, _ := StallingServer(t, h.Wire.Head+h.Wire.Text("Hel"), false)
+	fn := h.play(t, Stall)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stream := h.stream(t, Conn{URL: srv.URL})(ctx, h.Model, Prompt, agent.StreamOptions{})
+	stream := fn(ctx, h.Model, Prompt, agent.StreamOptions{})
 	events := untilText(t, stream)
 	cancel()
 	start := time.Now()
@@ -138,10 +132,10 @@ func contractCancel(t *testing.T, h ContractHarness) {
 // contractCancelFirst: a call made with a cancelled context ends at once,
 // aborted.
 func contractCancelFirst(t *testing.T, h ContractHarness) {
-	srv := SSEServer(t, []byte(h.Wire.Reply(replyParts...)), false)
+	fn := h.play(t, Answer)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	events, msg := Drain(t, h.stream(t, Conn{URL: srv.URL})(ctx, h.Model, Prompt, agent.StreamOptions{}))
+	events, msg := Drain(t, fn(ctx, h.Model, Prompt, agent.StreamOptions{}))
 	CheckEvents(t, events, msg)
 	if msg.StopReason != agent.StopReasonAborted {
 		t.Errorf("stop %s error %+v, want aborted", msg.StopReason, msg.Error)
@@ -151,8 +145,7 @@ func contractCancelFirst(t *testing.T, h ContractHarness) {
 // contractClose: a consumer that closes the stream after the first event
 // still gets the result.
 func contractClose(t *testing.T, h ContractHarness) {
-	srv := SSEServer(t, []byte(h.Wire.Reply(replyParts...)), true)
-	stream := h.stream(t, Conn{URL: srv.URL})(context.Background(), h.Model, Prompt, agent.StreamOptions{})
+	stream := h.play(t, AnswerInPieces)(context.Background(), h.Model, Prompt, agent.StreamOptions{})
 	<-stream.Events()
 	stream.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), DrainTimeout)
@@ -167,8 +160,7 @@ func contractClose(t *testing.T, h ContractHarness) {
 // -race).
 func contractConcurrent(t *testing.T, h ContractHarness) {
 	const calls = 8
-	srv := SSEServer(t, []byte(h.Wire.Reply(replyParts...)), true)
-	fn := h.stream(t, Conn{URL: srv.URL})
+	fn := h.play(t, AnswerInPieces)
 	results := make(chan string, calls)
 	for range calls {
 		go func() {

@@ -19,9 +19,14 @@
 //	func TestContract(t *testing.T) { llmtest.RunContract(t, harness().ContractHarness) }
 //	func TestHTTP(t *testing.T)     { llmtest.RunHTTP(t, harness()) }
 //
+// A provider with no server (the scripted one) runs RunContract with a
+// harness whose Play sets it up to behave as each case asks (a Behaviour:
+// answer, fail, be cut short, stall).
+//
 // # Recorded streams
 //
-// ReplayFixtures serves every recorded stream of one API (the shared
-// fixtures, FixtureDir) whole and in small irregular pieces, and compares the
-// result with the recording's sidecar.
+// ReplayFixtures serves every recorded stream of one API (testdata/sse,
+// embedded: real responses, each with a sidecar saying what a client must
+// make of it) whole and in small irregular pieces, and compares the result
+// with the recording's sidecar.
 package llmtest

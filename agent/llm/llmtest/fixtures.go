@@ -2,9 +2,9 @@ package llmtest
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,10 +12,14 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// FixtureDir is where the recorded streams live, relative to a provider
-// package's directory (where its tests run): shared/ is a sibling of the
-// repository (CI clones it there), four levels up.
-const FixtureDir = "../../../../shared/fixtures/sse"
+// recordings are the recorded streams, in the repository so that a test
+// cannot skip them for want of a checkout next to it.
+//
+//go:embed testdata/sse/*.json testdata/sse/*.sse
+var recordings embed.FS
+
+// recordingDir is where in recordings the streams are.
+const recordingDir = "testdata/sse"
 
 // Sidecar is the expected result of a recorded stream, from its .json file.
 type Sidecar struct {
@@ -55,38 +59,49 @@ type Fixture struct {
 	Want Sidecar
 }
 
-// LoadFixtures returns the recorded streams of api, skipping the test when
-// the shared fixtures are not checked out next to the repository and
-// failing it when none is of api.
+// LoadFixtures returns the recorded streams of api (testdata/sse), failing
+// the test when none is of api.
 func LoadFixtures(t testing.TB, api string) []Fixture {
 	t.Helper()
-	sidecars, err := filepath.Glob(filepath.Join(FixtureDir, "*.json"))
-	if err != nil || len(sidecars) == 0 {
-		t.Skipf("no recorded streams at %s (shared/ must be a sibling of the repository)", FixtureDir)
+	sidecars, err := recordings.ReadDir(recordingDir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var out []Fixture
-	for _, path := range sidecars {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want Sidecar
-		if err := json.Unmarshal(raw, &want); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		if want.API != api {
+	for _, e := range sidecars {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok {
 			continue
 		}
-		body, err := os.ReadFile(strings.TrimSuffix(path, ".json") + ".sse")
-		if err != nil {
-			t.Fatal(err)
+		if fx := LoadFixture(t, name); fx.Want.API == api {
+			out = append(out, fx)
 		}
-		out = append(out, Fixture{Name: strings.TrimSuffix(filepath.Base(path), ".json"), Body: body, Want: want})
 	}
 	if len(out) == 0 {
-		t.Fatalf("no %s fixtures in %s", api, FixtureDir)
+		t.Fatalf("no %s fixtures in %s", api, recordingDir)
 	}
 	return out
+}
+
+// LoadFixture returns the recorded stream name (its file name without the
+// extension, such as "openai_chat_text_usage"), failing the test when it
+// is not there.
+func LoadFixture(t testing.TB, name string) Fixture {
+	t.Helper()
+	file := path.Join(recordingDir, name)
+	raw, err := recordings.ReadFile(file + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want Sidecar
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatalf("%s.json: %v", file, err)
+	}
+	body, err := recordings.ReadFile(file + ".sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Fixture{Name: name, Body: body, Want: want}
 }
 
 // Recordings says which recorded streams ReplayFixtures replays and how

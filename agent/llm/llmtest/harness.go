@@ -2,7 +2,10 @@ package llmtest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +45,9 @@ func (w Wire) Reply(parts ...string) string {
 	return b.String()
 }
 
-// ContractHarness plugs a StreamFn into RunContract.
+// ContractHarness plugs a StreamFn into RunContract. An HTTP provider
+// gives Open, Wire and ErrorJSON, and the suite plays each Behaviour with a
+// test server; a provider without a server (the scripted one) gives Play.
 type ContractHarness struct {
 	// Model is passed to every call. Its Provider is the name the provider
 	// gives the server in messages.
@@ -60,6 +65,78 @@ type ContractHarness struct {
 	// adds until when a profile is locked out and how to clear it. A
 	// provider leaves it false: its errorMessage is the error's words alone.
 	NotedErrors bool
+	// Play, when set, returns the StreamFn under test set up so that every
+	// call behaves as b says, or nil when the provider has no such failure
+	// (the case is then skipped, saying so). It replaces Open, Wire and
+	// ErrorJSON in RunContract.
+	Play func(t testing.TB, b Behaviour) agent.StreamFn
+}
+
+// Behaviour is what RunContract has the other end of the provider do.
+type Behaviour int
+
+// The behaviours of RunContract's cases.
+const (
+	// Answer streams ReplyParts, as one text delta each over HTTP, then
+	// stops.
+	Answer Behaviour = iota
+	// AnswerInPieces is Answer served in small irregular pieces.
+	AnswerInPieces
+	// FailStatus fails before any content with a 503 whose error type is
+	// overloaded_error.
+	FailStatus
+	// Refuse refuses the connection.
+	Refuse
+	// CutShort streams the text "Hel", then ends without a stop.
+	CutShort
+	// Stall streams the text "Hel", then sends nothing until the call is
+	// cancelled.
+	Stall
+)
+
+var behaviourNames = [...]string{"Answer", "AnswerInPieces", "FailStatus", "Refuse", "CutShort", "Stall"}
+
+// String is the behaviour's name.
+func (b Behaviour) String() string {
+	if b < 0 || int(b) >= len(behaviourNames) {
+		return fmt.Sprintf("Behaviour(%d)", int(b))
+	}
+	return behaviourNames[b]
+}
+
+// ReplyParts is the answer of Answer, one part per text delta.
+func ReplyParts() []string { return slices.Clone(replyParts) }
+
+// play returns the StreamFn under test behaving as b says: h.Play's, or
+// the one Open connects to a test server that does it.
+func (h ContractHarness) play(t *testing.T, b Behaviour) agent.StreamFn {
+	t.Helper()
+	if h.Play != nil {
+		fn := h.Play(t, b)
+		if fn == nil {
+			t.Skipf("the provider cannot play %s", b)
+		}
+		return fn
+	}
+	var url string
+	switch b {
+	case Answer, AnswerInPieces:
+		url = SSEServer(t, []byte(h.Wire.Reply(replyParts...)), b == AnswerInPieces).URL
+	case FailStatus:
+		url = StatusServer(t, http.StatusServiceUnavailable, h.ErrorJSON("overloaded_error", "", "Try again later")).URL
+	case Refuse:
+		refused := httptest.NewServer(http.NotFoundHandler())
+		refused.Close()
+		url = refused.URL
+	case CutShort:
+		url = SSEServer(t, []byte(h.Wire.Head+h.Wire.Text("Hel")), false).URL
+	case Stall:
+		srv, _ := StallingServer(t, h.Wire.Head+h.Wire.Text("Hel"), false)
+		url = srv.URL
+	default:
+		t.Fatalf("unknown behaviour %s", b)
+	}
+	return h.stream(t, Conn{URL: url})
 }
 
 // stream returns the StreamFn connected as c says, failing t if it cannot.

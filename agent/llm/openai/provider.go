@@ -11,7 +11,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm/llmhttp"
-	"github.com/steer-tui/steer/agent/stackroom"
 )
 
 // DefaultBaseURL is OpenAI's own endpoint, used when Config.BaseURL is empty.
@@ -100,7 +99,6 @@ func (p *Provider) Stream(ctx context.Context, model agent.Model, llm agent.LLMC
 }
 
 func (p *Provider) run(ctx context.Context, stream *agent.AssistantStream, model agent.Model, llm agent.LLMContext, opts agent.StreamOptions) {
-	stackroom.Make() // the SDK's reflective JSON encoder runs deep
 	key := p.apiKey
 	if opts.APIKey != "" {
 		key = opts.APIKey

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/steer-tui/steer/assets"
@@ -151,6 +152,16 @@ type UsageSpec struct {
 	Output     int `json:"output,omitempty"`
 	CacheRead  int `json:"cacheRead,omitempty"`
 	CacheWrite int `json:"cacheWrite,omitempty"`
+}
+
+// RehearsalName is how the inspectors label the ledger of a rehearsal of
+// nameOrPath (LoadScenario's argument): the scenario's name, or its file's
+// name without the extension; "" for none.
+func RehearsalName(nameOrPath string) string {
+	if nameOrPath == "" {
+		return ""
+	}
+	return strings.TrimSuffix(filepath.Base(nameOrPath), filepath.Ext(nameOrPath))
 }
 
 // LoadScenario reads a scenario. A nameOrPath that contains a slash or ends

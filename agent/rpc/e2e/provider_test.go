@@ -10,40 +10,25 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// fixtureDir holds the recorded provider streams; shared/ is a sibling of the
-// repository.
-const fixtureDir = "../../../../shared/fixtures/sse"
+	"github.com/steer-tui/steer/agent/llm/llmtest"
+)
 
 // localServer serves a recorded chat-completions stream as an
 // OpenAI-compatible server on loopback would.
 func localServer(t *testing.T, fixture string) (url, wantText string) {
 	t.Helper()
-	body, err := os.ReadFile(filepath.Join(fixtureDir, fixture+".sse"))
-	if err != nil {
-		t.Skipf("no recorded streams at %s (shared/ must be a sibling of the repository): %v", fixtureDir, err)
-	}
-	raw, err := os.ReadFile(filepath.Join(fixtureDir, fixture+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sidecar struct {
-		ExpectedText string `json:"expected_text"`
-	}
-	if err := json.Unmarshal(raw, &sidecar); err != nil {
-		t.Fatal(err)
-	}
+	fx := llmtest.LoadFixture(t, fixture)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/chat/completions" {
 			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write(body)
+		w.Write(fx.Body)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL + "/v1", sidecar.ExpectedText
+	return srv.URL + "/v1", fx.Want.ExpectedText
 }
 
 // writeConfig writes a config with one local OpenAI-compatible provider.

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/steer-tui/steer/agent/llm"
 )
 
 // builder turns the decoded file (or nothing) plus the environment into a
@@ -18,6 +20,7 @@ type builder struct {
 	// there. "" when no file was read.
 	dir   string
 	env   func(string) string
+	apis  llm.APIs // the APIs a provider may speak
 	catFn func() *catalogue
 	cat   *catalogue
 	d     *decoder
@@ -45,9 +48,9 @@ func (b *builder) errAt(path, format string, args ...any) *Error {
 
 // envProviders are configured from their key alone (SPEC §11).
 var envProviders = []struct{ name, api, baseURL, keyEnv string }{
-	{"anthropic", APIAnthropicMessages, "https://api.anthropic.com", "ANTHROPIC_API_KEY"},
-	{"openai", APIOpenAIChat, "https://api.openai.com/v1", "OPENAI_API_KEY"},
-	{"openrouter", APIOpenAIChat, "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
+	{"anthropic", llm.AnthropicMessages, "https://api.anthropic.com", "ANTHROPIC_API_KEY"},
+	{"openai", llm.OpenAIChat, "https://api.openai.com/v1", "OPENAI_API_KEY"},
+	{"openrouter", llm.OpenAIChat, "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
 }
 
 func (b *builder) newConfig(source string) *Config {

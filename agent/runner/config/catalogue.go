@@ -9,13 +9,7 @@ import (
 	"charm.land/catwalk/pkg/embedded"
 
 	"github.com/steer-tui/steer/agent"
-)
-
-// The API kinds a provider speaks (the "api" key).
-const (
-	APIOpenAIChat        = "openai-chat"
-	APIAnthropicMessages = "anthropic-messages"
-	APIScripted          = "scripted"
+	"github.com/steer-tui/steer/agent/llm"
 )
 
 // catalogue is charm.land/catwalk's embedded list of providers and models,
@@ -28,7 +22,7 @@ type catalogue struct {
 
 type catProvider struct {
 	kind    string
-	api     string // steer's API kind, "" when steer does not speak it
+	api     string // the API it speaks (llm.APIs), "" when steer speaks none of its type
 	baseURL string // "" when catwalk leaves it to the environment
 	keyEnv  string // the conventional key variable, e.g. GROQ_API_KEY
 	large   string // catwalk's default large model
@@ -36,9 +30,12 @@ type catProvider struct {
 	byID    map[string]int // ids and undated aliases → index in models
 }
 
-// defaultCatalogue parses the catalogue once, on first use: it costs ~17 ms,
-// which an offline start must not pay.
-var defaultCatalogue = sync.OnceValue(func() *catalogue { return newCatalogue(embedded.GetAll()) })
+// catalogueOf returns the loader of the catalogue as apis speak it, which
+// parses it once, on first use: it costs ~17 ms, which an offline start must
+// not pay.
+func catalogueOf(apis llm.APIs) func() *catalogue {
+	return sync.OnceValue(func() *catalogue { return newCatalogue(embedded.GetAll(), apis) })
+}
 
 // knownBaseURLs fills in the endpoints catwalk leaves to the environment.
 var knownBaseURLs = map[string]string{
@@ -46,24 +43,14 @@ var knownBaseURLs = map[string]string{
 	"anthropic": "https://api.anthropic.com",
 }
 
-func apiOf(t catwalk.Type) string {
-	switch t {
-	case catwalk.TypeAnthropic:
-		return APIAnthropicMessages
-	case catwalk.TypeOpenAI, catwalk.TypeOpenAICompat, catwalk.TypeOpenRouter, catwalk.TypeVercel:
-		return APIOpenAIChat
-	}
-	return ""
-}
-
-func newCatalogue(all []catwalk.Provider) *catalogue {
+func newCatalogue(all []catwalk.Provider, apis llm.APIs) *catalogue {
 	c := &catalogue{byKind: map[string]*catProvider{}}
 	for _, p := range all {
 		kind := string(p.ID)
 		if kind == "" || c.byKind[kind] != nil {
 			continue
 		}
-		cp := &catProvider{kind: kind, api: apiOf(p.Type), large: p.DefaultLargeModelID, byID: map[string]int{}}
+		cp := &catProvider{kind: kind, api: apis.OfCatalogueType(string(p.Type)), large: p.DefaultLargeModelID, byID: map[string]int{}}
 		switch {
 		case knownBaseURLs[kind] != "":
 			cp.baseURL = knownBaseURLs[kind]
@@ -131,7 +118,9 @@ func undated(id string) (string, bool) {
 	return id[:i], true
 }
 
-// lookup finds a model of a provider kind by id or undated alias.
+// lookup finds a model of a provider kind (catwalk's provider id: "openai",
+// "anthropic", "groq", …) by id or undated alias: "claude-sonnet-4-5" finds
+// "claude-sonnet-4-5-20250929".
 func (c *catalogue) lookup(kind, id string) (agent.Model, bool) {
 	if c == nil {
 		return agent.Model{}, false
@@ -147,6 +136,8 @@ func (c *catalogue) lookup(kind, id string) (agent.Model, bool) {
 	return cloneModel(cp.models[i]), true
 }
 
+// models are a provider kind's models in catalogue order, nil for an unknown
+// kind.
 func (c *catalogue) models(kind string) []agent.Model {
 	if c == nil || c.byKind[kind] == nil {
 		return nil
@@ -161,19 +152,4 @@ func (c *catalogue) models(kind string) []agent.Model {
 func cloneModel(m agent.Model) agent.Model {
 	m.Input = slices.Clone(m.Input)
 	return m
-}
-
-// LookupModel returns the catalogue's entry for model id of a provider kind
-// (catwalk's provider id: "openai", "anthropic", "openrouter", "groq",
-// "deepseek", …). An undated id finds its dated entry: "claude-sonnet-4-5"
-// finds "claude-sonnet-4-5-20250929". The first call loads the catalogue.
-func LookupModel(providerKind, id string) (agent.Model, bool) {
-	return defaultCatalogue().lookup(providerKind, id)
-}
-
-// CatalogueModels returns the catalogue's models of a provider kind, in
-// catalogue order, or nil for an unknown kind. The first call loads the
-// catalogue.
-func CatalogueModels(providerKind string) []agent.Model {
-	return defaultCatalogue().models(providerKind)
 }

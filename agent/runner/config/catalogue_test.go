@@ -1,23 +1,25 @@
 package config
 
 import (
+	"github.com/steer-tui/steer/agent/llm"
+
 	"testing"
 )
 
-func TestLookupModel(t *testing.T) {
+func TestCatalogueLookup(t *testing.T) {
 	tests := []struct {
 		kind, id, wantID, api string
 	}{
-		{"anthropic", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929", APIAnthropicMessages},
-		{"anthropic", "claude-sonnet-4-5-20250929", "claude-sonnet-4-5-20250929", APIAnthropicMessages},
-		{"openai", "gpt-4.1", "gpt-4.1", APIOpenAIChat},
-		{"openrouter", "anthropic/claude-sonnet-4.5", "anthropic/claude-sonnet-4.5", APIOpenAIChat},
-		{"groq", "moonshotai/kimi-k2-instruct-0905", "moonshotai/kimi-k2-instruct-0905", APIOpenAIChat},
-		{"deepseek", "deepseek-v4-pro", "deepseek-v4-pro", APIOpenAIChat},
+		{"anthropic", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929", llm.AnthropicMessages},
+		{"anthropic", "claude-sonnet-4-5-20250929", "claude-sonnet-4-5-20250929", llm.AnthropicMessages},
+		{"openai", "gpt-4.1", "gpt-4.1", llm.OpenAIChat},
+		{"openrouter", "anthropic/claude-sonnet-4.5", "anthropic/claude-sonnet-4.5", llm.OpenAIChat},
+		{"groq", "moonshotai/kimi-k2-instruct-0905", "moonshotai/kimi-k2-instruct-0905", llm.OpenAIChat},
+		{"deepseek", "deepseek-v4-pro", "deepseek-v4-pro", llm.OpenAIChat},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind+"/"+tt.id, func(t *testing.T) {
-			m, ok := LookupModel(tt.kind, tt.id)
+			m, ok := defaultCatalogue().lookup(tt.kind, tt.id)
 			if !ok {
 				t.Fatal("not found")
 			}
@@ -28,22 +30,22 @@ func TestLookupModel(t *testing.T) {
 		})
 	}
 	for _, miss := range [][2]string{{"openai", "gpt-9"}, {"nope", "gpt-4.1"}, {"anthropic", "claude-sonnet"}} {
-		if m, ok := LookupModel(miss[0], miss[1]); ok {
-			t.Errorf("LookupModel(%q, %q) = %+v", miss[0], miss[1], m)
+		if m, ok := defaultCatalogue().lookup(miss[0], miss[1]); ok {
+			t.Errorf("defaultCatalogue().lookup(%q, %q) = %+v", miss[0], miss[1], m)
 		}
 	}
 }
 
-func TestCatalogueModels(t *testing.T) {
-	ms := CatalogueModels("openai")
+func TestCatalogueModelsOfAKind(t *testing.T) {
+	ms := defaultCatalogue().models("openai")
 	if len(ms) == 0 || ms[0].Provider != "openai" {
 		t.Fatalf("openai: %d models", len(ms))
 	}
 	ms[0].ID = "changed"
-	if CatalogueModels("openai")[0].ID == "changed" {
-		t.Error("CatalogueModels shares its slice")
+	if defaultCatalogue().models("openai")[0].ID == "changed" {
+		t.Error("models shares its slice")
 	}
-	if ms := CatalogueModels("nope"); ms != nil {
+	if ms := defaultCatalogue().models("nope"); ms != nil {
 		t.Errorf("nope: %v", ms)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm"
 	"github.com/steer-tui/steer/agent/tools"
 )
 
@@ -44,7 +45,7 @@ type Config struct {
 // Provider is one configured provider.
 type Provider struct {
 	Name string
-	// API is APIOpenAIChat, APIAnthropicMessages or APIScripted.
+	// API is the name of one of the APIs Load was given (llm.OpenAIChat, …).
 	API     string
 	BaseURL string
 	// Kind is the catalogue's name for this provider ("openai", "groq", …),
@@ -221,17 +222,13 @@ func DefaultPath() (string, error) {
 // Every error is one line naming the file and, when it can, the line and
 // the JSON path; it never contains a key. The model catalogue is loaded
 // only when a real (non-scripted) provider is configured.
-func Load(path string, env func(string) string) (*Config, error) {
-	return load(path, env, defaultCatalogue)
+func Load(path string, env func(string) string, apis llm.APIs) (*Config, error) {
+	return loadWith(path, env, apis, catalogueOf(apis), unbuiltKeys)
 }
 
-func load(path string, env func(string) string, cat func() *catalogue) (*Config, error) {
-	return loadWith(path, env, cat, unbuiltKeys)
-}
-
-// loadWith is load refusing the unbuilt keys given; tests of the values of
-// unbuilt keys pass none.
-func loadWith(path string, env func(string) string, cat func() *catalogue, unbuilt []unbuiltKey) (*Config, error) {
+// loadWith is Load with the catalogue's loader given, refusing the unbuilt
+// keys given; tests of the values of unbuilt keys pass none.
+func loadWith(path string, env func(string) string, apis llm.APIs, cat func() *catalogue, unbuilt []unbuiltKey) (*Config, error) {
 	explicit := path != ""
 	if !explicit {
 		if p, err := DefaultPath(); err == nil {
@@ -249,7 +246,7 @@ func loadWith(path string, env func(string) string, cat func() *catalogue, unbui
 			return nil, fmt.Errorf("config: %w", err)
 		}
 	}
-	b := &builder{env: env, catFn: cat, unbuilt: unbuilt}
+	b := &builder{env: env, apis: apis, catFn: cat, unbuilt: unbuilt}
 	if path == "" {
 		return b.fromEnvironment()
 	}
@@ -275,7 +272,7 @@ func selfHosted(baseURL string) bool {
 
 // Provider returns the provider named name; "scripted" is always there.
 func (c *Config) Provider(name string) (Provider, bool) {
-	for _, p := range c.providers() {
+	for _, p := range c.AllProviders() {
 		if p.Name == name {
 			return p, true
 		}

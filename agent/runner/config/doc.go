@@ -32,10 +32,11 @@
 //
 // # Providers and keys
 //
-// A provider speaks one API: "openai-chat", "anthropic-messages" or
-// "scripted". Keys are referenced, not stored: a profile's "apiKeyEnv" names
-// a variable; a literal "apiKey" is accepted. A provider without profiles
-// gets one, <name>:default, reading its conventional variable
+// A provider speaks one API of those Load is given (llm.APIs, the register
+// main writes: "openai-chat", "anthropic-messages", "scripted"); another is
+// refused, naming them. Keys are referenced, not stored: a profile's
+// "apiKeyEnv" names a variable; a literal "apiKey" is accepted. A provider
+// without profiles gets one, <name>:default, reading its conventional variable
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY, … as
 // the catalogue names them); a local server (loopback or private base URL)
 // needs no key. Keys are held as Secret, which prints as "***".

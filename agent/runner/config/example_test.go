@@ -5,8 +5,18 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/steer-tui/steer/agent/llm"
 	"github.com/steer-tui/steer/agent/runner/config"
+	"github.com/steer-tui/steer/assets"
 )
+
+// apis are the provider APIs a configuration may name; main registers
+// each with its client's constructor (llm.API.New).
+var apis = llm.APIs{
+	{Name: llm.OpenAIChat, CatalogueTypes: []string{"openai", "openai-compat", "openrouter", "vercel"}},
+	{Name: llm.AnthropicMessages, CatalogueTypes: []string{"anthropic"}},
+	{Name: llm.Scripted, Models: assets.OfflineModels},
+}
 
 func ExampleLoad() {
 	dir, _ := os.MkdirTemp("", "steer-config")
@@ -26,7 +36,7 @@ func ExampleLoad() {
 }`), 0o600)
 
 	env := map[string]string{} // os.Getenv in production
-	cfg, err := config.Load(path, func(name string) string { return env[name] })
+	cfg, err := config.Load(path, func(name string) string { return env[name] }, apis)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -43,7 +53,7 @@ func ExampleLoad_error() {
 	path := filepath.Join(dir, "config.json")
 	_ = os.WriteFile(path, []byte("{\n  \"providers\": {\n    \"local\": { \"baseUrl\": \"http://127.0.0.1:8080\" }\n  }\n}"), 0o600)
 
-	_, err := config.Load(path, func(string) string { return "" })
+	_, err := config.Load(path, func(string) string { return "" }, apis)
 	fmt.Println(err.Error()[len(path):])
 	// Output: :3: unknown key "providers.local.baseUrl" (did you mean "baseURL"?)
 }

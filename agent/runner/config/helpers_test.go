@@ -6,7 +6,25 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/steer-tui/steer/agent/llm"
+	"github.com/steer-tui/steer/assets"
 )
+
+// testAPIs are the APIs main registers, without their clients.
+var testAPIs = llm.APIs{
+	{Name: llm.OpenAIChat, CatalogueTypes: []string{"openai", "openai-compat", "openrouter", "vercel"}},
+	{Name: llm.AnthropicMessages, CatalogueTypes: []string{"anthropic"}},
+	{Name: llm.Scripted, Models: assets.OfflineModels},
+}
+
+// defaultCatalogue is the catalogue as testAPIs speak it.
+var defaultCatalogue = catalogueOf(testAPIs)
+
+// load is Load with the catalogue's loader given.
+func load(path string, env func(string) string, cat func() *catalogue) (*Config, error) {
+	return loadWith(path, env, testAPIs, cat, unbuiltKeys)
+}
 
 // Fake keys: every test checks that none of them leaks.
 const (

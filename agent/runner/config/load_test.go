@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/steer-tui/steer/agent/llm"
+
 	"errors"
 	"io/fs"
 	"os"
@@ -52,7 +54,7 @@ func TestLoadSpecExample(t *testing.T) {
 	// The keys of features not built yet are refused (TestUnbuiltKeys);
 	// here they are read as they will be.
 	path := writeConfig(t, specExample)
-	cfg, err := loadWith(path, envOf(specEnv), defaultCatalogue, nil)
+	cfg, err := loadWith(path, envOf(specEnv), testAPIs, defaultCatalogue, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,9 +78,9 @@ func TestLoadSpecExample(t *testing.T) {
 
 	local := cfg.Providers[0]
 	wantLocal := Provider{
-		Name: "local", API: APIOpenAIChat, BaseURL: "http://127.0.0.1:11434/v1", Timeout: 300 * time.Second,
+		Name: "local", API: llm.OpenAIChat, BaseURL: "http://127.0.0.1:11434/v1", Timeout: 300 * time.Second,
 		Profiles: []Profile{{ID: "local:default", Key: "unused"}},
-		Models: []agent.Model{{Provider: "local", ID: "qwen3:8b", API: APIOpenAIChat, BaseURL: "http://127.0.0.1:11434/v1",
+		Models: []agent.Model{{Provider: "local", ID: "qwen3:8b", API: llm.OpenAIChat, BaseURL: "http://127.0.0.1:11434/v1",
 			ContextWindow: 32768, MaxOutput: 8192, Reasoning: true}},
 	}
 	if !reflect.DeepEqual(local, wantLocal) {
@@ -101,11 +103,11 @@ func TestLoadSpecExample(t *testing.T) {
 	}
 
 	anthropic := cfg.Providers[2]
-	if anthropic.API != APIAnthropicMessages || anthropic.Profiles[0].ID != "anthropic:default" || anthropic.Profiles[0].Key.Reveal() != keyAnthropic {
+	if anthropic.API != llm.AnthropicMessages || anthropic.Profiles[0].ID != "anthropic:default" || anthropic.Profiles[0].Key.Reveal() != keyAnthropic {
 		t.Errorf("anthropic = %+v", anthropic)
 	}
 	m, err := cfg.ResolveModel(cfg.Model)
-	if err != nil || m.ID != "claude-sonnet-4-5" || m.ContextWindow <= 0 || m.API != APIAnthropicMessages {
+	if err != nil || m.ID != "claude-sonnet-4-5" || m.ContextWindow <= 0 || m.API != llm.AnthropicMessages {
 		t.Errorf("ResolveModel(%q) = %+v, %v", cfg.Model, m, err)
 	}
 
@@ -208,7 +210,7 @@ func TestLoadDefaultPath(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"model": "scripted/tiny"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Load("", envOf(nil))
+	cfg, err := Load("", envOf(nil), testAPIs)
 	if err != nil || cfg.Source != path || cfg.Model != "scripted/tiny" {
 		t.Fatalf("Load(\"\") = %+v, %v", cfg, err)
 	}
@@ -216,7 +218,7 @@ func TestLoadDefaultPath(t *testing.T) {
 
 func TestLoadExplicitMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.json")
-	_, err := Load(path, envOf(specEnv))
+	_, err := Load(path, envOf(specEnv), testAPIs)
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("err = %v", err)
 	}
@@ -253,7 +255,7 @@ func TestLoadScriptedProvider(t *testing.T) {
 		t.Fatalf("cfg = %+v", cfg)
 	}
 	// tiny keeps scripted's metadata except what the file overrides.
-	if m := p.Models[0]; m.ContextWindow != 4096 || m.MaxOutput != 1024 || m.Provider != "rehearse" || m.API != APIScripted {
+	if m := p.Models[0]; m.ContextWindow != 4096 || m.MaxOutput != 1024 || m.Provider != "rehearse" || m.API != llm.Scripted {
 		t.Errorf("tiny = %+v", m)
 	}
 }
@@ -266,7 +268,7 @@ func TestLoadCatalogueMetadata(t *testing.T) {
   }
 }`, map[string]string{"OPENAI_API_KEY": keyOpenAI, "GROQ_API_KEY": keyGroq})
 	openai := cfg.Providers[0]
-	if openai.API != APIOpenAIChat || cfg.Model != "openai/gpt-4.1" || len(openai.Models) != 2 {
+	if openai.API != llm.OpenAIChat || cfg.Model != "openai/gpt-4.1" || len(openai.Models) != 2 {
 		t.Fatalf("openai = %+v, model %q", openai, cfg.Model)
 	}
 	m := openai.Models[0]
@@ -313,7 +315,7 @@ func TestMaxCooldownWait(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg, err := loadWith(writeConfig(t, c.file), envOf(nil), defaultCatalogue, nil)
+			cfg, err := loadWith(writeConfig(t, c.file), envOf(nil), testAPIs, defaultCatalogue, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -331,7 +333,7 @@ func TestMaxCooldownWait(t *testing.T) {
 // A file saved with a UTF-8 byte order mark (Notepad's habit) is read.
 func TestLoadWithBOM(t *testing.T) {
 	path := writeConfig(t, "\uFEFF{\"model\": \"scripted/tiny\"}")
-	cfg, err := Load(path, envOf(nil))
+	cfg, err := Load(path, envOf(nil), testAPIs)
 	if err != nil || cfg.Model != "scripted/tiny" {
 		t.Fatalf("Load = %+v, %v", cfg, err)
 	}
@@ -349,7 +351,7 @@ func TestEngineDirIsTheConfigFilesDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	cfg, err := Load(filepath.Join("conf", "config.json"), envOf(nil))
+	cfg, err := Load(filepath.Join("conf", "config.json"), envOf(nil), testAPIs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/steer-tui/steer/agent/llm"
+
 	"slices"
 	"testing"
 
@@ -29,11 +31,11 @@ func TestOwnServer(t *testing.T) {
 		p    Provider
 		want bool
 	}{
-		{"local", Provider{API: APIOpenAIChat, BaseURL: "http://127.0.0.1:8080/v1"}, true},
-		{"lan", Provider{API: APIAnthropicMessages, BaseURL: "http://192.168.1.9:4000"}, true},
-		{"local", Provider{BaseURL: "http://127.0.0.1:8080/v1"}, false},                       // the catalogue may know its API
-		{"corp", Provider{API: APIOpenAIChat, BaseURL: "https://llm.corp.example/v1"}, false}, // a cloud endpoint
-		{"ollama", Provider{API: APIOpenAIChat, BaseURL: "http://127.0.0.1:11434/v1"}, false}, // a catalogue name, if catwalk has it
+		{"local", Provider{API: llm.OpenAIChat, BaseURL: "http://127.0.0.1:8080/v1"}, true},
+		{"lan", Provider{API: llm.AnthropicMessages, BaseURL: "http://192.168.1.9:4000"}, true},
+		{"local", Provider{BaseURL: "http://127.0.0.1:8080/v1"}, false},                        // the catalogue may know its API
+		{"corp", Provider{API: llm.OpenAIChat, BaseURL: "https://llm.corp.example/v1"}, false}, // a cloud endpoint
+		{"ollama", Provider{API: llm.OpenAIChat, BaseURL: "http://127.0.0.1:11434/v1"}, false}, // a catalogue name, if catwalk has it
 	}
 	for _, tt := range tests {
 		want := tt.want

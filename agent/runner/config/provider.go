@@ -2,10 +2,12 @@ package config
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm"
 	"github.com/steer-tui/steer/assets"
 )
 
@@ -23,15 +25,19 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 		return Provider{}, err
 	}
 	if p.API == "" && name == assets.OfflineProvider {
-		p.API = APIScripted
+		p.API = llm.Scripted
+	}
+	api, known := b.apis.Find(p.API)
+	if p.API != "" && !known {
+		return Provider{}, b.errAt(path+".api", "unknown api %q (want %s)", p.API, oneOf(b.apis.Names()...))
 	}
 	if p.BaseURL = strings.TrimSuffix(fp.BaseURL, "/"); p.BaseURL != "" {
 		if err := b.checkURL(path+".baseURL", p.BaseURL); err != nil {
 			return Provider{}, err
 		}
 	}
-	if p.API == APIScripted {
-		return b.scriptedProvider(p, fp, path)
+	if api.Models != nil {
+		return b.offlineProvider(p, fp, path, api.Models())
 	}
 	// A real provider: the catalogue knows its kind, default API, base URL
 	// and key variable — but not the user's own server (see ownServer).
@@ -46,9 +52,7 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 	case p.API == "" && cp != nil && cp.api != "":
 		p.API = cp.api
 	case p.API == "":
-		return Provider{}, b.errAt(path, "\"api\" is required (%s)", oneOf(APIOpenAIChat, APIAnthropicMessages, APIScripted))
-	case p.API != APIOpenAIChat && p.API != APIAnthropicMessages:
-		return Provider{}, b.errAt(path+".api", "unknown api %q (want %s)", p.API, oneOf(APIOpenAIChat, APIAnthropicMessages, APIScripted))
+		return Provider{}, b.errAt(path, "\"api\" is required (%s)", oneOf(b.apis.Names()...))
 	}
 	if p.BaseURL == "" {
 		if cp == nil || cp.baseURL == "" || cp.api != p.API {
@@ -57,7 +61,7 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 		p.BaseURL = cp.baseURL
 	}
 	var err error
-	if p.Models, err = b.models(p, fp.Models, path, cp); err != nil {
+	if p.Models, err = b.models(p, fp.Models, path, cp, nil); err != nil {
 		return Provider{}, err
 	}
 	if p.Thinking, err = b.thinkingDefaults(fp.Models, path); err != nil {
@@ -113,9 +117,11 @@ func (c *catalogue) kindOf(name, baseURL string) *catProvider {
 	return nil
 }
 
-func (b *builder) scriptedProvider(p Provider, fp *fileProvider, path string) (Provider, error) {
+// offlineProvider builds a provider of an API with its own models (the
+// scripted one): no catalogue, no base URL, no key.
+func (b *builder) offlineProvider(p Provider, fp *fileProvider, path string, own []agent.Model) (Provider, error) {
 	var err error
-	if p.Models, err = b.models(p, fp.Models, path, nil); err != nil {
+	if p.Models, err = b.models(p, fp.Models, path, nil, own); err != nil {
 		return Provider{}, err
 	}
 	if p.Thinking, err = b.thinkingDefaults(fp.Models, path); err != nil {
@@ -198,17 +204,16 @@ func isVarName(s string) bool {
 func isConventionalVar(s string) bool { return strings.ToUpper(s) == s }
 
 // models builds the configured models, filling what they leave out from the
-// catalogue (cp) or the scripted provider's own list; with none listed, the
-// provider offers the catalogue's (or scripted's) models.
-func (b *builder) models(p Provider, fms []fileModel, path string, cp *catProvider) ([]agent.Model, error) {
+// catalogue (cp) or the API's own models (own, for an API that has them);
+// with none listed, the provider offers the catalogue's (or its own) models.
+func (b *builder) models(p Provider, fms []fileModel, path string, cp *catProvider, own []agent.Model) ([]agent.Model, error) {
 	known := func(id string) (agent.Model, bool) {
-		if p.API == APIScripted {
-			for _, m := range assets.OfflineModels() {
-				if m.ID == id {
-					return m, true
-				}
+		if own != nil {
+			i := slices.IndexFunc(own, func(m agent.Model) bool { return m.ID == id })
+			if i < 0 {
+				return agent.Model{}, false
 			}
-			return agent.Model{}, false
+			return own[i], true
 		}
 		if cp == nil {
 			return agent.Model{}, false
@@ -218,8 +223,8 @@ func (b *builder) models(p Provider, fms []fileModel, path string, cp *catProvid
 	var out []agent.Model
 	switch {
 	case len(fms) > 0:
-	case p.API == APIScripted:
-		out = assets.OfflineModels()
+	case own != nil:
+		out = own
 	case cp != nil:
 		out = b.catalogue().models(cp.kind)
 	}

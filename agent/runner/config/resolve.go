@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/llm"
 	"github.com/steer-tui/steer/assets"
 )
 
@@ -43,7 +44,7 @@ func (c *Config) resolve(ref string, aliases bool) (agent.Model, error) {
 	if target, ok := c.Aliases[ref]; ok && aliases {
 		ref = target
 	}
-	ps := c.providers()
+	ps := c.AllProviders()
 	name, id, qualified := strings.Cut(ref, "/")
 	if qualified {
 		if i := slices.IndexFunc(ps, func(p Provider) bool { return p.Name == name }); i >= 0 {
@@ -122,9 +123,9 @@ func (c *Config) find(ps []Provider, id string) []agent.Model {
 	return hits
 }
 
-// providers is Providers plus the built-in scripted provider unless the
+// AllProviders is Providers plus the built-in scripted provider unless the
 // config declares one of that name.
-func (c *Config) providers() []Provider {
+func (c *Config) AllProviders() []Provider {
 	for _, p := range c.Providers {
 		if p.Name == assets.OfflineProvider {
 			return c.Providers
@@ -132,7 +133,7 @@ func (c *Config) providers() []Provider {
 	}
 	return append(slices.Clip(c.Providers), Provider{
 		Name:     assets.OfflineProvider,
-		API:      APIScripted,
+		API:      llm.Scripted,
 		Profiles: []Profile{{ID: assets.OfflineProvider + ":default"}},
 		Models:   assets.OfflineModels(),
 	})

@@ -133,7 +133,7 @@ func TestUnbuiltKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		path := writeConfig(t, tt.body)
-		_, err := Load(path, envOf(specEnv))
+		_, err := Load(path, envOf(specEnv), testAPIs)
 		want := strings.ReplaceAll(tt.want, "FILE", path)
 		switch {
 		case want == "" && err != nil:
@@ -194,7 +194,7 @@ func TestUnbuiltKeyMechanism(t *testing.T) {
 	}
 	for _, tt := range tests {
 		path := writeConfig(t, tt.body)
-		_, err := loadWith(path, envOf(specEnv), defaultCatalogue, unbuilt)
+		_, err := loadWith(path, envOf(specEnv), testAPIs, defaultCatalogue, unbuilt)
 		want := strings.ReplaceAll(tt.want, "FILE", path)
 		if (want == "") != (err == nil) || (err != nil && err.Error() != want) {
 			t.Errorf("%s:\n got: %v\nwant: %s", tt.body, err, want)

@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -67,4 +68,24 @@ func ReadPrompt(args []string, stdin io.Reader, limit int) (string, error) {
 		return "", ErrEmptyPrompt
 	}
 	return prompt, nil
+}
+
+// ReadPromptContext is ReadPrompt given up on when ctx ends (a signal while
+// steer run waits for its prompt on stdin): it returns ctx's cause then.
+func ReadPromptContext(ctx context.Context, args []string, stdin io.Reader, limit int) (string, error) {
+	type read struct {
+		prompt string
+		err    error
+	}
+	got := make(chan read, 1) // the reader may finish after nobody waits
+	go func() {
+		prompt, err := ReadPrompt(args, stdin, limit)
+		got <- read{prompt, err}
+	}()
+	select {
+	case r := <-got:
+		return r.prompt, r.err
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
+	}
 }
