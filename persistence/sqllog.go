@@ -7,14 +7,20 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Statement logging: with Options.Log enabled at debug, every statement a
 // store's connections run — the writer's, the readers', the checkpointer's,
 // prepared or not, and the BEGIN, COMMIT and ROLLBACK around them — is a
-// debug record "sqlite" {conn, stmt, ms}, its text on one line. The
+// debug record "sqlite" {conn, stmt, ms}, its text on one line and cut
+// at stmtLogMax. The
 // arguments are never logged (they hold transcripts and keys). Without it
 // the connections are SQLite's own, unwrapped.
+
+// stmtLogMax bounds a statement's text in a record, in bytes: a migration
+// is a whole script.
+const stmtLogMax = 240
 
 // The connections a record names.
 const (
@@ -88,8 +94,21 @@ type statementLog struct {
 // ran records query, which took since start.
 func (l statementLog) ran(ctx context.Context, query string, start time.Time) {
 	l.log.LogAttrs(ctx, slog.LevelDebug, "sqlite", slog.String("conn", l.conn),
-		slog.String("stmt", strings.Join(strings.Fields(query), " ")),
+		slog.String("stmt", oneLine(query)),
 		slog.Float64("ms", float64(time.Since(start).Microseconds())/1000))
+}
+
+// oneLine is query on one line, cut to stmtLogMax bytes (at a rune).
+func oneLine(query string) string {
+	q := strings.Join(strings.Fields(query), " ")
+	if len(q) <= stmtLogMax {
+		return q
+	}
+	cut := stmtLogMax
+	for cut > 0 && !utf8.RuneStart(q[cut]) {
+		cut--
+	}
+	return q[:cut] + "…"
 }
 
 type loggedConn struct {

@@ -73,3 +73,15 @@ func TestStatementLog(t *testing.T) {
 		})
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	long := "SELECT " + strings.Repeat("é", stmtLogMax) // two bytes a rune
+	for _, c := range []struct{ in, want string }{
+		{"SELECT a\n\t  FROM b\n", "SELECT a FROM b"},
+		{long, long[:stmtLogMax-1] + "…"},
+	} {
+		if got := oneLine(c.in); got != c.want {
+			t.Errorf("oneLine(%.20q…) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
