@@ -336,13 +336,17 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the working directory: %w", err)
 	}
-	store, err := persistence.OpenContext(ctx, stateDir, persistence.Options{})
+	level, err := runner.LogLevel(os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	logger, closeLog, err := runner.OpenLog(stateDir)
+	logger, closeLog, err := runner.OpenLog(stateDir, level)
 	if err != nil {
-		closeStore(store, slog.New(slog.DiscardHandler))
+		return nil, err
+	}
+	store, err := persistence.OpenContext(ctx, stateDir, persistence.Options{Log: logger})
+	if err != nil {
+		closeLog()
 		return nil, err
 	}
 	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote}

@@ -2,8 +2,8 @@ package persistence
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+	"log/slog"
 	"sync/atomic"
 )
 
@@ -48,8 +48,8 @@ type checkpointer struct {
 
 // startCheckpointer opens the checkpoint connection lazily (sql.Open does not
 // connect) and starts its goroutine; stop ends both.
-func startCheckpointer(path string, gate *writeGate) (*checkpointer, error) {
-	db, err := sql.Open(driverName, writerDSN(path))
+func startCheckpointer(path string, gate *writeGate, log *slog.Logger) (*checkpointer, error) {
+	db, err := openSQL(writerDSN(path), log, connCheckpoint)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

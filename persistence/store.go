@@ -2,11 +2,11 @@ package persistence
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -47,6 +47,9 @@ type Options struct {
 	ReadOnly bool
 	// Now is the clock for the times the store records; nil means time.Now.
 	Now func() time.Time
+	// Log, when enabled at debug, records every statement the store runs
+	// (sqllog.go); nil logs nothing.
+	Log *slog.Logger
 }
 
 // Store is an open state directory. Any number of stores, in any number of
@@ -64,6 +67,8 @@ type Store struct {
 	reader *sql.DB       // read-only connections
 	ckpt   *checkpointer // nil when read-only
 	gate   *writeGate    // nil when read-only
+
+	log *slog.Logger // the statements, at debug; nil for none
 
 	claimsMu sync.Mutex
 	claims   map[string]*Claim // by session id; nil once closed
@@ -102,7 +107,7 @@ func open(ctx context.Context, dir string, opts Options, migs []migration) (_ *S
 	if err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", dir, err)
 	}
-	s := &Store{dir: abs, path: filepath.Join(abs, dbFileName), now: opts.Now, latest: len(migs),
+	s := &Store{dir: abs, path: filepath.Join(abs, dbFileName), now: opts.Now, log: opts.Log, latest: len(migs),
 		claims: map[string]*Claim{}}
 	if s.now == nil {
 		s.now = time.Now
@@ -160,7 +165,7 @@ func (s *Store) openReadWrite(ctx context.Context, migs []migration) error {
 		return err
 	}
 	s.gate = newWriteGate(s.dir)
-	if s.ckpt, err = startCheckpointer(s.path, s.gate); err != nil {
+	if s.ckpt, err = startCheckpointer(s.path, s.gate, s.log); err != nil {
 		return err
 	}
 	if s.reader == nil {
@@ -218,7 +223,7 @@ func (s *Store) lockMigrations(ctx context.Context, exclusive bool) (*lockFile, 
 
 // openWriter opens the single writer connection and checks its settings.
 func (s *Store) openWriter(ctx context.Context) error {
-	db, err := sql.Open(driverName, writerDSN(s.path))
+	db, err := openSQL(writerDSN(s.path), s.log, connWriter)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", s.path, err)
 	}
@@ -235,7 +240,7 @@ func (s *Store) openWriter(ctx context.Context) error {
 
 // openReader opens the read-only pool and checks its settings.
 func (s *Store) openReader(ctx context.Context) error {
-	db, err := sql.Open(driverName, readerDSN(s.path))
+	db, err := openSQL(readerDSN(s.path), s.log, connReader)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", s.path, err)
 	}

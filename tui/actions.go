@@ -46,11 +46,12 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 			m, restored = m.restoreFailedPrompt(e)
 		}
 	}
-	m = m.handleApprovalEvents(msg.Events).watchEvents(msg.Events)
+	m, watched := m.handleApprovalEvents(msg.Events).watchEvents(msg.Events)
 	var cmd tea.Cmd
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)
 	m.status, cmd = m.status.Update(msg)
+	cmd = tea.Batch(watched, cmd)
 	m.input.SetRunning(m.running)
 	if m.focus == focusQueue && len(m.queue.Items()) == 0 {
 		m = m.setFocus(focusInput)

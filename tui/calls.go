@@ -87,6 +87,7 @@ const (
 	topicInspect              // the open inspector's view
 	topicHealth               // the profiles and engines the status badge counts
 	topicMeter                // the status bar's context meter
+	topicStore                // the store's version (health.go)
 	topicCount
 )
 
@@ -94,7 +95,7 @@ const (
 // and so travel on the reads lane.
 func (t topic) reads() bool {
 	switch t {
-	case topicPicker, topicInspect, topicHealth, topicMeter:
+	case topicPicker, topicInspect, topicHealth, topicMeter, topicStore:
 		return true
 	}
 	return false

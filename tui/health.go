@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -16,35 +15,46 @@ import (
 // The runtime's health as the status bar shows it: a badge counting the
 // auth profiles that cannot be used and the context engines quarantined,
 // and the context meter (the profile in use the bar reads from the attempt
-// annotations itself). Health is read through the facade at start,
-// whenever an event says it may have changed (a failed attempt, a
-// quarantine, a run's end, a clear), when the earliest window ends, and
-// every healthEvery for what other steer processes change. The meter is
-// measured after every message and compaction.
+// annotations itself). The runner tells, the screen listens (runner's
+// facts.go):
 //
-// A profile that goes into cooldown gets a line in the transcript: a failed
-// attempt makes its profile a suspect, and the health read after it shows
-// whether the ledger put it in a window (not every failure does, SPEC
-// §5.3), until when and why.
+//	event                       effect
+//	start                       one reading of the profiles and engines
+//	cooldown (stream)           the profile's window in the badge, its ❄ line
+//	                            in the transcript
+//	cooldown_cleared (notice)   the profile is available again
+//	window end (a timer)        the windows that ended drop from the badge
+//	quarantine (either)         the engines read again (its ⚠ line outside a
+//	                            request)
+//	run end, background runs    a reading: what this process's other runs
+//	                            (sub-agents, background sessions) changed
+//	store version moved         a reading: another steer process changed the
+//	                            ledger or the quarantines
+//
+// The store's version is one cheap read (runner.StoreVersion) every
+// storeCheckEvery; nothing else reads on a clock. The meter is measured
+// after every message and compaction.
 
 const (
-	// healthEvery is how often health is read when nothing says it changed.
-	healthEvery = time.Minute
-	// healthSoonest is the least time between two readings that wait for a
-	// window to end.
+	// storeCheckEvery is how often the store's version is read, for what
+	// other steer processes change.
+	storeCheckEvery = 5 * time.Second
+	// healthSoonest is the least wait for a window's end, and half of it
+	// the margin after it.
 	healthSoonest = time.Second
-	// maxAnnounced bounds the windows remembered as announced.
-	maxAnnounced = 32
 )
 
-// healthTickMsg asks for the health reading numbered gen: only the latest
-// scheduled one counts.
+// healthTickMsg says the earliest window known ends now: only the latest
+// scheduled one (gen) counts.
 type healthTickMsg struct{ gen uint64 }
 
-// window is a profile's window that a notice announced.
-type window struct {
-	profile string
-	until   time.Time
+// storeTickMsg asks for the store's version.
+type storeTickMsg struct{}
+
+// storeCheckedMsg is the store's version, when it could be read.
+type storeCheckedMsg struct {
+	version uint64
+	ok      bool
 }
 
 // checkHealth reads the profiles and engines for the badge.
@@ -66,6 +76,33 @@ func (m Model) checkHealth() Model {
 	return m
 }
 
+// checkStore reads the store's version. Submitted before a reading, on the
+// same lane, it is read first: a change between the two is read again.
+func (m Model) checkStore() Model {
+	rt := m.rt
+	m.latest[topicStore] = m.calls.submit(call{topic: topicStore, run: func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), inspectTimeout)
+		defer cancel()
+		v, err := rt.StoreVersion(ctx)
+		return storeCheckedMsg{version: v, ok: err == nil}
+	}})
+	return m
+}
+
+func (m Model) handleStoreTick() (Model, tea.Cmd) { return m.checkStore(), nil }
+
+// handleStoreChecked reads the health again when another process moved the
+// store's version, and schedules the next look.
+func (m Model) handleStoreChecked(msg storeCheckedMsg) (Model, tea.Cmd) {
+	if msg.ok {
+		if m.storeKnown && msg.version != m.storeVersion {
+			m = m.checkHealth().reloadInspector(msgs.InspectProfiles, msgs.InspectEngines)
+		}
+		m.storeVersion, m.storeKnown = msg.version, true
+	}
+	return m, tea.Tick(storeCheckEvery, func(time.Time) tea.Msg { return storeTickMsg{} })
+}
+
 // measure asks for the context meter.
 func (m Model) measure() Model {
 	rt := m.rt
@@ -75,12 +112,10 @@ func (m Model) measure() Model {
 	return m
 }
 
-// handleHealth shows a reading: the badge, the cooldowns of suspects, and
-// the open inspector if it shows the same. The next reading is scheduled.
+// handleHealth shows a reading: the badge and the open inspector if it
+// shows the same.
 func (m Model) handleHealth(msg msgs.HealthChangedMsg) (Model, tea.Cmd) {
 	m.health = msg
-	m, _ = m.updateStatus(msg)
-	m = m.announceWindows(msg.Profiles)
 	if m.inspecting {
 		switch m.inspector.Which() {
 		case msgs.InspectProfiles:
@@ -89,110 +124,179 @@ func (m Model) handleHealth(msg msgs.HealthChangedMsg) (Model, tea.Cmd) {
 			m.inspector.SetEngines(msg.Engines)
 		}
 	}
-	m.healthGen++
-	gen := m.healthGen
-	return m, tea.Tick(nextHealthCheck(msg.Profiles, m.opts.Now()), func(time.Time) tea.Msg { return healthTickMsg{gen: gen} })
+	return m.showHealth()
 }
 
-// nextHealthCheck is how long until the next reading: just after the
-// earliest window ends (the badge drops it), else healthEvery.
-func nextHealthCheck(views []runner.ProfileView, now time.Time) time.Duration {
-	wait := healthEvery
+// showHealth hands the health to the badge and waits for the earliest
+// window's end.
+func (m Model) showHealth() (Model, tea.Cmd) {
+	m, _ = m.updateStatus(m.health)
+	m.healthGen++
+	wait, ok := nextWindowEnd(m.health.Profiles, m.opts.Now())
+	if !ok {
+		return m, nil
+	}
+	gen := m.healthGen
+	return m, tea.Tick(wait, func(time.Time) tea.Msg { return healthTickMsg{gen: gen} })
+}
+
+// nextWindowEnd is how long until just after the earliest window ends;
+// false when no profile is in one.
+func nextWindowEnd(views []runner.ProfileView, now time.Time) (time.Duration, bool) {
+	var wait time.Duration
+	found := false
 	for _, v := range views {
-		if v.Until != nil {
-			wait = min(wait, max(v.Until.Sub(now)+healthSoonest/2, healthSoonest))
+		if v.State == runner.ProfileAvailable || v.Until == nil {
+			continue
+		}
+		w := max(v.Until.Sub(now)+healthSoonest/2, healthSoonest)
+		if !found || w < wait {
+			wait, found = w, true
 		}
 	}
-	return wait
+	return wait, found
 }
 
+// handleHealthTick drops the windows that ended from the badge.
 func (m Model) handleHealthTick(msg healthTickMsg) (Model, tea.Cmd) {
 	if msg.gen != m.healthGen {
 		return m, nil
 	}
-	return m.checkHealth(), nil
+	now := m.opts.Now()
+	profiles := make([]runner.ProfileView, len(m.health.Profiles))
+	for i, v := range m.health.Profiles {
+		if v.State != runner.ProfileAvailable && v.Until != nil && !v.Until.After(now) {
+			v = available(v)
+		}
+		profiles[i] = v
+	}
+	m.health.Profiles = profiles
+	return m.changedHealth(msgs.InspectProfiles)
 }
 
-// announceWindows adds a line to the transcript for each suspect the
-// reading shows in a window not announced yet.
-func (m Model) announceWindows(views []runner.ProfileView) Model {
-	now := m.opts.Now()
-	for _, v := range views {
-		if !slices.Contains(m.suspects, v.ID) || v.State == runner.ProfileAvailable || v.Until == nil {
-			continue
-		}
-		w := window{profile: v.ID, until: *v.Until}
-		if slices.Contains(m.announced, w) {
-			continue
-		}
-		m.announced = append(m.announced, w)
-		if len(m.announced) > maxAnnounced {
-			m.announced = m.announced[1:]
-		}
-		m, _ = m.updateChat(msgs.NoteMsg{Text: inspect.WindowNotice(v, now)})
+// changedHealth shows health that an event changed. A reading in flight
+// may have read the store before the event's change: it is read again.
+func (m Model) changedHealth(which msgs.Inspector) (Model, tea.Cmd) {
+	if m.answered[topicHealth] < m.latest[topicHealth] {
+		m = m.checkHealth()
 	}
-	m.suspects = nil
+	return m.reloadInspector(which).showHealth()
+}
+
+// applyCooldown shows a cooldown event: its line in the transcript and the
+// window in the badge.
+func (m Model) applyCooldown(info runner.CooldownInfo) Model {
+	reason, source, until := info.Reason, info.Source, info.Until
+	window := func(v runner.ProfileView) runner.ProfileView {
+		v.State, v.Model, v.Reason, v.UntilSource, v.Until = info.State, info.Model, &reason, &source, &until
+		return v
+	}
+	m.health.Profiles = withProfile(m.health.Profiles, info.Profile, window)
+	v := window(runner.ProfileView{ID: info.Profile})
+	m, _ = m.updateChat(msgs.NoteMsg{Text: inspect.WindowNotice(v, m.opts.Now())})
 	return m
 }
 
-// watchEvents records the trace and acts on what the events change: a
-// failed attempt may have put its profile in a window, a quarantine
-// changes the engines, a message or a compaction the context's size.
-func (m Model) watchEvents(events []agent.Event) Model {
+// applyCleared shows a cooldown_cleared notice: the window is over (one
+// scoped to another model than the one shown changes nothing shown).
+func (m Model) applyCleared(c runner.CooldownCleared) Model {
+	m.health.Profiles = withProfile(m.health.Profiles, c.Profile, func(v runner.ProfileView) runner.ProfileView {
+		if c.Model != "" && c.Model != v.Model {
+			return v
+		}
+		return available(v)
+	})
+	return m
+}
+
+// withProfile is views with profile id's changed by f, added when missing
+// (an event before the first reading). views is not modified: a reading
+// may be shared with the inspector.
+func withProfile(views []runner.ProfileView, id string, f func(runner.ProfileView) runner.ProfileView) []runner.ProfileView {
+	out := make([]runner.ProfileView, 0, len(views)+1)
+	found := false
+	for _, v := range views {
+		if v.ID == id {
+			v, found = f(v), true
+		}
+		out = append(out, v)
+	}
+	if !found {
+		out = append(out, f(runner.ProfileView{ID: id, State: runner.ProfileAvailable}))
+	}
+	return out
+}
+
+// available is v with its window over.
+func available(v runner.ProfileView) runner.ProfileView {
+	v.State, v.Model, v.Reason, v.UntilSource, v.Until = runner.ProfileAvailable, "", nil, nil, nil
+	return v
+}
+
+// watchEvents records the trace and acts on what the events tell: a
+// cooldown, a quarantine, a message or a compaction that changes the
+// context's size, a run's end.
+func (m Model) watchEvents(events []agent.Event) (Model, tea.Cmd) {
 	before := m.traces.Version()
 	m.traces = m.traces.Record(events, m.opts.Now())
 	if m.inspecting && m.inspector.Which() == msgs.InspectTrace && m.traces.Version() != before {
 		m.inspector.SetRuns(m.traces.Runs())
 	}
-	health, measure, lanes := false, false, false
+	cooled, read, measure, lanes := false, false, false, false
 	for _, ev := range events {
 		switch e := ev.(type) {
 		case agent.AgentStart:
 			lanes = true
 		case agent.Annotation:
 			switch data := e.Data.(type) {
-			case runner.AttemptInfo:
-				if e.Kind == runner.AnnotationAttemptEnd && data.Reason != "" {
-					m.suspects = append(m.suspects, data.Profile)
-					health = true
-				}
+			case runner.CooldownInfo:
+				m, cooled = m.applyCooldown(data), true
 			case runner.QuarantineInfo:
-				health = true
+				read = true
 			case runner.CompactionEnd:
 				measure = true
+			case []runner.BackgroundRun: // a background run ended or began
+				read = true
 			}
 		case agent.MessageEnd, agent.ContextReplaced:
 			measure = true
 		case agent.AgentEnd:
-			health, measure, lanes = true, true, true
+			read, measure, lanes = true, true, true
 		}
 	}
 	if lanes {
 		m = m.reloadInspector(msgs.InspectLanes)
 	}
-	if health {
+	if read {
 		m = m.checkHealth().reloadInspector(msgs.InspectProfiles, msgs.InspectEngines)
 	}
 	if measure {
 		m = m.measure()
 	}
-	return m
+	if cooled {
+		return m.changedHealth(msgs.InspectProfiles)
+	}
+	return m, nil
 }
 
 // handleNotice shows a runtime notice: a failed save in the status bar, a
-// quarantine outside a request in the transcript too; a cleared cooldown
-// reads the profiles again.
+// quarantine outside a request in the transcript too (and the engines read
+// again); a cleared cooldown in the badge.
 func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
-	if msg.Notice.Kind == runner.NoticeQuarantine {
+	var cmd tea.Cmd
+	switch msg.Notice.Kind {
+	case runner.NoticeQuarantine:
 		if q, ok := msg.Notice.Data.(runner.QuarantineInfo); !ok || q.First() {
 			m, _ = m.updateChat(msgs.NoteMsg{Text: "⚠ " + msg.Notice.Text})
 		}
 		m = m.checkHealth().reloadInspector(msgs.InspectEngines)
+	case runner.NoticeCooldownCleared:
+		if c, ok := msg.Notice.Data.(runner.CooldownCleared); ok {
+			m, cmd = m.applyCleared(c).changedHealth(msgs.InspectProfiles)
+		}
 	}
-	if msg.Notice.Kind == runner.NoticeCooldownCleared { // a window that ended: the badge and /profiles change
-		m = m.checkHealth().reloadInspector(msgs.InspectProfiles)
-	}
-	return m.updateStatus(msg)
+	m, status := m.updateStatus(msg)
+	return m, tea.Batch(cmd, status)
 }
 
 // handleInspectKey opens the inspector the badge is about: the profiles

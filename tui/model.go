@@ -100,13 +100,14 @@ type Model struct {
 	inspectPending bool
 	// traces records the runs this screen saw, for /trace.
 	traces inspect.TraceLog
-	// The health the badge shows (health.go): the last reading, the
-	// number of the scheduled next one, the profiles that failed since the
-	// last reading and the windows already announced in the transcript.
-	health    msgs.HealthChangedMsg
-	healthGen uint64
-	suspects  []string
-	announced []window
+	// The health the badge shows (health.go): the last reading as the
+	// events since changed it, the number of the timer for the earliest
+	// window's end, and the store's version last read (storeKnown once
+	// read).
+	health       msgs.HealthChangedMsg
+	healthGen    uint64
+	storeVersion uint64
+	storeKnown   bool
 
 	focus    focusArea
 	width    int
@@ -171,7 +172,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkHealth()
+	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth()
 	m.refresh()
 	return m
 }

@@ -106,6 +106,9 @@ type Inspectors interface {
 	// ContextMeter measures the next request against the model's window.
 	// It does no IO.
 	ContextMeter() runner.ContextMeter
+	// StoreVersion moves when another steer process changed the shared
+	// state (one cheap read): the badge reads the health again then.
+	StoreVersion(ctx context.Context) (uint64, error)
 }
 
 // SessionBrowser lists and resumes saved sessions. It is optional (see

@@ -108,6 +108,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleHealth(msg)
 	case healthTickMsg:
 		return m.handleHealthTick(msg)
+	case storeTickMsg:
+		return m.handleStoreTick()
+	case storeCheckedMsg:
+		return m.handleStoreChecked(msg)
 	case msgs.NoticeArrivedMsg:
 		return m.handleNotice(msg)
 	case guardTickMsg: // refresh ends the pause

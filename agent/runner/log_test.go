@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,7 @@ import (
 func TestOpenLogAppends(t *testing.T) {
 	dir := t.TempDir()
 	for _, msg := range []string{"first", "second"} {
-		logger, closeLog, err := OpenLog(dir)
+		logger, closeLog, err := OpenLog(dir, slog.LevelInfo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +42,61 @@ func TestOpenLogNamesTheFile(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := OpenLog(file); err == nil || !strings.Contains(err.Error(), "cannot write the log "+file) {
+	if _, _, err := OpenLog(file, slog.LevelInfo); err == nil || !strings.Contains(err.Error(), "cannot write the log "+file) {
 		t.Errorf("OpenLog on a file = %v", err)
+	}
+}
+
+// TestLogLevel: STEER_LOG names a level (info when unset); anything else
+// is refused with the names that work.
+func TestLogLevel(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		want slog.Level
+		err  bool
+	}{
+		{"", slog.LevelInfo, false},
+		{"debug", slog.LevelDebug, false},
+		{"DEBUG", slog.LevelDebug, false},
+		{" warn ", slog.LevelWarn, false},
+		{"error", slog.LevelError, false},
+		{"verbose", 0, true},
+		{"info+2", 0, true},
+	} {
+		got, err := LogLevel(func(k string) string {
+			if k == LogEnv {
+				return c.env
+			}
+			return ""
+		})
+		if c.err {
+			if err == nil || !strings.Contains(err.Error(), "want debug, info, warn or error") {
+				t.Errorf("%q: %v, %v; want the error", c.env, got, err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("%q: %v, %v; want %v", c.env, got, err, c.want)
+		}
+	}
+}
+
+// TestOpenLogLevel: records below the level asked for are left out.
+func TestOpenLogLevel(t *testing.T) {
+	dir := t.TempDir()
+	for _, level := range []slog.Level{slog.LevelInfo, slog.LevelDebug} {
+		logger, closeLog, err := OpenLog(dir, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logger.Debug("at " + level.String())
+		closeLog()
+	}
+	data, err := os.ReadFile(filepath.Join(dir, LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(data)); strings.Count(got, "\n") != 0 || !strings.Contains(got, `"msg":"at DEBUG"`) || strings.Contains(got, "at INFO") {
+		t.Errorf("log:\n%s", data)
 	}
 }
