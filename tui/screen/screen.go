@@ -47,14 +47,13 @@ type Screen struct {
 	input    *rawInput // nil when the input is no terminal
 
 	mu     sync.Mutex
-	frame  frame  // what the terminal shows, and its size
-	view   string // the latest view
-	dirty  bool   // the view or the size changed since the last frame
-	last   time.Time
-	timer  Timer // the frame due, nil when none is
-	mouse  bool
+	frame  frame     // what the terminal shows, and its size
+	view   string    // the latest view
+	dirty  bool      // the view or the size changed since the last frame
+	last   time.Time // when the last frame was written
+	timer  Timer     // the frame due, nil when none is
 	closed bool
-	buf    bytes.Buffer
+	buf    bytes.Buffer // the frame being made, kept for its capacity
 }
 
 // Open takes over the terminal: in, if it is a terminal, is put in raw mode,
@@ -113,7 +112,6 @@ func (s *Screen) SetMouse(on bool) {
 	if s.closed {
 		return
 	}
-	s.mouse = on
 	if on {
 		s.write(ansi.SetButtonEventMouseMode + ansi.SetSgrExtMouseMode)
 		return
