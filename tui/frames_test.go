@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -17,7 +18,7 @@ import (
 func framedOn(t *testing.T) (framed, *bytes.Buffer) {
 	t.Helper()
 	var out bytes.Buffer
-	scr, err := screen.Open(nil, &out, screen.Options{})
+	scr, err := screen.Open(nil, &out, screen.Options{Clock: &framedClock{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,6 +26,19 @@ func framedOn(t *testing.T) (framed, *bytes.Buffer) {
 	m := New(newRuntime(t, nil), Options{Theme: theme.Plain(), Profile: termenv.Ascii})
 	out.Reset()
 	return framed{Model: m, screen: scr}, &out
+}
+
+// framedClock is a clock on which every view comes a second after the
+// last: each is drawn at once, and no frame is ever scheduled.
+type framedClock struct{ now time.Time }
+
+func (c *framedClock) Now() time.Time {
+	c.now = c.now.Add(time.Second)
+	return c.now
+}
+
+func (c *framedClock) AfterFunc(time.Duration, func()) screen.Timer {
+	panic("a frame was scheduled on a clock where every view comes late")
 }
 
 // TestFramedPassesModesAndSizesToTheScreen: with Bubble Tea's renderer off,
