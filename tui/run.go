@@ -13,6 +13,7 @@ import (
 
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/pasteread"
+	"github.com/steer-tui/steer/tui/screen"
 )
 
 // Run shows the TUI until the user quits or ctx is cancelled. It owns the
@@ -35,6 +36,10 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 	if in == nil {
 		in = os.Stdin
 	}
+	var out io.Writer = os.Stdout
+	if opts.Output != nil {
+		out = opts.Output
+	}
 	// Pastes reach the program through the reader, which is read only
 	// once p runs.
 	var p *tea.Program
@@ -43,15 +48,26 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		return fmt.Errorf("reading the terminal: %w", err)
 	}
 	defer pastes.Cancel()
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithAltScreen(), tea.WithoutSignalHandler(),
-		tea.WithInput(pastes.Input())}
-	if opts.Output != nil {
-		popts = append(popts, tea.WithOutput(opts.Output))
+	// Bubble Tea's renderer would wake up 60 times a second for as long as
+	// the program runs; the screen draws only what changed (tui/screen).
+	// Without its renderer Bubble Tea leaves the terminal alone: the screen
+	// sets its modes, and the size comes from WatchSize.
+	scr, err := screen.Open(in, out, screen.Options{})
+	if err != nil {
+		return err
 	}
-	p = tea.NewProgram(m, popts...)
+	defer scr.Close(false) // a panic's way out; Close is done once
+	p = tea.NewProgram(framed{Model: m, screen: scr}, tea.WithContext(ctx), tea.WithoutRenderer(),
+		tea.WithoutSignalHandler(), tea.WithInput(pastes.Input()))
+	stopSize := screen.WatchSize(out, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	b := startBridge(rt, p.Send, FlushInterval)
 	m.calls.start(p.Send)
 	final, err := p.Run()
+	stopSize()
+	// Quitting shows the last frame; a cancelled or failed program does not.
+	if cerr := scr.Close(err == nil); err == nil {
+		err = cerr
+	}
 	b.stop()
 	unsent := m.calls.stop(callsStopWait)
 
@@ -89,7 +105,7 @@ const callsStopWait = time.Second
 // sent. Queued items are not taken: they stay saved with their session, as
 // after a signal or a crash, and are sent when it is resumed.
 func editorText(final tea.Model) []string {
-	if fm, ok := final.(Model); ok {
+	if fm, ok := final.(framed); ok {
 		if text := strings.TrimSpace(fm.input.Text()); text != "" {
 			return []string{text}
 		}
