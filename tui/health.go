@@ -9,7 +9,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/tui/inspect"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -84,9 +84,9 @@ func (m Model) handleHealth(msg msgs.HealthChangedMsg) (Model, tea.Cmd) {
 	if m.inspecting {
 		switch m.inspector.Which() {
 		case msgs.InspectProfiles:
-			m.inspector.SetProfiles(msg.Profiles)
+			m.inspector.SetView(inspector.ProfilesView{Profiles: msg.Profiles})
 		case msgs.InspectEngines:
-			m.inspector.SetEngines(msg.Engines)
+			m.inspector.SetView(msg.Engines)
 		}
 	}
 	m.healthGen++
@@ -129,7 +129,7 @@ func (m Model) announceWindows(views []runner.ProfileView) Model {
 		if len(m.announced) > maxAnnounced {
 			m.announced = m.announced[1:]
 		}
-		m, _ = m.updateChat(msgs.NoteMsg{Text: inspect.WindowNotice(v, now)})
+		m, _ = m.updateChat(msgs.NoteMsg{Text: inspector.WindowNotice(v, now)})
 	}
 	m.suspects = nil
 	return m
@@ -142,7 +142,7 @@ func (m Model) watchEvents(events []agent.Event) Model {
 	before := m.traces.Version()
 	m.traces = m.traces.Record(events, m.opts.Now())
 	if m.inspecting && m.inspector.Which() == msgs.InspectTrace && m.traces.Version() != before {
-		m.inspector.SetRuns(m.traces.Runs())
+		m.inspector.SetView(inspector.RunsView{Seen: m.traces.Runs()})
 	}
 	health, measure, lanes := false, false, false
 	for _, ev := range events {
