@@ -18,6 +18,14 @@ var Engines = New(Def[runner.EnginesView]{
 	Name:    "engines",
 	Summary: "context engines and their quarantines",
 	Usage:   "context engines and their quarantines (--clear NAME lifts one)",
+	Args:    "[--clear NAME]",
+	Help: `the context engine that answers (the configured agent.contextEngine,
+or legacy while that one is quarantined), every configured engine, and the
+quarantines the shared database holds: engine, method, reason, error, since,
+count. It starts no engine. --json prints {active, selected, engines: [{name,
+kind, command, timeoutSeconds, selected, quarantined}], quarantines: [{engine,
+method, reason, error, since, last, count}]}. --clear NAME lifts NAME's
+quarantine for every steer process.`,
 	Read: func(ctx context.Context, src Source, _ Query) (runner.EnginesView, error) {
 		return src.Engines(ctx)
 	},

@@ -83,8 +83,10 @@ type Def[V any] struct {
 	// subcommand; Command the TUI's slash command ("" is Name).
 	Name, Command string
 	// Summary says what the slash command shows, in a few words; Usage
-	// what `steer inspect NAME` shows, for its help.
-	Summary, Usage string
+	// what `steer inspect NAME` shows, on one line of steer's help; Args
+	// the subcommand's arguments besides --json ("[--clear ID]"); Help
+	// the paragraph `steer help inspect` has on it.
+	Summary, Usage, Args, Help string
 	// Read is the view of a running runtime (the TUI, rpc).
 	Read func(ctx context.Context, src Source, q Query) (V, error)
 	// ReadSaved is the view of the state directory (`steer inspect`); a
@@ -124,6 +126,7 @@ type Clear struct {
 type Inspector struct {
 	name, command  string
 	summary, usage string
+	args, help     string
 	clear          *Clear
 	read           func(context.Context, Source, Query) (any, error)
 	readSaved      func(context.Context, Saved) (any, error)
@@ -144,7 +147,8 @@ func New[V any](d Def[V]) *Inspector {
 	if d.Answer == nil {
 		d.Answer = d.JSON
 	}
-	return &Inspector{name: d.Name, command: d.Command, summary: d.Summary, usage: d.Usage, clear: d.Clear,
+	return &Inspector{name: d.Name, command: d.Command, summary: d.Summary, usage: d.Usage,
+		args: d.Args, help: d.Help, clear: d.Clear,
 		read:      func(ctx context.Context, src Source, q Query) (any, error) { return d.Read(ctx, src, q) },
 		readSaved: func(ctx context.Context, s Saved) (any, error) { return d.ReadSaved(ctx, s) },
 		json:      func(v any) any { return d.JSON(view[V](v)) },
@@ -170,8 +174,14 @@ func (i *Inspector) Command() string { return i.command }
 // Summary says what the slash command shows.
 func (i *Inspector) Summary() string { return i.summary }
 
-// Usage says what `steer inspect NAME` shows.
+// Usage says what `steer inspect NAME` shows, on one line.
 func (i *Inspector) Usage() string { return i.usage }
+
+// Args are `steer inspect NAME`'s arguments besides --json.
+func (i *Inspector) Args() string { return i.args }
+
+// Help is the paragraph `steer help inspect` has on it.
+func (i *Inspector) Help() string { return i.help }
 
 // Clear is how its rows' Targets are cleared; nil when nothing clears.
 func (i *Inspector) Clear() *Clear { return i.clear }

@@ -17,6 +17,11 @@ var Lanes = New(Def[runner.LanesView]{
 	Name:    "lanes",
 	Summary: "runs running and waiting, in every steer process",
 	Usage:   "running and waiting runs of every steer process, lane by lane",
+	Help: `every live steer process on the state directory with its lanes (the
+global lane, the sub-agent lane, a lane per busy session): what runs and what
+waits, with trigger, priority and since when. --json prints {processes:
+[{processId, pid, host, started, taken, lanes: [{name, kind, session, cap,
+running: [...], waiting: [...]}]}]}.`,
 	Read: func(ctx context.Context, src Source, _ Query) (runner.LanesView, error) {
 		return src.Lanes(ctx)
 	},

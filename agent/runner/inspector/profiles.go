@@ -28,6 +28,16 @@ var Profiles = New(Def[ProfilesView]{
 	Name:    "profiles",
 	Summary: "auth profiles and their cooldowns",
 	Usage:   "auth profiles and their cooldowns (--clear ID ends one)",
+	Args:    "[--clear ID]",
+	Help: `every configured auth profile as the shared failure ledger has it:
+available, in cooldown or disabled, until when and why, the model a cooldown
+is scoped to, its error count, when it was last used and last succeeded. No
+key is needed. --json prints [{id, provider, state, until, reason, model,
+errorCount, failures, successes, lastUsed, lastSuccess, preferred, locked}].
+--clear ID ends ID's cooldown and disabled windows for every steer process (its
+counts of failures and successes stay). The preferred and locked profiles are a
+session's choice, held by the process that runs it (rpc inspect and /profiles
+show them); here --profile ID marks the one the command line would prefer.`,
 	Read: func(ctx context.Context, src Source, _ Query) (ProfilesView, error) {
 		v, err := src.Profiles(ctx)
 		return ProfilesView{Profiles: v}, err

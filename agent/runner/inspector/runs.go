@@ -29,6 +29,9 @@ var Runs = New(Def[RunsView]{
 	Command: "trace",
 	Summary: "the failover trace of the last run",
 	Usage:   "recent runs: trigger, outcome, duration, every attempt",
+	Help: `the 50 most recent runs, newest first. --json prints [{id, sessionId,
+trigger, started, ended, durationMs, outcome, error?, attempts: [{profile,
+model, reason, decision, durationMs}]}].`,
 	Read: func(ctx context.Context, src Source, q Query) (RunsView, error) {
 		runs, err := src.Runs(ctx, q.Session, q.Recent)
 		return RunsView{Records: runs}, err
