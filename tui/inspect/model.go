@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -84,11 +85,8 @@ func (m *Model) SetView(v any) {
 		shown = m.table.Pages[m.page]
 	}
 	m.view, m.loaded, m.problem, m.page = v, true, "", 0
-	m.table = m.ins.Table(v, inspector.Frame{Now: m.d.Now()})
-	for i, key := range m.table.Pages {
-		if shown != "" && key == shown {
-			m.page = i
-		}
+	if shown != "" {
+		m.page = max(slices.Index(m.ins.Table(v, inspector.Frame{Now: m.d.Now()}).Pages, shown), 0)
 	}
 	m.rebuild()
 }

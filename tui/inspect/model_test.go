@@ -74,6 +74,13 @@ func TestProfilesInspector(t *testing.T) {
 	if r, _ := m.Selected(); r.Key != "scripted:backup" {
 		t.Fatalf("after a refresh the selection is on %q", r.Key)
 	}
+	// Also when the rows come back in another order.
+	ps := profiles(epoch)
+	reordered := append(ps[1:], ps[0]) // backup first
+	m.SetView(inspector.ProfilesView{Profiles: reordered})
+	if r, _ := m.Selected(); r.Key != "scripted:backup" {
+		t.Fatalf("after a reordering refresh the selection is on %q", r.Key)
+	}
 }
 
 func TestEnginesInspector(t *testing.T) {
