@@ -75,9 +75,11 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
-// Def defines an inspector whose view is a V. Read,
-// ReadSaved, Print and Table are required; the others have the defaults
-// their docs say.
+// Def defines an inspector whose view is a V. Read, ReadSaved, Print and
+// Table are required; the others have the defaults their docs say. Read,
+// ReadSaved and Clear's funcs may do IO and run off the TUI's Update
+// goroutine (in a tea.Cmd, on rpc's command loop, in `steer inspect`);
+// Table runs in Update and, like Print, does none.
 type Def[V any] struct {
 	// Name is the rpc `inspect {what}` name and the `steer inspect`
 	// subcommand; Command the TUI's slash command ("" is Name).
@@ -97,7 +99,8 @@ type Def[V any] struct {
 	JSON, Answer func(v V) any
 	// Print writes the view for `steer inspect NAME`.
 	Print func(w io.Writer, v V, now time.Time)
-	// Table is what the TUI shows of the view; pure.
+	// Table is what the TUI shows of the view at f; pure and cheap (it is
+	// rebuilt every second while the inspector is open).
 	Table func(v V, f Frame) Table
 	// Clear is the clear key's, when a row's Target can be cleared.
 	Clear *Clear
