@@ -48,8 +48,14 @@ func New(d Deps, ins *inspector.Inspector) Model {
 	return m
 }
 
-// Which returns the inspector shown, by its slash command.
-func (m Model) Which() msgs.Inspector { return msgs.Inspector(m.ins.Command()) }
+// Which returns the inspector shown, by its slash command ("" for the zero
+// Model, which shows none).
+func (m Model) Which() msgs.Inspector {
+	if m.ins == nil {
+		return ""
+	}
+	return msgs.Inspector(m.ins.Command())
+}
 
 // Inspector returns the inspector shown.
 func (m Model) Inspector() *inspector.Inspector { return m.ins }
