@@ -34,6 +34,7 @@ import (
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/runner/config"
 	"github.com/steer-tui/steer/agent/runner/headless"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/assets"
 	"github.com/steer-tui/steer/failover"
@@ -169,8 +170,9 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 	return headless.Sessions(context.Background(), so, stdout, stderr)
 }
 
-// inspect is `steer inspect profiles`: the configuration names the profiles
-// (no key needed), the state directory's ledger says how each stands.
+// inspect is `steer inspect NAME`: the configuration names the profiles
+// (no key needed) and the engines, the state directory's database says how
+// each stands.
 func inspect(o headless.Args, stdout, stderr io.Writer) int {
 	cfg, err := config.Load(o.Config, os.Getenv, providerAPIs(scripted.Options{}))
 	if err != nil {
@@ -182,23 +184,13 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	switch o.Args[0] {
-	case headless.InspectLanes:
-		return headless.ShowLanes(context.Background(), stateDir, o.JSON, time.Now(), stdout, stderr)
-	case headless.InspectRuns:
-		return headless.ShowRuns(context.Background(), stateDir, o.JSON, stdout, stderr)
-	}
-	if o.Args[0] == headless.InspectEngines {
-		eo := headless.EnginesOptions{StateDir: stateDir, Selected: cfg.Agent.ContextEngine,
-			Configured: engineRefs(cfg), JSON: o.JSON, Clear: o.Clear}
-		return headless.ShowEngines(context.Background(), eo, stdout, stderr)
-	}
-	in := headless.InspectOptions{StateDir: stateDir, JSON: o.JSON, Now: time.Now(), Clear: o.Clear, Preferred: o.Profile}
+	saved := inspector.Saved{Preferred: o.Profile, Engine: cfg.Agent.ContextEngine, Engines: engineRefs(cfg), Now: time.Now()}
 	for _, p := range cfg.AllProviders() {
 		for _, pr := range p.Profiles {
-			in.Profiles = append(in.Profiles, headless.ProfileRef{ID: pr.ID, Provider: p.Name})
+			saved.Profiles = append(saved.Profiles, inspector.ProfileRef{ID: pr.ID, Provider: p.Name})
 		}
 	}
+	in := headless.InspectOptions{StateDir: stateDir, Name: o.Args[0], JSON: o.JSON, Clear: o.Clear, Saved: saved}
 	return headless.Inspect(context.Background(), in, stdout, stderr)
 }
 

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/command"
 	"github.com/steer-tui/steer/tui/dialog"
 	"github.com/steer-tui/steer/tui/inspect"
@@ -41,17 +42,11 @@ func (m Model) registerCommands() *command.Registry {
 		}})
 	r.Register(command.Command{Name: "compact", Args: "[instructions]", Summary: "summarise older history to free context",
 		Run: func(args string) tea.Msg { return compactMsg{instructions: args} }})
-	inspector := func(which msgs.Inspector) func(string) tea.Msg {
-		return func(string) tea.Msg { return msgs.OpenInspectorMsg{Which: which} }
+	for _, ins := range inspector.All() {
+		which := msgs.Inspector(ins.Command())
+		r.Register(command.Command{Name: ins.Command(), Summary: ins.Summary(),
+			Run: func(string) tea.Msg { return msgs.OpenInspectorMsg{Which: which} }})
 	}
-	r.Register(command.Command{Name: "profiles", Summary: "auth profiles and their cooldowns",
-		Run: inspector(msgs.InspectProfiles)})
-	r.Register(command.Command{Name: "engines", Summary: "context engines and their quarantines",
-		Run: inspector(msgs.InspectEngines)})
-	r.Register(command.Command{Name: "lanes", Summary: "runs running and waiting, in every steer process",
-		Run: inspector(msgs.InspectLanes)})
-	r.Register(command.Command{Name: "trace", Summary: "the failover trace of the last run",
-		Run: inspector(msgs.InspectTrace)})
 	r.Register(command.Command{Name: "help", Summary: "keys and commands",
 		Run: func(string) tea.Msg { return msgs.OpenHelpMsg{} }})
 	r.Register(command.Command{Name: "quit", Summary: "leave steer", Aliases: []string{"exit"},
@@ -90,7 +85,7 @@ func (m Model) helpText() string {
 	section("Anywhere", m.keys.all())
 	section("Transcript (tab to focus)", bindings(m.chat.Keys().FullHelp()))
 	section("Queue (tab to focus)", m.queue.Keys().ShortHelp())
-	section("Inspectors (/profiles, /engines, /lanes, /trace)", bindings(inspect.DefaultKeyMap().FullHelp()))
+	section("Inspectors ("+inspectorCommands()+")", bindings(inspect.DefaultKeyMap().FullHelp()))
 	b.WriteString("Commands\n")
 	for _, c := range m.commands.All() {
 		name := "/" + c.Name
@@ -100,4 +95,14 @@ func (m Model) helpText() string {
 		fmt.Fprintf(&b, "  %-24s %s\n", name, c.Summary)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// inspectorCommands lists the inspectors' slash commands: "/profiles,
+// /engines, …".
+func inspectorCommands() string {
+	var names []string
+	for _, ins := range inspector.All() {
+		names = append(names, "/"+ins.Command())
+	}
+	return strings.Join(names, ", ")
 }

@@ -8,8 +8,9 @@
 // steering and follow-ups (tui/queue), the editor (tui/input), the status
 // bar (tui/status) and a help line generated from the keymaps that apply
 // now. Pickers and the help text open as dialogs (tui/dialog) over the
-// transcript; the inspectors of the runtime (/profiles, /engines, /lanes,
-// /trace: tui/inspect, wired in inspectors.go and health.go) as a box over
+// transcript; the inspectors of the runtime (every one that
+// agent/runner/inspector registers: /profiles, /engines, /lanes, /trace;
+// drawn by tui/inspect, wired in inspectors.go and health.go) as a box over
 // its top. Colours and markdown styles come from tui/theme, and every
 // string from a model or a tool passes through tui/sanitize before it is
 // styled.

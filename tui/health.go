@@ -8,7 +8,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/tui/inspect"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -119,9 +119,9 @@ func (m Model) handleHealth(msg msgs.HealthChangedMsg) (Model, tea.Cmd) {
 	if m.inspecting {
 		switch m.inspector.Which() {
 		case msgs.InspectProfiles:
-			m.inspector.SetProfiles(msg.Profiles)
+			m.inspector.SetView(inspector.ProfilesView{Profiles: msg.Profiles})
 		case msgs.InspectEngines:
-			m.inspector.SetEngines(msg.Engines)
+			m.inspector.SetView(msg.Engines)
 		}
 	}
 	return m.showHealth()
@@ -193,7 +193,7 @@ func (m Model) applyCooldown(info runner.CooldownInfo) Model {
 	}
 	m.health.Profiles = withProfile(m.health.Profiles, info.Profile, window)
 	v := window(runner.ProfileView{ID: info.Profile})
-	m, _ = m.updateChat(msgs.NoteMsg{Text: inspect.WindowNotice(v, m.opts.Now())})
+	m, _ = m.updateChat(msgs.NoteMsg{Text: inspector.WindowNotice(v, m.opts.Now())})
 	return m
 }
 
@@ -240,7 +240,7 @@ func (m Model) watchEvents(events []agent.Event) (Model, tea.Cmd) {
 	before := m.traces.Version()
 	m.traces = m.traces.Record(events, m.opts.Now())
 	if m.inspecting && m.inspector.Which() == msgs.InspectTrace && m.traces.Version() != before {
-		m.inspector.SetRuns(m.traces.Runs())
+		m.inspector.SetView(inspector.RunsView{Seen: m.traces.Runs()})
 	}
 	cooled, read, measure, lanes := false, false, false, false
 	for _, ev := range events {

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/dialog"
 	"github.com/steer-tui/steer/tui/inspect"
 	"github.com/steer-tui/steer/tui/msgs"
@@ -28,43 +29,54 @@ const inspectEvery = time.Second
 // inspectTimeout bounds one read of an inspector's view.
 const inspectTimeout = 5 * time.Second
 
-// traceRuns is how many stored runs the trace reads.
-const traceRuns = 20
+// inspectRecent is how many of the latest things an inspector lists (the
+// trace's stored runs).
+const inspectRecent = 20
 
 // inspectTickMsg is the open inspector's clock; gen names the opening it
 // belongs to, so that the ticks of a closed one stop.
 type inspectTickMsg struct{ gen uint64 }
 
-// inspectorLoadedMsg carries an inspector's view as read.
+// inspectorLoadedMsg carries an inspector's view as its Read made it.
 type inspectorLoadedMsg struct {
-	which    msgs.Inspector
-	profiles []runner.ProfileView
-	engines  runner.EnginesView
-	lanes    runner.LanesView
-	runs     []runner.RunView
-	err      error
+	which msgs.Inspector
+	view  any
+	err   error
 }
 
-// clearedMsg says how a clear went: what was cleared, in words.
+// clearedMsg says how a clear in inspector which went: what was cleared,
+// in words.
 type clearedMsg struct {
-	what string
-	err  error
+	which msgs.Inspector
+	what  string
+	err   error
 }
 
 func (m Model) inspectDeps() inspect.Deps {
 	return inspect.Deps{Styles: m.styles.Inspect, Keys: inspect.DefaultKeyMap(), Now: m.opts.Now}
 }
 
-// handleOpenInspector opens inspector which (replacing one already open).
+// handleOpenInspector opens the inspector slash command which opens
+// (replacing one already open).
 func (m Model) handleOpenInspector(which msgs.Inspector) (Model, tea.Cmd) {
-	m.inspector, m.inspecting = inspect.New(m.inspectDeps(), which), true
+	ins, ok := inspector.ByCommand(string(which))
+	if !ok {
+		return m.hint(fmt.Sprintf("no inspector %q", which))
+	}
+	m.inspector, m.inspecting = inspect.New(m.inspectDeps(), ins), true
 	m.inspectGen++
 	m.inspectPending = false
-	if which == msgs.InspectTrace && m.traces.Len() > 0 {
-		m.inspector.SetRuns(m.traces.Runs())
+	if m.showsTraceLog() {
+		m.inspector.SetView(inspector.RunsView{Seen: m.traces.Runs()})
 	}
 	m = m.loadInspector()
 	return m, m.inspectTick()
+}
+
+// showsTraceLog says the open inspector is the trace and this screen has
+// seen runs: their events keep it, with no read.
+func (m Model) showsTraceLog() bool {
+	return m.inspector.Inspector() == inspector.Runs && m.traces.Len() > 0
 }
 
 func (m Model) handleCloseInspector() (Model, tea.Cmd) {
@@ -91,32 +103,23 @@ func (m Model) handleInspectTick(msg inspectTickMsg) (Model, tea.Cmd) {
 	return m, m.inspectTick()
 }
 
-// loadInspector reads the open inspector's view; the trace of runs this
-// screen has seen needs no read.
+// loadInspector reads the open inspector's view through its Read; the
+// trace of runs this screen has seen needs no read.
 func (m Model) loadInspector() Model {
-	which, rt, sessionID := m.inspector.Which(), m.rt, m.sessionID
-	if which == msgs.InspectTrace && m.traces.Len() > 0 {
+	if m.showsTraceLog() {
 		return m
 	}
+	ins, rt := m.inspector.Inspector(), m.rt
+	q := inspector.Query{Session: m.sessionID, Recent: inspectRecent}
 	m.inspectPending = true
 	m.latest[topicInspect] = m.calls.submit(call{topic: topicInspect, run: func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), inspectTimeout)
 		defer cancel()
-		msg := inspectorLoadedMsg{which: which}
-		switch which {
-		case msgs.InspectProfiles:
-			msg.profiles, msg.err = rt.Profiles(ctx)
-		case msgs.InspectEngines:
-			msg.engines, msg.err = rt.Engines(ctx)
-		case msgs.InspectLanes:
-			msg.lanes, msg.err = rt.Lanes(ctx)
-		case msgs.InspectTrace:
-			msg.runs, msg.err = rt.Runs(ctx, sessionID, traceRuns)
-			if errors.Is(msg.err, runner.ErrNoRecords) {
-				msg.err = nil // no state directory: no stored runs
-			}
+		v, err := ins.Read(ctx, rt, q)
+		if errors.Is(err, runner.ErrNoRecords) {
+			v, err = nil, nil // no state directory: nothing stored to show
 		}
-		return msg
+		return inspectorLoadedMsg{which: msgs.Inspector(ins.Command()), view: v, err: err}
 	}})
 	return m
 }
@@ -137,44 +140,45 @@ func (m Model) reloadInspector(changed ...msgs.Inspector) Model {
 
 func (m Model) handleInspectorLoaded(msg inspectorLoadedMsg) (Model, tea.Cmd) {
 	m.inspectPending = false
-	if !m.inspecting || msg.which != m.inspector.Which() {
+	if !m.inspecting || msg.which != m.inspector.Which() || m.showsTraceLog() {
 		return m, nil
 	}
-	switch {
-	case msg.err != nil:
+	if msg.err != nil {
 		m.inspector.SetProblem(msg.err.Error())
-	case msg.which == msgs.InspectProfiles:
-		m.inspector.SetProfiles(msg.profiles)
-	case msg.which == msgs.InspectEngines:
-		m.inspector.SetEngines(msg.engines)
-	case msg.which == msgs.InspectLanes:
-		m.inspector.SetLanes(msg.lanes)
-	case msg.which == msgs.InspectTrace && m.traces.Len() == 0:
-		m.inspector.SetRuns(inspect.RunsFromRecords(msg.runs))
+	} else {
+		m.inspector.SetView(msg.view)
 	}
 	return m, nil
 }
 
-// handleAskClear asks before clearing a cooldown or a quarantine.
+// handleAskClear asks before clearing a row's target (a cooldown, a
+// quarantine) as the inspector's Clear says.
 func (m Model) handleAskClear(msg msgs.AskClearMsg) (Model, tea.Cmd) {
-	var title, text string
-	var clear tea.Msg
-	switch msg.Which {
-	case msgs.InspectProfiles:
-		title = "Clear the cooldown of " + msg.Target + "?"
-		text = "The profile is used again at once, by every steer process on this state directory.\n" +
-			"Its error count starts over; its history stays."
-		clear = msgs.ClearCooldownMsg{Profile: msg.Target}
-	case msgs.InspectEngines:
-		title = "Clear the quarantine of " + msg.Target + "?"
-		text = "The engine is tried again from the next request on, by every steer process on this\n" +
-			"state directory; should it fail again, it is quarantined again."
-		clear = msgs.ClearQuarantineMsg{Engine: msg.Target}
-	default:
+	ins, ok := inspector.ByCommand(string(msg.Which))
+	if !ok || ins.Clear() == nil {
 		return m, nil
 	}
+	c := ins.Clear()
+	title := "Clear the " + c.What + " of " + msg.Target + "?"
+	clear := msgs.ClearMsg{Which: msg.Which, Target: msg.Target}
 	items := []dialog.Item{{Label: "Clear", Shortcut: "y", Msg: clear}, {Label: "Keep", Shortcut: "n"}}
-	return m.openDialog(dialog.NewQuestion(m.dialogDeps(), title, text, items, nil)), nil
+	return m.openDialog(dialog.NewQuestion(m.dialogDeps(), title, c.Consequence, items, nil)), nil
+}
+
+// handleClear clears what the user confirmed, through the inspector's
+// Clear.
+func (m Model) handleClear(msg msgs.ClearMsg) (Model, tea.Cmd) {
+	ins, ok := inspector.ByCommand(string(msg.Which))
+	if !ok || ins.Clear() == nil {
+		return m, nil
+	}
+	c, rt, target := ins.Clear(), m.rt, msg.Target
+	m.calls.submit(call{run: func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), inspectTimeout)
+		defer cancel()
+		return clearedMsg{which: msg.Which, what: "the " + c.What + " of " + target, err: c.Live(ctx, rt, target)}
+	}})
+	return m, nil
 }
 
 func (m Model) handleClearCooldown(id string) (Model, tea.Cmd) {
@@ -223,23 +227,9 @@ func (m Model) handleChose(msg choseMsg) (Model, tea.Cmd) {
 	return m.hint("set " + msg.what)
 }
 
-func (m Model) handleClearQuarantine(engine string) (Model, tea.Cmd) {
-	rt := m.rt
-	m.calls.submit(call{run: func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), inspectTimeout)
-		defer cancel()
-		ok, err := rt.ClearQuarantine(ctx, engine)
-		if err == nil && !ok {
-			err = fmt.Errorf("%s has no quarantine", engine)
-		}
-		return clearedMsg{what: "the quarantine of " + engine, err: err}
-	}})
-	return m, nil
-}
-
 // handleCleared says how the clear went and reads what it changed.
 func (m Model) handleCleared(msg clearedMsg) (Model, tea.Cmd) {
-	m = m.reloadInspector(msgs.InspectProfiles, msgs.InspectEngines).checkHealth()
+	m = m.reloadInspector(msg.which).checkHealth()
 	if msg.err != nil {
 		return m.updateStatus(msgs.ErrorMsg{Action: "clear " + msg.what, Err: msg.err})
 	}

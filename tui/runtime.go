@@ -5,6 +5,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -82,27 +83,15 @@ type Settings interface {
 }
 
 // Inspectors are the runtime's state as the inspectors and the status bar
-// show it: snapshots read on demand (they may do IO: SQLite reads of the
-// shared ledger, quarantines and run records), the two clears, and the
-// session's choice of auth profile.
+// show it: the inspectors' reads and clears (inspector.Source: snapshots
+// read on demand, which may do IO), the session's choice of auth profile,
+// and the context meter.
 type Inspectors interface {
-	// Profiles views every configured auth profile from the shared ledger.
-	Profiles(ctx context.Context) ([]runner.ProfileView, error)
-	// ClearProfile ends profile id's cooldown or disabled window.
-	ClearProfile(ctx context.Context, id string) error
+	inspector.Source
 	// PreferProfile and LockProfile set the session's choice of auth
 	// profile: tried first while usable, the only one used ("" for none).
 	PreferProfile(id string) error
 	LockProfile(id string) error
-	// Engines views the context engines and their quarantines.
-	Engines(ctx context.Context) (runner.EnginesView, error)
-	// ClearQuarantine lifts engine's quarantine; false when it had none.
-	ClearQuarantine(ctx context.Context, engine string) (bool, error)
-	// Runs lists session sessionID's latest runs with their attempts,
-	// newest first; runner.ErrNoRecords without a state directory.
-	Runs(ctx context.Context, sessionID string, limit int) ([]runner.RunView, error)
-	// Lanes views the lanes of every live steer process.
-	Lanes(ctx context.Context) (runner.LanesView, error)
 	// ContextMeter measures the next request against the model's window.
 	// It does no IO.
 	ContextMeter() runner.ContextMeter

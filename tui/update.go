@@ -92,14 +92,12 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleInspectTick(msg)
 	case msgs.AskClearMsg:
 		return m.handleAskClear(msg)
-	case msgs.ClearCooldownMsg:
-		return m.handleClearCooldown(msg.Profile)
+	case msgs.ClearMsg:
+		return m.handleClear(msg)
 	case msgs.PreferProfileMsg:
 		return m.handleChooseProfile(msg.Profile, false)
 	case msgs.LockProfileMsg:
 		return m.handleChooseProfile(msg.Profile, true)
-	case msgs.ClearQuarantineMsg:
-		return m.handleClearQuarantine(msg.Engine)
 	case choseMsg:
 		return m.handleChose(msg)
 	case clearedMsg:

@@ -10,6 +10,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 )
 
 // handler answers one command with its response data (nil for none) or the
@@ -372,36 +373,35 @@ func (s *Server) dequeue(_ context.Context, c command) (any, error) {
 	}{eventjson.QueueItems(items), texts}, nil
 }
 
-// inspect answers {what: "profiles" | "engines" | "lanes" | "runs"} with
-// what `steer inspect WHAT --json` shows (runs as {runs: [...]}).
+// inspect answers {what: NAME} for every registered inspector (profiles,
+// engines, lanes, runs) with its answer: what `steer inspect NAME --json`
+// shows (profiles and runs wrapped as {profiles: [...]} and {runs: [...]}).
 func (s *Server) inspect(ctx context.Context, c command) (any, error) {
 	what, err := c.optString("what")
 	if err != nil {
 		return nil, err
 	}
-	switch what {
-	case "profiles":
-		profiles, err := s.rt.Profiles(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return struct {
-			Profiles []runner.ProfileView `json:"profiles"`
-		}{profiles}, nil
-	case "engines":
-		return s.rt.Engines(ctx)
-	case "lanes":
-		return s.rt.Lanes(ctx)
-	case "runs":
-		runs, err := s.rt.Runs(ctx, "", 0)
-		if err != nil {
-			return nil, err
-		}
-		return struct {
-			Runs []runner.RunView `json:"runs"`
-		}{runs}, nil
+	ins, ok := inspector.Lookup(what)
+	if !ok {
+		return nil, fmt.Errorf("unknown inspector %q; what may be %s", what, quotedOr(inspector.Names()))
 	}
-	return nil, fmt.Errorf("unknown inspector %q; what may be \"profiles\", \"engines\", \"lanes\" or \"runs\"", what)
+	v, err := ins.Read(ctx, s.rt, inspector.Query{})
+	if err != nil {
+		return nil, err
+	}
+	return ins.Answer(v), nil
+}
+
+// quotedOr words names as `"a", "b" or "c"`.
+func quotedOr(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // compact compacts the session now ({customInstructions?}, as pi's);

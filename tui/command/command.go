@@ -3,8 +3,9 @@
 // "/model x" and picking a model emit the same request, so every action has
 // one handler.
 //
-// Adding a command is one Register call in the TUI's command table; later
-// commands (/compact, /profiles, /engines, /lanes, /trace) go there too.
+// Adding a command is one Register call in the TUI's command table; the
+// inspectors' commands (/profiles, /engines, /lanes, /trace) are registered
+// there from the inspector registry (agent/runner/inspector.All).
 package command
 
 import (

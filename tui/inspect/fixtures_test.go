@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/contextguard/engines"
 	"github.com/steer-tui/steer/failover"
 )
@@ -37,3 +38,23 @@ func crashed() runner.EnginesView {
 				Since: epoch.Add(-time.Hour), Last: epoch.Add(-time.Hour), Count: 1},
 		})
 }
+
+// The tables, as the registered inspectors build them from their views.
+func profilesTable(v []runner.ProfileView, now time.Time) inspector.Table {
+	return inspector.Profiles.Table(inspector.ProfilesView{Profiles: v}, inspector.Frame{Now: now})
+}
+
+func enginesTable(v runner.EnginesView, now time.Time) inspector.Table {
+	return inspector.Engines.Table(v, inspector.Frame{Now: now})
+}
+
+func lanesTable(v runner.LanesView, now time.Time) inspector.Table {
+	return inspector.Lanes.Table(v, inspector.Frame{Now: now})
+}
+
+func traceTable(runs []inspector.Run, i int, now time.Time) inspector.Table {
+	return inspector.Runs.Table(inspector.RunsView{Seen: runs}, inspector.Frame{Now: now, Page: i})
+}
+
+// clock is how the tables word a time of the same day, as the tests' are.
+func clock(t, _ time.Time) string { return t.Local().Format(time.TimeOnly) }

@@ -2,10 +2,10 @@ package inspect
 
 import "github.com/charmbracelet/bubbles/key"
 
-// KeyMap is an inspector's bindings. Which apply depends on the inspector
-// and the selected row (see syncKeys): Clear only on a row that has
-// something to clear, Older and Newer only in the trace, Prefer and Lock
-// only on a profile.
+// KeyMap is an inspector's bindings. Which apply depends on the table and
+// the selected row (see syncKeys): Clear only on a row that has something
+// to clear, Older and Newer only while there are pages (the trace's runs),
+// Prefer and Lock only on a row with a Choice (a profile).
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	Older, Newer                            key.Binding

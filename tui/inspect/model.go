@@ -1,12 +1,13 @@
 package inspect
 
 import (
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -21,50 +22,54 @@ type Deps struct {
 
 // Model is one open inspector.
 type Model struct {
-	d     *Deps // shared by copies; never changed after New
-	keys  KeyMap
-	which msgs.Inspector
+	d    *Deps // shared by copies; never changed after New
+	keys KeyMap
+	ins  *inspector.Inspector
 
-	// The views it shows, as last handed in; which one counts depends on
-	// which.
-	profiles []runner.ProfileView
-	engines  runner.EnginesView
-	lanes    runner.LanesView
-	runs     []Run
-	run      int // the trace's run on screen: an index into runs, 0 the newest
-	loaded   bool
-	problem  string // why the view could not be read
+	view    any    // as last handed in (nil: the empty view)
+	page    int    // the page on screen (the trace's run): 0 the newest
+	loaded  bool   // a view was handed in
+	problem string // why the view could not be read
 
-	table         Table
+	table         inspector.Table
 	sel, offset   int
 	width, height int
-	view          string
+	rendered      string
 }
 
-// New returns inspector which, empty ("loading…") until its view is handed
+// New returns inspector ins, empty ("loading…") until its view is handed
 // in.
-func New(d Deps, which msgs.Inspector) Model {
+func New(d Deps, ins *inspector.Inspector) Model {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	m := Model{d: &d, keys: d.Keys, which: which, width: 80, height: 20}
+	m := Model{d: &d, keys: d.Keys, ins: ins, width: 80, height: 20}
 	m.rebuild()
 	return m
 }
 
-// Which returns the inspector shown.
-func (m Model) Which() msgs.Inspector { return m.which }
+// Which returns the inspector shown, by its slash command ("" for the zero
+// Model, which shows none).
+func (m Model) Which() msgs.Inspector {
+	if m.ins == nil {
+		return ""
+	}
+	return msgs.Inspector(m.ins.Command())
+}
+
+// Inspector returns the inspector shown.
+func (m Model) Inspector() *inspector.Inspector { return m.ins }
 
 // Keys returns the bindings that apply now, for help.
 func (m Model) Keys() KeyMap { return m.keys }
 
 // Table returns what the inspector shows now.
-func (m Model) Table() Table { return m.table }
+func (m Model) Table() inspector.Table { return m.table }
 
 // Selected returns the selected row, if there is one.
-func (m Model) Selected() (Row, bool) {
+func (m Model) Selected() (inspector.Row, bool) {
 	if m.sel < 0 || m.sel >= len(m.table.Rows) {
-		return Row{}, false
+		return inspector.Row{}, false
 	}
 	return m.table.Rows[m.sel], true
 }
@@ -77,36 +82,17 @@ func (m *Model) SetSize(width, height int) {
 	}
 }
 
-// SetProfiles hands in the auth profiles.
-func (m *Model) SetProfiles(v []runner.ProfileView) {
-	m.profiles, m.loaded, m.problem = v, true, ""
-	m.rebuild()
-}
-
-// SetEngines hands in the context engines.
-func (m *Model) SetEngines(v runner.EnginesView) {
-	m.engines, m.loaded, m.problem = v, true, ""
-	m.rebuild()
-}
-
-// SetLanes hands in the lanes.
-func (m *Model) SetLanes(v runner.LanesView) {
-	m.lanes, m.loaded, m.problem = v, true, ""
-	m.rebuild()
-}
-
-// SetRuns hands in the runs of the trace, newest first. The view stays on
-// the run it showed, or on the newest when it showed the newest.
-func (m *Model) SetRuns(runs []Run) {
+// SetView hands in the inspector's view, as its Read made it. An
+// inspector with pages stays on the page it showed, or on the newest when
+// it showed the newest.
+func (m *Model) SetView(v any) {
 	shown := ""
-	if m.run > 0 && m.run < len(m.runs) {
-		shown = m.runs[m.run].Key
+	if m.page > 0 && m.page < len(m.table.Pages) {
+		shown = m.table.Pages[m.page]
 	}
-	m.runs, m.loaded, m.problem, m.run = runs, true, "", 0
-	for i, r := range runs {
-		if shown != "" && r.Key == shown {
-			m.run = i
-		}
+	m.view, m.loaded, m.problem, m.page = v, true, "", 0
+	if shown != "" {
+		m.page = max(slices.Index(m.ins.Table(v, inspector.Frame{Now: m.d.Now()}).Pages, shown), 0)
 	}
 	m.rebuild()
 }
@@ -133,7 +119,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, m.keys.Clear):
 		row, _ := m.Selected()
-		ask := msgs.AskClearMsg{Which: m.which, Target: row.Target}
+		ask := msgs.AskClearMsg{Which: m.Which(), Target: row.Target}
 		return m, func() tea.Msg { return ask }
 	case key.Matches(k, m.keys.Prefer), key.Matches(k, m.keys.Lock):
 		return m, m.choose(key.Matches(k, m.keys.Lock))
@@ -150,9 +136,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Bottom):
 		m.move(len(m.table.Rows))
 	case key.Matches(k, m.keys.Older):
-		m.showRun(m.run + 1)
+		m.showPage(m.page + 1)
 	case key.Matches(k, m.keys.Newer):
-		m.showRun(m.run - 1)
+		m.showPage(m.page - 1)
 	default:
 		return m, nil
 	}
@@ -161,71 +147,47 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// choose toggles the selected profile as the session's locked (lock) or
-// preferred one: a profile already chosen is unchosen.
+// choose toggles the selected row's profile as the session's locked
+// (lock) or preferred one: a profile already chosen is unchosen.
 func (m Model) choose(lock bool) tea.Cmd {
-	v, ok := m.selectedProfile()
-	if !ok {
+	row, ok := m.Selected()
+	if !ok || row.Choice == nil {
 		return nil
 	}
+	c := row.Choice
 	var ask tea.Msg
 	switch {
-	case lock && v.Locked:
+	case lock && c.Locked:
 		ask = msgs.LockProfileMsg{}
 	case lock:
-		ask = msgs.LockProfileMsg{Profile: v.ID}
-	case v.Preferred:
+		ask = msgs.LockProfileMsg{Profile: c.Profile}
+	case c.Preferred:
 		ask = msgs.PreferProfileMsg{}
 	default:
-		ask = msgs.PreferProfileMsg{Profile: v.ID}
+		ask = msgs.PreferProfileMsg{Profile: c.Profile}
 	}
 	return func() tea.Msg { return ask }
-}
-
-// selectedProfile is the profile on the selected row of the profiles
-// inspector.
-func (m Model) selectedProfile() (runner.ProfileView, bool) {
-	row, ok := m.Selected()
-	if !ok || m.which != msgs.InspectProfiles {
-		return runner.ProfileView{}, false
-	}
-	for _, v := range m.profiles {
-		if v.ID == row.Key {
-			return v, true
-		}
-	}
-	return runner.ProfileView{}, false
 }
 
 func (m *Model) move(n int) {
 	m.sel = min(max(m.sel+n, 0), max(len(m.table.Rows)-1, 0))
 }
 
-// showRun shows the trace's run i, from its first step.
-func (m *Model) showRun(i int) {
-	m.run = min(max(i, 0), max(len(m.runs)-1, 0))
+// showPage shows page i, from its first row.
+func (m *Model) showPage(i int) {
+	m.page = min(max(i, 0), max(len(m.table.Pages)-1, 0))
 	m.sel, m.offset = 0, 0
 	m.rebuild()
 }
 
-// rebuild makes the table again from the views and the clock, keeping the
+// rebuild makes the table again from the view and the clock, keeping the
 // selection on the same row.
 func (m *Model) rebuild() {
 	selected := ""
 	if r, ok := m.Selected(); ok {
 		selected = r.Key
 	}
-	now := m.d.Now()
-	switch m.which {
-	case msgs.InspectProfiles:
-		m.table = profilesTable(m.profiles, now)
-	case msgs.InspectEngines:
-		m.table = enginesTable(m.engines, now)
-	case msgs.InspectLanes:
-		m.table = lanesTable(m.lanes, now)
-	case msgs.InspectTrace:
-		m.table = traceTable(m.runs, m.run, now)
-	}
+	m.table = m.ins.Table(m.view, inspector.Frame{Now: m.d.Now(), Page: m.page})
 	switch {
 	case m.problem != "" && !m.loaded:
 		m.table.Rows, m.table.Empty = nil, "cannot read: "+m.problem
@@ -249,25 +211,21 @@ func (m *Model) syncKeys() {
 	k := &m.keys
 	row, ok := m.Selected()
 	k.Clear.SetEnabled(ok && row.Target != "")
-	switch m.which {
-	case msgs.InspectProfiles:
-		k.Clear.SetHelp("c", "clear cooldown")
-	case msgs.InspectEngines:
-		k.Clear.SetHelp("c", "clear quarantine")
+	if c := m.ins.Clear(); c != nil {
+		k.Clear.SetHelp("c", "clear "+c.What)
 	}
-	v, profile := m.selectedProfile()
-	k.Prefer.SetEnabled(profile)
-	k.Lock.SetEnabled(profile)
+	c := row.Choice
+	k.Prefer.SetEnabled(c != nil)
+	k.Lock.SetEnabled(c != nil)
 	prefer, lock := "prefer", "lock"
-	if v.Preferred {
+	if c != nil && c.Preferred {
 		prefer = "unprefer"
 	}
-	if v.Locked {
+	if c != nil && c.Locked {
 		lock = "unlock"
 	}
 	k.Prefer.SetHelp("p", prefer)
 	k.Lock.SetHelp("l", lock)
-	trace := m.which == msgs.InspectTrace
-	k.Older.SetEnabled(trace && m.run+1 < len(m.runs))
-	k.Newer.SetEnabled(trace && m.run > 0)
+	k.Older.SetEnabled(m.page+1 < len(m.table.Pages))
+	k.Newer.SetEnabled(m.page > 0)
 }

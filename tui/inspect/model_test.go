@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -17,7 +18,8 @@ import (
 // newInspector opens inspector which at width×height on the plain theme,
 // with a clock the test moves.
 func newInspector(which msgs.Inspector, now *time.Time, width, height int) Model {
-	m := New(Deps{Styles: theme.NewStyles(theme.Plain()).Inspect, Keys: DefaultKeyMap(), Now: func() time.Time { return *now }}, which)
+	ins, _ := inspector.ByCommand(string(which))
+	m := New(Deps{Styles: theme.NewStyles(theme.Plain()).Inspect, Keys: DefaultKeyMap(), Now: func() time.Time { return *now }}, ins)
 	m.SetSize(width, height)
 	return m
 }
@@ -49,7 +51,7 @@ func TestProfilesInspector(t *testing.T) {
 	if !strings.Contains(m.View(), "loading…") {
 		t.Fatalf("before its view arrives:\n%s", m.View())
 	}
-	m.SetProfiles(profiles(epoch))
+	m.SetView(inspector.ProfilesView{Profiles: profiles(epoch)})
 	checkView(t, m, 120, 14)
 	if !strings.Contains(m.View(), "30s") {
 		t.Fatalf("no countdown:\n%s", m.View())
@@ -68,16 +70,23 @@ func TestProfilesInspector(t *testing.T) {
 		t.Fatalf("c on an available profile sent %v", out)
 	}
 	// A refresh keeps the selection on the same profile.
-	m.SetProfiles(profiles(epoch))
+	m.SetView(inspector.ProfilesView{Profiles: profiles(epoch)})
 	if r, _ := m.Selected(); r.Key != "scripted:backup" {
 		t.Fatalf("after a refresh the selection is on %q", r.Key)
+	}
+	// Also when the rows come back in another order.
+	ps := profiles(epoch)
+	reordered := append(ps[1:], ps[0]) // backup first
+	m.SetView(inspector.ProfilesView{Profiles: reordered})
+	if r, _ := m.Selected(); r.Key != "scripted:backup" {
+		t.Fatalf("after a reordering refresh the selection is on %q", r.Key)
 	}
 }
 
 func TestEnginesInspector(t *testing.T) {
 	now := epoch.Add(5 * time.Second)
 	m := newInspector(msgs.InspectEngines, &now, 120, 16)
-	m.SetEngines(crashed())
+	m.SetView(crashed())
 	m, _ = press(m, down)
 	checkView(t, m, 120, 16)
 	if _, out := press(m, clearK); len(out) != 1 || out[0] != (msgs.AskClearMsg{Which: msgs.InspectEngines, Target: "crashy"}) {
@@ -93,14 +102,14 @@ func TestTraceInspector(t *testing.T) {
 	l = l.Record(append(append([]agent.Event{}, rotation...), answered...), epoch.Add(time.Second))
 	l = l.Record([]agent.Event{agent.AgentStart{}}, epoch.Add(2*time.Second))
 	m := newInspector(msgs.InspectTrace, &now, 120, 14)
-	m.SetRuns(l.Runs())
+	m.SetView(inspector.RunsView{Seen: l.Runs()})
 	if !strings.Contains(m.View(), "no attempts") || m.Keys().Newer.Enabled() || !m.Keys().Older.Enabled() {
 		t.Fatalf("the newest run (nothing asked yet):\n%s", m.View())
 	}
 	m, _ = press(m, leftK)
 	checkView(t, m, 120, 14)
 	l = l.Record([]agent.Event{agent.AgentEnd{}, agent.AgentStart{}}, epoch.Add(3*time.Second))
-	m.SetRuns(l.Runs())
+	m.SetView(inspector.RunsView{Seen: l.Runs()})
 	if !strings.Contains(m.View(), "scripted:primary → scripted:backup") {
 		t.Fatalf("a new run moved the view off the run shown:\n%s", m.View())
 	}
@@ -116,7 +125,7 @@ func TestInspectorFits(t *testing.T) {
 	now := epoch
 	for _, size := range [][2]int{{120, 14}, {60, 10}, {30, 6}, {12, 3}} {
 		m := newInspector(msgs.InspectEngines, &now, size[0], size[1])
-		m.SetEngines(crashed())
+		m.SetView(crashed())
 		lines := strings.Split(m.View(), "\n")
 		if len(lines) > max(size[1], 5) {
 			t.Errorf("%v: %d lines", size, len(lines))

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -61,13 +62,13 @@ func TestWindowNotice(t *testing.T) {
 		{0, "❄ profile scripted:primary cools down for 30s (until " + clock(epoch.Add(30*time.Second), epoch) + "): auth"},
 		{2, "⊘ profile scripted:spare is disabled for 4h00m (until " + clock(epoch.Add(4*time.Hour), epoch) + "): billing"},
 	} {
-		if got := WindowNotice(views[c.i], epoch); got != c.want {
+		if got := inspector.WindowNotice(views[c.i], epoch); got != c.want {
 			t.Errorf("notice %q, want %q", got, c.want)
 		}
 	}
 }
 
-func cells(r Row) []string {
+func cells(r inspector.Row) []string {
 	out := make([]string, len(r.Cells))
 	for i, c := range r.Cells {
 		out[i] = c.Text
@@ -97,7 +98,7 @@ func TestProfileChoiceKeys(t *testing.T) {
 	now := epoch
 	m := newInspector(msgs.InspectProfiles, &now, 120, 14)
 	views := profiles(epoch)
-	m.SetProfiles(views)
+	m.SetView(inspector.ProfilesView{Profiles: views})
 	pK := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'p'}}
 	lK := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'l'}}
 	cases := []struct {
@@ -121,7 +122,7 @@ func TestProfileChoiceKeys(t *testing.T) {
 			if c.locked >= 0 {
 				vs[c.locked].Locked = true
 			}
-			m.SetProfiles(vs)
+			m.SetView(inspector.ProfilesView{Profiles: vs})
 			b := m.Keys().Prefer
 			if c.key.String() == "l" {
 				b = m.Keys().Lock

@@ -5,61 +5,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/sanitize"
 )
-
-// Table is what an inspector shows: a title, a one-line summary, columns and
-// rows. The builders (profilesTable, enginesTable, traceTable, lanesTable)
-// make one from a runtime view; they are pure.
-type Table struct {
-	Title   string
-	Summary string
-	Columns []Column
-	Rows    []Row
-	// Empty is shown instead of the rows when there are none.
-	Empty string
-}
-
-// Column is one column: its title, the widest it may grow (0: as wide as
-// its widest cell), and when it gives way to a narrow screen: columns with
-// a Drop are left out, highest first, before any column is cut.
-type Column struct {
-	Title string
-	Max   int
-	Drop  int
-}
-
-// Tone colours a cell by what it says.
-type Tone int
-
-// The tones: plain, fine (available), a warning (cooling down) and bad
-// (disabled, quarantined, failed).
-const (
-	ToneNone Tone = iota
-	ToneOK
-	ToneWarn
-	ToneBad
-)
-
-// Cell is one cell of a row.
-type Cell struct {
-	Text string
-	Tone Tone
-}
-
-// Row is one row: its cells (one per column), the lines shown under the
-// table while it is selected, its identity (Key: the selection stays on it
-// when the table is rebuilt) and what the clear key acts on ("" for
-// nothing).
-type Row struct {
-	Cells  []Cell
-	Detail []string
-	Key    string
-	Target string
-}
-
-// text is a cell without tone.
-func text(s string) Cell { return Cell{Text: s} }
 
 // columnGap separates two columns; markWidth is the selection mark's.
 const (
@@ -73,7 +21,7 @@ const (
 // widest cell (at most its Max). When they do not fit, the columns with a
 // Drop are left out (width 0), highest first, then the widest one gives
 // way, one cell at a time, down to minColumn.
-func widths(t Table, width int) []int {
+func widths(t inspector.Table, width int) []int {
 	w := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
 		w[i] = ansi.StringWidth(c.Title)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 )
 
 func note(kind string, data any) agent.Event { return agent.Annotation{Kind: kind, Data: data} }
@@ -42,7 +43,7 @@ func TestTraceShowsTheOutcomeAndReason(t *testing.T) {
 		t.Errorf("summary after run_end: %q", s)
 	}
 	ended := epoch.Add(time.Second)
-	runs := RunsFromRecords([]runner.RunView{{ID: "r_1", Started: epoch, Ended: &ended, Outcome: runner.OutcomeHardTimeout, Reason: "timeout",
+	runs := inspector.RunsFromRecords([]runner.RunView{{ID: "r_1", Started: epoch, Ended: &ended, Outcome: runner.OutcomeHardTimeout, Reason: "timeout",
 		Error: "request timed out"}})
 	if s := traceTable(runs, 0, epoch).Summary; !strings.HasSuffix(s, "hard_timeout (timeout) after 1.0s: request timed out") {
 		t.Errorf("summary of a record: %q", s)
@@ -50,7 +51,7 @@ func TestTraceShowsTheOutcomeAndReason(t *testing.T) {
 }
 
 // rows renders a run's trace as lines of cells.
-func rows(runs []Run, i int, now time.Time) []string {
+func rows(runs []inspector.Run, i int, now time.Time) []string {
 	var out []string
 	for _, r := range traceTable(runs, i, now).Rows {
 		out = append(out, strings.Join(cells(r), "|"))
@@ -115,7 +116,7 @@ func TestTraceLogRuns(t *testing.T) {
 // them put back from the decision.
 func TestRunsFromRecords(t *testing.T) {
 	ended := epoch.Add(2 * time.Second)
-	runs := RunsFromRecords([]runner.RunView{{ID: "r_1", Trigger: "user", Started: epoch, Ended: &ended, Outcome: "completed",
+	runs := inspector.RunsFromRecords([]runner.RunView{{ID: "r_1", Trigger: "user", Started: epoch, Ended: &ended, Outcome: "completed",
 		Attempts: []runner.AttemptView{
 			{Profile: "scripted:primary", Model: "scripted/echo", Reason: "auth", Decision: "rotate_profile", DurationMs: 3},
 			{Profile: "scripted:backup", Model: "scripted/echo", Reason: "model_not_found", Decision: "fallback_model", DurationMs: 5},

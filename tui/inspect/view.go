@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/steer-tui/steer/agent/runner/inspector"
 )
 
 // maxDetail bounds the lines of the selected row's details.
@@ -13,7 +15,7 @@ const maxDetail = 4
 // View returns the inspector's box: as wide as its area, as tall as its
 // rows need and at most its area. The owner draws it over the top of what
 // it covers.
-func (m Model) View() string { return m.view }
+func (m Model) View() string { return m.rendered }
 
 // inner is the width inside the box.
 func (m Model) inner() int { return max(m.width-4, 10) }
@@ -39,7 +41,7 @@ func (m Model) rowsRoom() int {
 }
 
 // wrapDetail is row r's details wrapped to the box.
-func (m Model) wrapDetail(r Row) []string {
+func (m Model) wrapDetail(r inspector.Row) []string {
 	var out []string
 	for _, l := range r.Detail {
 		out = append(out, strings.Split(ansi.Wrap(clean(l), m.inner(), " "), "\n")...)
@@ -101,7 +103,7 @@ func (m *Model) render() {
 			lines = append(lines, l)
 		}
 	}
-	m.view = st.Box.Width(inner + 2).Render(strings.Join(lines, "\n"))
+	m.rendered = st.Box.Width(inner + 2).Render(strings.Join(lines, "\n"))
 }
 
 // rowLine draws row i: the selection mark, then its cells in their tones
@@ -118,7 +120,7 @@ func (m *Model) rowLine(i int, w []int, inner int) string {
 		if w[c] == 0 {
 			continue // left out: the screen is too narrow
 		}
-		var cell Cell
+		var cell inspector.Cell
 		if c < len(r.Cells) {
 			cell = r.Cells[c]
 		}
@@ -127,11 +129,11 @@ func (m *Model) rowLine(i int, w []int, inner int) string {
 		switch {
 		case selected:
 			style = st.Selected
-		case cell.Tone == ToneOK:
+		case cell.Tone == inspector.ToneOK:
 			style = st.OK
-		case cell.Tone == ToneWarn:
+		case cell.Tone == inspector.ToneWarn:
 			style = st.Warn
-		case cell.Tone == ToneBad:
+		case cell.Tone == inspector.ToneBad:
 			style = st.Bad
 		}
 		cells = append(cells, style.Render(s))

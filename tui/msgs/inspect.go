@@ -2,10 +2,13 @@ package msgs
 
 import "github.com/steer-tui/steer/agent/runner"
 
-// Inspector names one of the runtime's inspectors (an overlay).
+// Inspector names one of the runtime's inspectors (an overlay) by the
+// slash command that opens it (inspector.Inspector.Command); every
+// registered inspector opens so.
 type Inspector string
 
-// The inspectors, by the slash command that opens them.
+// The inspectors the TUI refers to by name: the status badge's, and those
+// that runtime events refresh.
 const (
 	InspectProfiles Inspector = "profiles"
 	InspectEngines  Inspector = "engines"
@@ -24,8 +27,13 @@ type AskClearMsg struct {
 	Target string
 }
 
-// ClearCooldownMsg asks to end auth profile Profile's cooldown (confirmed).
-type ClearCooldownMsg struct{ Profile string }
+// ClearMsg asks to clear Target in the inspector Which shows, as its Clear
+// does (confirmed): an auth profile's cooldown, a context engine's
+// quarantine.
+type ClearMsg struct {
+	Which  Inspector
+	Target string
+}
 
 // PreferProfileMsg asks to make Profile the session's preferred auth
 // profile, tried first while usable; "" prefers none.
@@ -34,10 +42,6 @@ type PreferProfileMsg struct{ Profile string }
 // LockProfileMsg asks to lock the session to auth profile Profile, the
 // only one it uses; "" unlocks it.
 type LockProfileMsg struct{ Profile string }
-
-// ClearQuarantineMsg asks to lift context engine Engine's quarantine
-// (confirmed).
-type ClearQuarantineMsg struct{ Engine string }
 
 // HealthChangedMsg reports the auth profiles and context engines as they
 // stand: the status bar's badge counts what is unusable.

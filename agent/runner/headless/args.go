@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner/config"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/agent/tools"
 )
 
@@ -159,7 +160,7 @@ func profileApplies(o Args) bool {
 	case "", "run", "rpc":
 		return true
 	case "inspect":
-		return len(o.Args) == 1 && o.Args[0] == InspectProfiles
+		return len(o.Args) == 1 && o.Args[0] == inspector.Profiles.Name()
 	}
 	return false
 }
@@ -167,20 +168,22 @@ func profileApplies(o Args) bool {
 // clearOnly says where --clear belongs.
 const clearOnly = "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"
 
-// checkInspect accepts `steer inspect profiles|engines|lanes|runs`, with
-// --clear NAME for engines and --clear ID for profiles.
+// checkInspect accepts `steer inspect NAME` for every registered inspector
+// (profiles|engines|lanes|runs), with --clear for those that clear (engines
+// NAME, profiles ID).
 func checkInspect(args []string, clear string) error {
-	const usage = "usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME], profiles: [--clear ID])"
+	usage := "usage: steer inspect " + strings.Join(inspector.Names(), "|") + " [--json] (engines: [--clear NAME], profiles: [--clear ID])"
 	if len(args) != 1 {
-		return usagef(usage)
+		return usagef("%s", usage)
 	}
+	ins, ok := inspector.Lookup(args[0])
 	switch {
-	case clear != "" && args[0] != InspectEngines && args[0] != InspectProfiles:
+	case clear != "" && (!ok || ins.Clear() == nil):
 		return usagef(clearOnly)
-	case args[0] == InspectProfiles, args[0] == InspectEngines, args[0] == InspectLanes, args[0] == InspectRuns:
-		return nil
+	case !ok:
+		return usagef("unknown inspector %q: %s", args[0], usage)
 	}
-	return usagef("unknown inspector %q: %s", args[0], usage)
+	return nil
 }
 
 // hasHelp says whether command has a help text of its own.

@@ -1,6 +1,8 @@
 // Package headless runs steer without a screen: `steer run` (one prompt, its
-// answer or its JSON event stream, and an exit status) and `steer sessions`
-// (saved sessions and transcripts, as text or JSON).
+// answer or its JSON event stream, and an exit status), `steer sessions`
+// (saved sessions and transcripts, as text or JSON) and `steer inspect NAME`
+// (any registered inspector of agent/runner/inspector, read from the state
+// directory).
 //
 // It also holds what steer's command line says before any front end starts:
 // the arguments (ParseArgs), the help texts (Help) and `steer version`

@@ -6,7 +6,7 @@ package headless
 func Help(command string) (text string, ok bool) {
 	switch command {
 	case "":
-		return usage, true
+		return usage(), true
 	case "run":
 		return runUsage, true
 	case "rpc":
@@ -14,12 +14,17 @@ func Help(command string) (text string, ok bool) {
 	case "sessions":
 		return sessionsUsage, true
 	case "inspect":
-		return inspectUsage, true
+		return inspectHelp(), true
 	}
-	return usage, false
+	return usage(), false
 }
 
-const usage = `steer — chat with an LLM agent that uses tools, and steer it while it works.
+// usage is steer's own help, which lists every command.
+func usage() string { return usageHead + inspectCommands() + usageTail }
+
+// usageHead and usageTail are steer's help around the inspectors' lines
+// (inspectCommands).
+const usageHead = `steer — chat with an LLM agent that uses tools, and steer it while it works.
 
 Usage:
   steer [flags]                       the terminal UI
@@ -27,11 +32,9 @@ Usage:
   steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's transcript
-  steer inspect profiles [--json]     auth profiles and their cooldowns (--clear ID ends one)
-  steer inspect engines [--json]      context engines and their quarantines (--clear NAME lifts one)
-  steer inspect lanes [--json]        running and waiting runs of every steer process, lane by lane
-  steer inspect runs [--json]         recent runs: trigger, outcome, duration, every attempt
-  steer version                       the version and the revision it was built from
+`
+
+const usageTail = `  steer version                       the version and the revision it was built from
   steer help [COMMAND]                this text, or a command's
 
 Flags (before or after the command):
@@ -57,42 +60,6 @@ Real providers come from the config file or ANTHROPIC_API_KEY, OPENAI_API_KEY, O
 with none, steer runs offline on the scripted provider.
 Exit status: 0 completed, 1 failed, 2 usage or configuration error, 3 timed out,
 130 interrupted (SIGINT), 129 and 143 for SIGHUP and SIGTERM.
-`
-
-const inspectUsage = `Usage: steer inspect profiles [--json] [--clear ID]
-       steer inspect engines [--json] [--clear NAME]
-       steer inspect lanes [--json]
-       steer inspect runs [--json]
-
-lanes: every live steer process on the state directory with its lanes (the
-global lane, the sub-agent lane, a lane per busy session): what runs and what
-waits, with trigger, priority and since when. --json prints {processes:
-[{processId, pid, host, started, taken, lanes: [{name, kind, session, cap,
-running: [...], waiting: [...]}]}]}.
-
-runs: the 50 most recent runs, newest first. --json prints [{id, sessionId,
-trigger, started, ended, durationMs, outcome, error?, attempts: [{profile,
-model, reason, decision, durationMs}]}].
-
-engines: the context engine that answers (the configured agent.contextEngine,
-or legacy while that one is quarantined), every configured engine, and the
-quarantines the shared database holds: engine, method, reason, error, since,
-count. It starts no engine. --json prints {active, selected, engines: [{name,
-kind, command, timeoutSeconds, selected, quarantined}], quarantines: [{engine,
-method, reason, error, since, last, count}]}. --clear NAME lifts NAME's
-quarantine for every steer process.
-
-profiles:
-
-Shows every configured auth profile as the shared failure ledger has it:
-available, in cooldown or disabled, until when and why, the model a cooldown
-is scoped to, its error count, when it was last used and last succeeded. No
-key is needed. --json prints [{id, provider, state, until, reason, model,
-errorCount, failures, successes, lastUsed, lastSuccess, preferred, locked}].
---clear ID ends ID's cooldown and disabled windows for every steer process (its
-counts of failures and successes stay). The preferred and locked profiles are a
-session's choice, held by the process that runs it (rpc inspect and /profiles
-show them); here --profile ID marks the one the command line would prefer.
 `
 
 const runUsage = `Usage: steer run [flags] PROMPT

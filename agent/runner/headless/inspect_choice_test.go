@@ -11,57 +11,9 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/persistence"
 )
-
-// TestProfileChoiceWording: the table's CHOICE column and the --json
-// fields for each mix of --profile and saved sessions' choices (an empty
-// array decodes as []string{}, null as nil: the arrays are never null).
-func TestProfileChoiceWording(t *testing.T) {
-	cases := []struct {
-		name                  string
-		row                   ProfileRow
-		text                  string
-		preferred, locked     bool
-		preferredBy, lockedBy []string
-	}{
-		{name: "nobody", row: ProfileRow{}, text: "-", preferredBy: []string{}, lockedBy: []string{}},
-		{name: "--profile alone", row: ProfileRow{Preferred: true}, text: "preferred", preferred: true,
-			preferredBy: []string{}, lockedBy: []string{}},
-		{name: "a session locks", row: ProfileRow{LockedBy: []string{"s_ab12cd34ef56ab78"}}, text: "locked (s_ab12…)",
-			locked: true, preferredBy: []string{}, lockedBy: []string{"s_ab12cd34ef56ab78"}},
-		{name: "two sessions prefer, with --profile", row: ProfileRow{Preferred: true, PreferredBy: []string{"s_0001aaaa", "s_0002bbbb"}},
-			text: "preferred (--profile, s_0001…, s_0002…)", preferred: true,
-			preferredBy: []string{"s_0001aaaa", "s_0002bbbb"}, lockedBy: []string{}},
-		{name: "locked by one, preferred by another", row: ProfileRow{PreferredBy: []string{"s_0001aaaa"}, LockedBy: []string{"s_0002bbbb"}},
-			text: "locked (s_0002…); preferred (s_0001…)", preferred: true, locked: true,
-			preferredBy: []string{"s_0001aaaa"}, lockedBy: []string{"s_0002bbbb"}},
-	}
-	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			c.row.ID, c.row.Provider = "p:a", "p"
-			if got := choice(c.row); got != c.text {
-				t.Errorf("choice = %q, want %q", got, c.text)
-			}
-			var out, errb strings.Builder
-			if code := ShowProfiles([]ProfileRow{c.row}, now, true, &out, &errb); code != ExitOK {
-				t.Fatalf("exit %d: %s", code, errb.String())
-			}
-			var got []struct {
-				Preferred, Locked     bool
-				PreferredBy, LockedBy []string
-			}
-			if err := json.Unmarshal([]byte(out.String()), &got); err != nil || len(got) != 1 {
-				t.Fatalf("%v:\n%s", err, out.String())
-			}
-			v := got[0]
-			if v.Preferred != c.preferred || v.Locked != c.locked || !reflect.DeepEqual(v.PreferredBy, c.preferredBy) || !reflect.DeepEqual(v.LockedBy, c.lockedBy) {
-				t.Errorf("json = %+v, want preferred %v by %v, locked %v by %v", v, c.preferred, c.preferredBy, c.locked, c.lockedBy)
-			}
-		})
-	}
-}
 
 // TestInspectShowsASavedLock: a lock one runtime saved, and closed, shows
 // in `steer inspect profiles --json` read afresh from the state directory.
@@ -99,8 +51,8 @@ func TestInspectShowsASavedLock(t *testing.T) {
 	}
 
 	var out, errb strings.Builder
-	code := Inspect(ctx, InspectOptions{StateDir: dir, JSON: true, Now: time.Now(),
-		Profiles: []ProfileRef{{ID: "test:a", Provider: "test"}, {ID: "test:b", Provider: "test"}}}, &out, &errb)
+	code := Inspect(ctx, InspectOptions{StateDir: dir, Name: "profiles", JSON: true, Saved: inspector.Saved{Now: time.Now(),
+		Profiles: []inspector.ProfileRef{{ID: "test:a", Provider: "test"}, {ID: "test:b", Provider: "test"}}}}, &out, &errb)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

@@ -1,11 +1,68 @@
-package inspect
+package inspector
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"text/tabwriter"
 	"time"
 
 	"github.com/steer-tui/steer/agent/runner"
 )
+
+// Lanes is the lanes inspector: /lanes, rpc `inspect {what:"lanes"}`,
+// `steer inspect lanes`: the running and waiting runs of every live steer
+// process on the state directory, lane by lane.
+var Lanes = New(Def[runner.LanesView]{
+	Name:    "lanes",
+	Summary: "runs running and waiting, in every steer process",
+	Usage:   "running and waiting runs of every steer process, lane by lane",
+	Help: `every live steer process on the state directory with its lanes (the
+global lane, the sub-agent lane, a lane per busy session): what runs and what
+waits, with trigger, priority and since when. --json prints {processes:
+[{processId, pid, host, started, taken, lanes: [{name, kind, session, cap,
+running: [...], waiting: [...]}]}]}.`,
+	Read: func(ctx context.Context, src Source, _ Query) (runner.LanesView, error) {
+		return src.Lanes(ctx)
+	},
+	ReadSaved: func(ctx context.Context, s Saved) (runner.LanesView, error) {
+		v, err := s.State.Lanes(ctx)
+		if err != nil {
+			return v, fmt.Errorf("reading the lanes: %w", err)
+		}
+		return v, nil
+	},
+	Print: printLanes,
+	Table: func(v runner.LanesView, f Frame) Table { return lanesTable(v, f.Now) },
+})
+
+// printLanes prints every process's lanes at now: each run running or
+// waiting, and for how long.
+func printLanes(w io.Writer, v runner.LanesView, now time.Time) {
+	if len(v.Processes) == 0 {
+		fmt.Fprintln(w, "No steer process is running on this state directory.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROCESS\tLANE\tCAP\tSTATE\tRUN\tSESSION\tTRIGGER\tPRIORITY\tFOR")
+	for _, p := range v.Processes {
+		who := fmt.Sprintf("pid %d", p.PID)
+		for _, l := range p.Lanes {
+			for _, e := range l.Running {
+				fmt.Fprintf(tw, "%s\t%s\t%d\trunning\t%s\t%s\t%s\t%s\t%s\n", who, l.Name, l.Cap, e.ID, e.Session, e.Trigger, e.Priority,
+					now.Sub(e.Started).Round(time.Second))
+			}
+			for _, e := range l.Waiting {
+				fmt.Fprintf(tw, "%s\t%s\t%d\twaiting\t%s\t%s\t%s\t%s\t%s\n", who, l.Name, l.Cap, e.ID, e.Session, e.Trigger, e.Priority,
+					now.Sub(e.Enqueued).Round(time.Second))
+			}
+			if len(l.Running)+len(l.Waiting) == 0 {
+				fmt.Fprintf(tw, "%s\t%s\t%d\tidle\t-\t-\t-\t-\t-\n", who, l.Name, l.Cap)
+			}
+		}
+	}
+	tw.Flush()
+}
 
 // lanesTable is the lanes of every live steer process at now: each run
 // running or waiting in the global lane, the sub-agent lane and the session
