@@ -281,7 +281,7 @@ func (m Model) watchEvents(events []agent.Event) (Model, tea.Cmd) {
 
 // handleNotice shows a runtime notice: a failed save in the status bar, a
 // quarantine outside a request in the transcript too (and the engines read
-// again); a cleared cooldown in the badge.
+// again, as after a cleared quarantine); a cleared cooldown in the badge.
 func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg.Notice.Kind {
@@ -289,6 +289,8 @@ func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 		if q, ok := msg.Notice.Data.(runner.QuarantineInfo); !ok || q.First() {
 			m, _ = m.updateChat(msgs.NoteMsg{Text: "⚠ " + msg.Notice.Text})
 		}
+		m = m.checkHealth().reloadInspector(msgs.InspectEngines)
+	case runner.NoticeQuarantineCleared:
 		m = m.checkHealth().reloadInspector(msgs.InspectEngines)
 	case runner.NoticeCooldownCleared:
 		if c, ok := msg.Notice.Data.(runner.CooldownCleared); ok {

@@ -131,6 +131,24 @@ func TestHealthEventDuringReading(t *testing.T) {
 	}
 }
 
+// TestQuarantineNoticesReadTheEngines: the engines' badge is read, not
+// built here (the TUI holds no engine types): a quarantine and its clear
+// each ask for a reading.
+func TestQuarantineNoticesReadTheEngines(t *testing.T) {
+	for _, n := range []runner.Notice{
+		{Kind: runner.NoticeQuarantine, Text: "context engine lcm quarantined", Data: runner.QuarantineInfo{Engine: "lcm"}},
+		{Kind: runner.NoticeQuarantineCleared, Data: runner.QuarantineCleared{Engine: "lcm"}},
+	} {
+		t.Run(string(n.Kind), func(t *testing.T) {
+			m := healthModel(t, &fakeClock{t: agenttest.Epoch})
+			asked := m.latest[topicHealth]
+			if m = healthNotice(m, n); m.latest[topicHealth] == asked {
+				t.Errorf("no reading after %s", n.Kind)
+			}
+		})
+	}
+}
+
 // TestStoreChecks: the health is read again only when the store's version
 // moved since the last look, and every look schedules the next.
 func TestStoreChecks(t *testing.T) {
