@@ -32,7 +32,10 @@ func (p *pane) paste(file string) {
 }
 
 // TestLargePasteInTmux: a multi-MB bracketed paste shows as a placeholder
-// at once and is stored byte for byte as the file it came from.
+// and is stored byte for byte as the file it came from. How fast it shows
+// is package pasteread's (TestLargePasteIsLinear, BenchmarkLargePaste): a
+// stopwatch here failed on a loaded machine. The wait's bound is only a
+// bound, though well short of the half minute a quadratic reader takes.
 func TestLargePasteInTmux(t *testing.T) {
 	file, text := pasteFile(t)
 	state := t.TempDir()
@@ -42,11 +45,8 @@ func TestLargePasteInTmux(t *testing.T) {
 	}
 	p := startPane(t, fmt.Sprintf("exec %q --state-dir %q --config %q --approve auto", steerBin, state, config))
 	p.paste(file)
-	took := p.waitFor("the placeholder", "[paste #1 · 90,000 lines · 5.0 MB]", 5*time.Second)
+	took := p.waitFor("the placeholder", "[paste #1 · 90,000 lines · 5.0 MB]", 10*time.Second)
 	t.Logf("placeholder shown %v after tmux finished pasting", took)
-	if took > time.Second {
-		t.Errorf("the placeholder took %v", took)
-	}
 	p.typeText("", "Enter")
 	p.waitFor("the answer", "You said: 00000", 15*time.Second)
 	deadline := time.Now().Add(10 * time.Second)

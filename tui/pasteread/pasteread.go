@@ -150,17 +150,28 @@ func (r *Reader) take(chunk []byte) {
 			continue
 		}
 		r.paste = append(r.paste, chunk...)
-		from := max(r.scanned-len(pasteEnd)+1, 0)
-		i := bytes.Index(r.paste[from:], []byte(pasteEnd))
-		if i < 0 {
+		end := endFrom(r.paste, r.scanned)
+		if end < 0 {
 			r.scanned = len(r.paste)
 			return
 		}
-		end := from + i
 		r.queue = append(r.queue, segment{data: r.paste[:end:end], isPaste: true})
 		chunk = bytes.Clone(r.paste[end+len(pasteEnd):])
 		r.inPaste, r.paste = false, nil
 	}
+}
+
+// endFrom is where the end marker starts in paste, or -1. It searches only
+// what the search of paste[:scanned] could not have found, the last bytes
+// that might start a marker and what came since: each byte of a paste is
+// searched about once however many reads bring it.
+func endFrom(paste []byte, scanned int) int {
+	from := max(scanned-len(pasteEnd)+1, 0)
+	i := bytes.Index(paste[from:], []byte(pasteEnd))
+	if i < 0 {
+		return -1
+	}
+	return from + i
 }
 
 // markerPrefix is the length of the start of a start marker that ends b,

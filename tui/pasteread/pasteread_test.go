@@ -3,9 +3,9 @@ package pasteread
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -115,18 +115,93 @@ func equal(a, b []event) bool {
 	return true
 }
 
-// TestLargePasteIsLinear: 5 MB arrive in 256-byte reads (a terminal's pace)
-// and are delivered in well under a second, where Bubble Tea's own reader
-// needs half a minute.
-func TestLargePasteIsLinear(t *testing.T) {
-	text := bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\n"), 90000)
-	input := append(append([]byte(pasteStart), text...), pasteEnd...)
-	start := time.Now()
-	got := readAll(t, &chunked{src: input, n: 256})
-	if len(got) != 1 || got[0].paste != string(text) {
-		t.Fatalf("got %d events", len(got))
+// largePaste is 5 MB of text between paste markers: the text, and the
+// input a terminal sends for it.
+func largePaste() (text, input []byte) {
+	text = bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH\n"), 90000)
+	return text, append(append([]byte(pasteStart), text...), pasteEnd...)
+}
+
+// drain reads input through a Reader in 256-byte reads (a terminal's pace,
+// and Bubble Tea's), and returns the pastes delivered.
+func drain(input []byte) (pastes [][]rune) {
+	r, err := New(&chunked{src: input, n: 256}, func(msg tea.Msg) {
+		pastes = append(pastes, msg.(tea.KeyMsg).Runes)
+	})
+	if err != nil {
+		panic(err)
 	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Fatalf("5 MB took %v", took)
+	buf := make([]byte, 256)
+	for {
+		if _, err := r.Read(buf); err != nil {
+			return pastes
+		}
+	}
+}
+
+// Linearity, in what a paste costs the heap: no allocation per read (only
+// the paste's buffer growing, a few dozen times), and a few bytes per byte
+// pasted (the buffer's growth, the message's string and runes, ~10). Bubble
+// Tea's own reader copies all of the paste so far on every read: ~20,000
+// allocations and 10,000 bytes per byte for these 5 MB.
+const (
+	maxPasteAllocs       = 100
+	maxPasteBytesPerByte = 16
+)
+
+// TestLargePasteIsLinear: 5 MB arriving in 256-byte reads (19,000 reads)
+// are delivered as one paste at a cost of the heap that does not grow with
+// the number of reads (TestEndIsSearchedOnce covers the search for its
+// end; BenchmarkLargePaste times it).
+func TestLargePasteIsLinear(t *testing.T) {
+	text, input := largePaste()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	pastes := drain(input)
+	runtime.ReadMemStats(&after)
+	if len(pastes) != 1 || string(pastes[0]) != string(text) {
+		t.Fatalf("got %d pastes, want the one of %d bytes", len(pastes), len(text))
+	}
+	allocs := after.Mallocs - before.Mallocs
+	perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(input))
+	t.Logf("%d reads: %d allocations, %.1f bytes allocated per byte", len(input)/256, allocs, perByte)
+	if allocs > maxPasteAllocs || perByte > maxPasteBytesPerByte {
+		t.Fatalf("%d allocations and %.1f bytes per byte for %d bytes in 256-byte reads, want at most %d and %d",
+			allocs, perByte, len(input), maxPasteAllocs, maxPasteBytesPerByte)
+	}
+}
+
+// TestEndIsSearchedOnce: the search for a paste's end looks only at the
+// bytes the search before it could not have found it in, so a paste's cost
+// of searching is linear; a marker split across reads is found.
+func TestEndIsSearchedOnce(t *testing.T) {
+	tests := []struct {
+		name    string
+		paste   string
+		scanned int
+		want    int
+	}{
+		{"nothing searched yet", "ab" + pasteEnd, 0, 2},
+		{"the marker in new bytes", "ab" + pasteEnd, 2, 2},
+		{"split across reads", "ab" + pasteEnd, 2 + len(pasteEnd) - 1, 2},
+		{"not there yet", "ab\x1b[201", 0, -1},
+		// The search before this one would have found it: it is not looked
+		// at again.
+		{"in bytes searched before", "ab" + pasteEnd + "cd", 2 + len(pasteEnd), -1},
+	}
+	for _, tt := range tests {
+		if got := endFrom([]byte(tt.paste), tt.scanned); got != tt.want {
+			t.Errorf("%s: endFrom(%q, %d) = %d, want %d", tt.name, tt.paste, tt.scanned, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkLargePaste times a 5 MB paste in 256-byte reads: well under a
+// second, where Bubble Tea's own reader needs half a minute.
+func BenchmarkLargePaste(b *testing.B) {
+	_, input := largePaste()
+	b.SetBytes(int64(len(input)))
+	for b.Loop() {
+		drain(input)
 	}
 }

@@ -1,39 +1,48 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
+
+// runLiveCommand prints a line, then waits for the test to create the file
+// go-on in the workspace (20 s at most, should the test fail) before it
+// prints the next and ends: its first line reaches the test in time only
+// if it is shown while the command runs.
+const runLiveCommand = "echo step-1; for i in $(seq 400); do [ -e go-on ] && break; sleep 0.05; done; echo step-2"
 
 // TestRunShowsToolOutputLive: a command's output reaches stderr as it is
 // printed, not when the command ends.
 func TestRunShowsToolOutputLive(t *testing.T) {
 	slow(t)
 	s := newSandbox(t)
-	cmd := s.command("--state-dir", s.stateDir, "--pace", "0", "run", "run for i in 1 2 3; do echo step-$i; sleep 1; done")
+	cmd := s.command("--state-dir", s.stateDir, "--pace", "0", "run", "run "+runLiveCommand)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stdout strings.Builder
 	cmd.Stdout = &stdout
-	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	ch := lines(stderr)
 	var seen []string
-	waitLine(t, ch, "step-1", 2*time.Second, &seen)
-	t.Logf("step-1 after %v", time.Since(start))
-	waitLine(t, ch, "step-3", 5*time.Second, &seen)
+	waitLine(t, ch, "step-1", 10*time.Second, &seen)
+	if err := os.WriteFile(filepath.Join(s.workspace, "go-on"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitLine(t, ch, "step-2", 10*time.Second, &seen)
 	for l := range ch {
 		seen = append(seen, l)
 	}
 	if code := exitCode(t, cmd, 10*time.Second); code != 0 {
 		t.Fatalf("exit %d; stderr %q", code, seen)
 	}
-	want := []string{"→ bash for i in 1 2 3; do echo step-$i; sleep 1; done", "  │ step-1", "  │ step-2", "  │ step-3", "← bash ok"}
+	want := []string{"→ bash " + runLiveCommand, "  │ step-1", "  │ step-2", "← bash ok"}
 	if strings.Join(seen, "\n") != strings.Join(want, "\n") {
 		t.Errorf("stderr\n%s\nwant\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
 	}

@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -104,7 +106,7 @@ func TestTUIQuitsInOrderOnASignal(t *testing.T) {
 			// The inner shell records steer's pid and becomes steer; the
 			// outer one records its exit status.
 			errFile := filepath.Join(dir, "stderr")
-			inner := fmt.Sprintf("echo $$ > %s; exec %s --state-dir %s --pace 0 2>%s", shQuote(pidFile), shQuote(steerBin), shQuote(stateDir), shQuote(errFile))
+			inner := fmt.Sprintf("echo $$ > %s; exec %s --state-dir %s --pace 0 --approve auto 2>%s", shQuote(pidFile), shQuote(steerBin), shQuote(stateDir), shQuote(errFile))
 			shell := fmt.Sprintf("sh -c %s; echo $? > %s; sleep 60", shQuote(inner), shQuote(statusFile))
 			tmux("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "-c", dir,
 				"-e", "TERM=xterm-256color", "-e", "STEER_STATE_DIR=", "-e", "COLORFGBG=15;0",
@@ -125,7 +127,6 @@ func TestTUIQuitsInOrderOnASignal(t *testing.T) {
 			tmux("send-keys", "-l", "run sleep 30")
 			tmux("send-keys", "Enter")
 			waitFor("the command", func() bool { return strings.Contains(tmux("capture-pane", "-p"), "sleep 30") })
-			time.Sleep(300 * time.Millisecond) // the tool call starts after its line shows
 			data, err := os.ReadFile(pidFile)
 			if err != nil {
 				t.Fatal(err)
@@ -134,6 +135,9 @@ func TestTUIQuitsInOrderOnASignal(t *testing.T) {
 			if _, err := fmt.Sscanf(string(data), "%d", &pid); err != nil {
 				t.Fatal(err)
 			}
+			// The tool's row shows when the call streams, a moment before
+			// its command is spawned.
+			waitFor("the command's process", func() bool { return signalsSleeperUnder(pid, "30") })
 			if err := syscall.Kill(pid, sig); err != nil {
 				t.Fatal(err)
 			}
@@ -159,4 +163,38 @@ func TestTUIQuitsInOrderOnASignal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// signalsSleeperUnder reports whether a process running `sleep secs`
+// descends from pid (other tests may run the same sleep).
+func signalsSleeperUnder(pid int, secs string) bool {
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, c := range cmdlines {
+		b, err := os.ReadFile(c)
+		if err != nil || strings.TrimRight(string(b), "\x00") != "sleep\x00"+secs {
+			continue
+		}
+		child, _ := strconv.Atoi(filepath.Base(filepath.Dir(c)))
+		for p := child; p > 1; p = signalsParent(p) {
+			if p == pid {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// signalsParent is the parent of process pid (the second field after the
+// command's closing parenthesis in /proc/PID/stat), 0 when it is gone.
+func signalsParent(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
