@@ -3,12 +3,10 @@ package tui
 import (
 	"context"
 	"errors"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/tui/msgs"
 )
 
 // compactMsg asks to compact the session (/compact [instructions]).
@@ -17,10 +15,6 @@ type compactMsg struct{ instructions string }
 // compactDoneMsg says the compaction ended; its notice comes with the
 // runtime's compaction_end event.
 type compactDoneMsg struct{ err error }
-
-// compactingHintFor keeps the status line's "compacting" until the
-// compaction ends (which clears it), however long the summary takes.
-const compactingHintFor = time.Hour
 
 // compaction is the compaction under way; copies of the model share it.
 type compaction struct{ cancel context.CancelFunc }
@@ -44,14 +38,15 @@ func (m Model) handleCompact(msg compactMsg) (Model, tea.Cmd) {
 		_, err := rt.Compact(ctx, msg.instructions)
 		return compactDoneMsg{err: err}
 	}})
-	return m.updateStatus(msgs.HintMsg{Text: "compacting the session… · Esc cancels", For: compactingHintFor})
+	m.status.SetCompacting(true)
+	return m, nil
 }
 
 // handleCompactDone ends the compaction; a failure the runtime could not
 // put in the transcript (a run had started) is shown in the status line.
 func (m Model) handleCompactDone(msg compactDoneMsg) (Model, tea.Cmd) {
 	m.compaction = nil
-	m.status.ClearHint()
+	m.status.SetCompacting(false)
 	if errors.Is(msg.err, agent.ErrBusy) {
 		return m.hint("not compacted: a run started first")
 	}

@@ -34,6 +34,9 @@ func TestCompactCommand(t *testing.T) {
 	h.key(tea.KeyEnter, false)
 	h.waitView("⟲ compacted: ")
 	h.waitFor("the compaction to end", func(m Model) bool { return m.compaction == nil })
+	if v := h.m.View(); strings.Contains(v, "compacting") {
+		t.Fatalf("the status line still says compacting:\n%s", v)
+	}
 	if msgs := rt.State().Messages; !contextguard.IsSummary(msgs[0]) {
 		t.Fatalf("the transcript does not open with the summary: %q", msgs[0].TextContent())
 	}
@@ -59,6 +62,9 @@ func TestCompactSmallSession(t *testing.T) {
 	h.key(tea.KeyEnter, false)
 	h.waitView("⟲ compacted: ")
 	h.waitFor("the compaction to end", func(m Model) bool { return m.compaction == nil })
+	if v := h.m.View(); strings.Contains(v, "compacting") {
+		t.Fatalf("the status line still says compacting:\n%s", v)
+	}
 	msgs := rt.State().Messages
 	if len(msgs) != 3 || !contextguard.IsSummary(msgs[0]) || msgs[1].TextContent() != "second" {
 		t.Fatalf("want the summary and the last turn, got %d messages opening with %q", len(msgs), msgs[0].TextContent())
@@ -110,8 +116,8 @@ func TestCompactDoesNotHoldTheInputPath(t *testing.T) {
 	h.key(tea.KeyEsc, false) // closes the inspector
 	h.waitFor("the inspector to close", func(m Model) bool { return !m.inspecting })
 	h.typeText("typed meanwhile")
-	if v := h.m.View(); !strings.Contains(v, "typed meanwhile") {
-		t.Fatalf("the typed text is not in the view:\n%s", v)
+	if v := h.m.View(); !strings.Contains(v, "typed meanwhile") || !strings.Contains(v, "compacting") {
+		t.Fatalf("the typed text or the compaction's state is not in the view:\n%s", v)
 	}
 	if h.m.compaction == nil {
 		t.Fatal("the compaction ended before Esc")
@@ -119,6 +125,9 @@ func TestCompactDoesNotHoldTheInputPath(t *testing.T) {
 	h.key(tea.KeyEsc, false)
 	h.waitView("compaction (manual) cancelled")
 	h.waitFor("the compaction to end", func(m Model) bool { return m.compaction == nil })
+	if v := h.m.View(); strings.Contains(v, "compacting") {
+		t.Fatalf("the status line still says compacting:\n%s", v)
+	}
 	if got := transcriptTexts(rt.State().Messages); strings.Join(got, "|") != strings.Join(before, "|") {
 		t.Fatalf("the cancelled compaction changed the transcript: %q, want %q", got, before)
 	}

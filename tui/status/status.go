@@ -74,7 +74,9 @@ type Model struct {
 	background []runner.BackgroundRun
 	// subagent says that the session shown is a sub-agent's, read-only.
 	subagent bool
-	view     string
+	// compacting says that a /compact is under way: no run, but not idle.
+	compacting bool
+	view       string
 }
 
 // HintExpiredMsg reports that the hint numbered ID has been shown for its
@@ -111,6 +113,15 @@ func (m Model) Spinner() string { return strings.TrimSpace(ansi.Strip(m.spin.Vie
 func (m *Model) ClearHint() {
 	if m.hint != "" {
 		m.hint, m.isError = "", false
+		m.render()
+	}
+}
+
+// SetCompacting says whether a /compact is under way; the root calls it as
+// one starts and ends, so that no key clears it as keys clear hints.
+func (m *Model) SetCompacting(on bool) {
+	if on != m.compacting {
+		m.compacting = on
 		m.render()
 	}
 }

@@ -102,6 +102,9 @@ func (m *Model) lefts() []string {
 func (m *Model) right() []string {
 	st := m.d.Styles
 	state := st.Idle.Render("idle")
+	if m.compacting && !m.running {
+		state = st.Running.Render("⟲ compacting · esc cancels")
+	}
 	if m.running {
 		state = st.Running.Render(m.Spinner() + " working " + elapsed(m.now.Sub(m.started)))
 		if why := m.wait.text(m.now); why != "" {
