@@ -32,6 +32,8 @@ type State struct {
 
 // Runtime is one session's runtime: the facade over its Agent.
 type Runtime struct {
+	*inputs // Prompt, Steer, FollowUp, Submit, Dequeue (inputs.go)
+
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
 	// of other sessions (opts has this session's workspace and tools).
@@ -180,6 +182,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		Tools: r.tools, Thinking: r.catalog.defaultThinking(model), SteeringMode: opts.SteeringMode,
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
+	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
+		maxBytes: opts.MaxInputBytes, swap: &r.swap, session: r}
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
 	r.profiles, r.attempts = newAttemptParts(r)
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
@@ -298,121 +302,6 @@ func (r *Runtime) Workspace() string { return r.opts.Workspace }
 // after each agent_end it also gets the run's run_end (AnnotationRunEnd).
 func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
 	return r.agent.Subscribe(r.ends.withRunEnd(fn))
-}
-
-// Prompt starts a run; it fails with agent.ErrBusy while one is active. The
-// prompt is saved as a pending input first, so a crash before its message is
-// stored does not lose it.
-func (r *Runtime) Prompt(text string, images ...agent.Content) error {
-	r.swap.RLock()
-	defer r.swap.RUnlock()
-	it, err := r.savePending(agent.QueueSteer, text, images)
-	if err != nil {
-		return err
-	}
-	msg := agent.UserMessage(text, it.Created)
-	msg.Content = append(msg.Content, images...)
-	msg.QueueItemID = it.ID
-	if err := r.agent.PromptMessages(msg); err != nil {
-		r.dropPending(it.ID)
-		return err
-	}
-	return nil
-}
-
-// Steer queues steering while a run is active, else starts a run with it.
-// It returns once the input is saved; queued says which happened.
-func (r *Runtime) Steer(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
-	return r.deliver(agent.QueueSteer, text, images)
-}
-
-// FollowUp queues a follow-up while a run is active, else starts a run with
-// it. It returns once the input is saved.
-func (r *Runtime) FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
-	return r.deliver(agent.QueueFollowUp, text, images)
-}
-
-func (r *Runtime) deliver(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, bool, error) {
-	r.swap.RLock()
-	defer r.swap.RUnlock()
-	it, err := r.savePending(kind, text, images)
-	if err != nil {
-		return agent.QueueItem{}, false, err
-	}
-	it, queued := r.agent.Deliver(it)
-	return it, queued, nil
-}
-
-// savePending makes an input durable before the agent sees it; the store
-// retires it in the transaction that appends its message.
-func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
-	if err := checkInput(text, images, r.opts.MaxInputBytes); err != nil {
-		return agent.QueueItem{}, err
-	}
-	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: r.opts.Now()}
-	r.mu.Lock()
-	if r.session.title == "" {
-		r.session.title = text
-	}
-	r.mu.Unlock()
-	if r.store == nil {
-		return it, nil
-	}
-	ctx := r.writes.inputCtx
-	sessionID, err := r.ensureSession(ctx)
-	if err == nil {
-		stored := it
-		stored.Kind = storedKind(it.Kind)
-		if err = r.store.AddPendingInput(ctx, sessionID, stored); err != nil {
-			err = fmt.Errorf("saving the input: %w", err)
-		}
-	}
-	if err = r.writes.givenUp(err); err != nil {
-		r.log.Error("an input was refused: it could not be saved", "session", sessionID, "error", err)
-	}
-	return it, err
-}
-
-func (r *Runtime) dropPending(ids ...string) {
-	if r.store == nil {
-		return
-	}
-	sessionID := r.SessionID()
-	for _, id := range ids {
-		err := r.store.RemovePendingInput(r.writes.ctx, sessionID, id)
-		r.writes.saved("removing a pending input", err)
-	}
-}
-
-// Dequeue takes queued items back: the one with id, or all when id is empty.
-func (r *Runtime) Dequeue(id string) ([]agent.QueueItem, error) {
-	var items []agent.QueueItem
-	if id == "" {
-		items = r.agent.ClearQueues()
-	} else {
-		it, ok := r.agent.Dequeue(id)
-		if !ok {
-			return nil, fmt.Errorf("no queued item %q", id)
-		}
-		items = []agent.QueueItem{it}
-	}
-	ids := make([]string, len(items))
-	for i, it := range items {
-		ids[i] = it.ID
-	}
-	r.dropPending(ids...)
-	return items, nil
-}
-
-// DequeueIn is Dequeue, provided sessionID is still the current session:
-// a front end that acted on one session never takes the items of another.
-func (r *Runtime) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
-	r.swap.RLock()
-	defer r.swap.RUnlock()
-	if current := r.SessionID(); current != sessionID {
-		return nil, fmt.Errorf("session %s is not current any more (%s is)", sessionID, current)
-	}
-	return r.Dequeue(id)
 }
 
 // WaitForIdle waits until no run is active and everything the last run

@@ -216,6 +216,15 @@ func (r *Runtime) adoptSavedModel(sessionID, ref string) {
 	r.thinking.follow(m)
 }
 
+// noteTitle titles a session still untitled with its first input.
+func (r *Runtime) noteTitle(text string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.session.title == "" {
+		r.session.title = text
+	}
+}
+
 // ensureSession gives the current session its row before its first input.
 func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
 	r.mu.Lock()
