@@ -151,14 +151,6 @@ func (h *Host) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	return list, nil
 }
 
-// title is the start of the session's first input (or its saved title),
-// for the background badge.
-func (r *Runtime) title() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return firstLineOf(r.session.title, backgroundTitleMax)
-}
-
 func sortBackground(runs []BackgroundRun) {
 	slices.SortFunc(runs, func(a, b BackgroundRun) int {
 		if c := a.Since.Compare(b.Since); c != 0 {

@@ -16,17 +16,17 @@ import (
 // that was acknowledged), and hands it to the agent's queues; it takes
 // queued items back. It calls the agent's queue methods, the store's
 // pending-input writes, the write side's contexts and, through
-// inputSession, the session book; swap is the session book's lock, which
+// inputSession, the session book; switching is the session book's swap, which
 // keeps inputs out while the session changes.
 type inputs struct {
-	agent    *agent.Agent
-	store    *persistence.Store
-	writes   *writes
-	log      *slog.Logger
-	now      func() time.Time
-	maxBytes int
-	swap     *sync.RWMutex
-	session  inputSession
+	agent     *agent.Agent
+	store     *persistence.Store
+	writes    *writes
+	log       *slog.Logger
+	now       func() time.Time
+	maxBytes  int
+	switching *sync.RWMutex
+	book      inputSession
 }
 
 // inputSession is what inputs needs of the current session.
@@ -42,8 +42,8 @@ type inputSession interface {
 // prompt is saved as a pending input first, so a crash before its message is
 // stored does not lose it.
 func (in *inputs) Prompt(text string, images ...agent.Content) error {
-	in.swap.RLock()
-	defer in.swap.RUnlock()
+	in.switching.RLock()
+	defer in.switching.RUnlock()
 	it, err := in.savePending(agent.QueueSteer, text, images)
 	if err != nil {
 		return err
@@ -85,8 +85,8 @@ func (in *inputs) Submit(kind agent.QueueKind, text string, images ...agent.Cont
 func (in *inputs) MaxInputBytes() int { return in.maxBytes }
 
 func (in *inputs) deliver(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, bool, error) {
-	in.swap.RLock()
-	defer in.swap.RUnlock()
+	in.switching.RLock()
+	defer in.switching.RUnlock()
 	it, err := in.savePending(kind, text, images)
 	if err != nil {
 		return agent.QueueItem{}, false, err
@@ -102,12 +102,12 @@ func (in *inputs) savePending(kind agent.QueueKind, text string, images []agent.
 		return agent.QueueItem{}, err
 	}
 	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: in.now()}
-	in.session.noteTitle(text)
+	in.book.noteTitle(text)
 	if in.store == nil {
 		return it, nil
 	}
 	ctx := in.writes.inputCtx
-	sessionID, err := in.session.ensureSession(ctx)
+	sessionID, err := in.book.ensureSession(ctx)
 	if err == nil {
 		stored := it
 		stored.Kind = storedKind(it.Kind)
@@ -125,7 +125,7 @@ func (in *inputs) dropPending(ids ...string) {
 	if in.store == nil {
 		return
 	}
-	sessionID := in.session.SessionID()
+	sessionID := in.book.SessionID()
 	for _, id := range ids {
 		err := in.store.RemovePendingInput(in.writes.ctx, sessionID, id)
 		in.writes.saved("removing a pending input", err)
@@ -155,9 +155,9 @@ func (in *inputs) Dequeue(id string) ([]agent.QueueItem, error) {
 // DequeueIn is Dequeue, provided sessionID is still the current session:
 // a front end that acted on one session never takes the items of another.
 func (in *inputs) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
-	in.swap.RLock()
-	defer in.swap.RUnlock()
-	if current := in.session.SessionID(); current != sessionID {
+	in.switching.RLock()
+	defer in.switching.RUnlock()
+	if current := in.book.SessionID(); current != sessionID {
 		return nil, fmt.Errorf("session %s is not current any more (%s is)", sessionID, current)
 	}
 	return in.Dequeue(id)

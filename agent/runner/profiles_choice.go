@@ -169,21 +169,6 @@ func (r *Runtime) LockProfile(id string) error { return r.choice.lock(id) }
 // none).
 func (r *Runtime) ProfileChoice() (preferred, locked string) { return r.choice.get() }
 
-// saveChoice writes c for the current session, if it is saved already (the
-// choice's save; its saving lock is held).
-func (r *Runtime) saveChoice(c persistence.ProfileChoice) error {
-	r.mu.Lock()
-	id, created := r.session.id, r.session.created
-	r.mu.Unlock()
-	if r.store == nil || !created {
-		return nil
-	}
-	if err := r.store.SetSessionProfiles(r.writes.ctx, id, c); err != nil {
-		return fmt.Errorf("saving the auth profile choice: %w", err)
-	}
-	return nil
-}
-
 // knownProfiles words the configured profiles for an error: "a, b".
 func knownProfiles(ids []string) string {
 	if len(ids) == 0 {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -32,7 +31,8 @@ type State struct {
 
 // Runtime is one session's runtime: the facade over its Agent.
 type Runtime struct {
-	*inputs // Prompt, Steer, FollowUp, Submit, Dequeue (inputs.go)
+	*inputs      // Prompt, Steer, FollowUp, Submit, Dequeue (inputs.go)
+	*sessionBook // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -79,16 +79,9 @@ type Runtime struct {
 	thinking *thinkingChoice
 	profiles *profileLedger
 	attempts *attempts
-	// swap keeps inputs out while the session changes: an input is saved
-	// and handed to the agent in the session it was typed in, never
-	// between a reset and the switch.
-	swap sync.RWMutex
 	// writes runs the session's writes and keeps the account of their
 	// failures (writes.go); no save can hang shutdown (see close.go).
 	writes *writes
-
-	mu      sync.Mutex
-	session sessionState
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -130,7 +123,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts)}
+	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
+		sessionBook: &sessionBook{}}
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.approvals = newApprovals(approvalDeps{
 		asker: func() string {
@@ -183,7 +177,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
-		maxBytes: opts.MaxInputBytes, swap: &r.swap, session: r}
+		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook}
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
 	r.profiles, r.attempts = newAttemptParts(r)
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
@@ -196,7 +190,10 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.keeper.observe)
 	r.agent.Subscribe(r.logEvent)
-	if err := r.openInitialSession(ctx); err != nil {
+	r.sessionDeps = sessionDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, agent: r.agent,
+		choice: r.choice, workspace: opts.Workspace, parent: opts.ParentSession,
+		adoptModel: r.adoptSavedModel, loaded: r.subs.loaded, regate: r.regate}
+	if err := r.openInitialSession(ctx, opts.Session, opts.Continue); err != nil {
 		r.stopSaving()
 		return nil, err
 	}
@@ -287,13 +284,6 @@ func (r *Runtime) logEvent(ev agent.Event) {
 	}
 }
 
-// SessionID names the current session.
-func (r *Runtime) SessionID() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.session.id
-}
-
 // Workspace is the directory the tools work in: Options.Workspace, or the
 // workspace of the session Options.Session names when that differs.
 func (r *Runtime) Workspace() string { return r.opts.Workspace }
@@ -362,31 +352,6 @@ func (r *Runtime) SetSteeringMode(m agent.QueueMode) { r.agent.SetSteeringMode(m
 
 // SetFollowUpMode sets how many follow-ups a drain point takes.
 func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m) }
-
-// NewSession starts an empty session; it fails while a run is active.
-// Queued items do not follow into the new session; they stay saved with the
-// one left behind.
-func (r *Runtime) NewSession() error {
-	r.swap.Lock()
-	defer r.swap.Unlock()
-	// The last run's saves land before its session is released to others.
-	if err := r.writes.flush(r.writes.ctx); err != nil {
-		return err
-	}
-	if err := r.writes.holdingWrites(r.SessionID()); err != nil {
-		return err
-	}
-	if _, err := r.agent.Reset(nil); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	left := r.session.claim
-	r.session = sessionState{id: newSessionID()}
-	r.mu.Unlock()
-	r.writes.release(r.writes.ctx, left, nil)
-	r.choice.reset()
-	return r.regate()
-}
 
 // regate gives a session it changed to tools behind a fresh approval gate,
 // so that "allow for this session" ends with the session.

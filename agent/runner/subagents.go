@@ -321,3 +321,11 @@ func firstLineOf(s string, max int) string {
 	}
 	return s
 }
+
+// loaded notes that a saved session became current: the database may
+// hold answers for it.
+func (s *subagents) loaded() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stored = true
+}
