@@ -155,20 +155,6 @@ func (c *profileChoice) lockNote(text string) string {
 	return text + " — " + note
 }
 
-// PreferProfile makes id the session's preferred profile, tried first while
-// it is eligible; "" prefers none. id must be configured. The choice holds
-// in this process even when saving it fails (the error says so).
-func (r *Runtime) PreferProfile(id string) error { return r.choice.prefer(id) }
-
-// LockProfile locks the session to profile id, the only one its requests
-// use from the next attempt on; "" unlocks it. id must be configured. The
-// choice holds in this process even when saving it fails.
-func (r *Runtime) LockProfile(id string) error { return r.choice.lock(id) }
-
-// ProfileChoice returns the session's preferred and locked profiles ("" for
-// none).
-func (r *Runtime) ProfileChoice() (preferred, locked string) { return r.choice.get() }
-
 // knownProfiles words the configured profiles for an error: "a, b".
 func knownProfiles(ids []string) string {
 	if len(ids) == 0 {

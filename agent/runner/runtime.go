@@ -33,6 +33,7 @@ type State struct {
 type Runtime struct {
 	*inputs      // Prompt, Steer, FollowUp, Submit, Dequeue (inputs.go)
 	*sessionBook // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
+	*settings    // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -143,6 +144,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
 	}
+	r.settings = &settings{providers: opts.Providers, resolve: opts.Resolve, catalog: r.catalog, attempt: r.attemptStream,
+		store: r.store, writes: r.writes, log: r.log, current: r.row}
 	set, err := r.gatedTools()
 	if err != nil {
 		return nil, err
@@ -179,6 +182,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
 		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook}
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
+	r.settings.agent, r.settings.thinking, r.settings.choice = r.agent, r.thinking, r.choice
 	r.profiles, r.attempts = newAttemptParts(r)
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
@@ -198,25 +202,6 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, err
 	}
 	return r, nil
-}
-
-// streamFor is the StreamFn the Agent uses for m: the attempt loop over m's
-// profiles and the fallback chain; nil when no provider serves m.
-func (r *Runtime) streamFor(m agent.Model) agent.StreamFn {
-	if r.streamOf(m) == nil {
-		return nil
-	}
-	return r.attemptStream
-}
-
-// streamOf is the stream of the provider that serves m.
-func (r *Runtime) streamOf(m agent.Model) agent.StreamFn {
-	for _, p := range r.opts.Providers {
-		if p.Name == m.Provider {
-			return p.Stream
-		}
-	}
-	return nil
 }
 
 // gatedTools is a session's tool set: every tool behind the approval gate,
@@ -315,43 +300,6 @@ func (r *Runtime) stateOf(st agent.State) State {
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
 		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince()}
 }
-
-// Models lists every configured model.
-func (r *Runtime) Models() []agent.Model {
-	var all []agent.Model
-	for _, p := range r.opts.Providers {
-		all = append(all, p.Models...)
-	}
-	return all
-}
-
-// SetModel switches to the model ref names from the next request on.
-func (r *Runtime) SetModel(ref string) (agent.Model, error) {
-	m, err := r.opts.Resolve(ref)
-	if err != nil {
-		return agent.Model{}, err
-	}
-	if err := r.catalog.unusable(m); err != nil {
-		return agent.Model{}, err
-	}
-	r.agent.SetModel(m, r.streamFor(m))
-	r.thinking.follow(m)
-	if r.store != nil {
-		r.mu.Lock()
-		sess := r.session
-		r.mu.Unlock()
-		if sess.created {
-			r.writes.saved("saving the session's model", r.store.SetSessionModel(r.writes.ctx, sess.id, m.Ref()))
-		}
-	}
-	return m, nil
-}
-
-// SetSteeringMode sets how many steering items a drain point takes.
-func (r *Runtime) SetSteeringMode(m agent.QueueMode) { r.agent.SetSteeringMode(m) }
-
-// SetFollowUpMode sets how many follow-ups a drain point takes.
-func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m) }
 
 // regate gives a session it changed to tools behind a fresh approval gate,
 // so that "allow for this session" ends with the session.

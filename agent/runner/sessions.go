@@ -239,23 +239,11 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 	return b.regate()
 }
 
-// adoptSavedModel switches to the model a session was saved with, unless it
-// cannot be resolved or used now (its key is no longer set): then the
-// current model stays, and the log says why.
-func (r *Runtime) adoptSavedModel(sessionID, ref string) {
-	if ref == "" {
-		return
-	}
-	m, err := r.opts.Resolve(ref)
-	if err == nil {
-		err = r.catalog.unusable(m)
-	}
-	if err != nil {
-		r.log.Warn("keeping the current model instead of the session's", "session", sessionID, "model", ref, "error", err)
-		return
-	}
-	r.agent.SetModel(m, r.streamFor(m))
-	r.thinking.follow(m)
+// row says which session is current and whether it has a row in the store.
+func (b *sessionBook) row() (id string, created bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.session.id, b.session.created
 }
 
 // noteTitle titles a session still untitled with its first input.
@@ -388,9 +376,7 @@ func (b *sessionBook) title() string {
 // saveChoice writes c for the current session, if it is saved already (the
 // choice's save; its saving lock is held).
 func (b *sessionBook) saveChoice(c persistence.ProfileChoice) error {
-	b.mu.Lock()
-	id, created := b.session.id, b.session.created
-	b.mu.Unlock()
+	id, created := b.row()
 	if b.store == nil || !created {
 		return nil
 	}
