@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -34,6 +33,9 @@ type Runtime struct {
 	*inputs      // Prompt, Steer, FollowUp, Submit, Dequeue (inputs.go)
 	*sessionBook // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
 	*settings    // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
+	*inspectors  // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
+	*approvalDesk
+	*runNotices
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -44,9 +46,7 @@ type Runtime struct {
 	log   *slog.Logger
 	store *persistence.Store
 
-	notices   notices
-	approvals *approvals
-	clock     *runClock
+	clock *runClock
 	// stall tells a stalled run (stalled.go); stallRuns lists the stalled
 	// runs of the runtimes whose lanes this one owns.
 	stall     *stallWatch
@@ -55,9 +55,6 @@ type Runtime struct {
 	// this runtime's sub-agents.
 	baseTools []agent.Tool
 	subs      *subagents
-	// answersChildren says that a host's front end answers the approval
-	// requests of this runtime's sub-agents.
-	answersChildren atomic.Bool
 	// The lanes: the scheduler (shared with sub-agents), the run's task,
 	// and the publisher of this process's snapshot, which only the
 	// lanesOwner's publishes.
@@ -125,7 +122,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.Approval = tools.ModeAuto
 	}
 	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
-		sessionBook: &sessionBook{}}
+		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}}
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.approvals = newApprovals(approvalDeps{
 		asker: func() string {
@@ -141,6 +138,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		},
 	})
 	r.subs = newSubagents(subagentDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, sessionID: r.SessionID, spawn: r.newChild})
+	r.approvalDesk.subs, r.approvalDesk.sessionID = r.subs, r.SessionID
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
 	}
@@ -184,6 +182,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
 	r.settings.agent, r.settings.thinking, r.settings.choice = r.agent, r.thinking, r.choice
 	r.profiles, r.attempts = newAttemptParts(r)
+	r.inspectors = &inspectors{providers: opts.Providers, ledger: r.ledger, rehearsal: opts.Rehearsal, now: opts.Now,
+		sessionID: r.SessionID, choice: r.choice, catalog: r.catalog, profiles: r.profiles, keeper: r.keeper,
+		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt, tools: r.tools}
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
