@@ -191,7 +191,7 @@ func (h *Host) setAside(rt *Runtime) {
 	}
 	var err error
 	if !rt.agent.Running() {
-		err = rt.NewSession()
+		err = rt.NewSession(rt.writes.ctx) // within the runtime's lifetime, as a switch away always was
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -279,14 +279,14 @@ func (h *Host) ApproveIn(sessionID, id string, d ApprovalDecision) error {
 // DequeueIn takes queued items of session sessionID back (see Dequeue), if
 // the host still has it open: a front end acting on the session it shows
 // never takes the items of one it has switched to since.
-func (h *Host) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
+func (h *Host) DequeueIn(ctx context.Context, sessionID, id string) ([]agent.QueueItem, error) {
 	h.mu.Lock()
 	rt := h.session(sessionID)
 	h.mu.Unlock()
 	if rt == nil {
 		return nil, fmt.Errorf("session %s is not open here any more", sessionID)
 	}
-	return rt.DequeueIn(sessionID, id)
+	return rt.DequeueIn(ctx, sessionID, id)
 }
 
 // AbortSession aborts the run of session id, current, in the background

@@ -20,39 +20,39 @@ type currentSession struct {
 }
 
 // Steer queues steering in the current session, or starts a run with it.
-func (c *currentSession) Steer(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
+func (c *currentSession) Steer(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error) {
 	rt, err := c.input()
 	if err != nil {
 		return agent.QueueItem{}, false, err
 	}
-	return rt.Steer(text, images...)
+	return rt.Steer(ctx, text, images...)
 }
 
 // FollowUp queues a follow-up in the current session, or starts a run.
-func (c *currentSession) FollowUp(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
+func (c *currentSession) FollowUp(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error) {
 	rt, err := c.input()
 	if err != nil {
 		return agent.QueueItem{}, false, err
 	}
-	return rt.FollowUp(text, images...)
+	return rt.FollowUp(ctx, text, images...)
 }
 
 // Prompt starts a run in the current session.
-func (c *currentSession) Prompt(text string, images ...agent.Content) error {
+func (c *currentSession) Prompt(ctx context.Context, text string, images ...agent.Content) error {
 	rt, err := c.input()
 	if err != nil {
 		return err
 	}
-	return rt.Prompt(text, images...)
+	return rt.Prompt(ctx, text, images...)
 }
 
 // Dequeue takes queued items of the current session back.
-func (c *currentSession) Dequeue(id string) ([]agent.QueueItem, error) {
+func (c *currentSession) Dequeue(ctx context.Context, id string) ([]agent.QueueItem, error) {
 	rt, err := c.input()
 	if err != nil {
 		return nil, err
 	}
-	return rt.Dequeue(id)
+	return rt.Dequeue(ctx, id)
 }
 
 // Abort aborts the current session's run on the user's behalf (Esc); runs
@@ -85,12 +85,12 @@ func (c *currentSession) Models() []agent.Model { return c.first.Models() }
 func (c *currentSession) ModelProblem(m agent.Model) string { return c.first.ModelProblem(m) }
 
 // SetModel switches the current session's model.
-func (c *currentSession) SetModel(ref string) (agent.Model, error) {
+func (c *currentSession) SetModel(ctx context.Context, ref string) (agent.Model, error) {
 	rt, err := c.input()
 	if err != nil {
 		return agent.Model{}, err
 	}
-	return rt.SetModel(ref)
+	return rt.SetModel(ctx, ref)
 }
 
 // SetThinking sets the current session's thinking level; a sub-agent's
@@ -113,10 +113,14 @@ func (c *currentSession) ClearProfile(ctx context.Context, id string) error {
 
 // PreferProfile sets the current session's preferred auth profile ("" for
 // none).
-func (c *currentSession) PreferProfile(id string) error { return c.current().PreferProfile(id) }
+func (c *currentSession) PreferProfile(ctx context.Context, id string) error {
+	return c.current().PreferProfile(ctx, id)
+}
 
 // LockProfile locks the current session to auth profile id ("" unlocks).
-func (c *currentSession) LockProfile(id string) error { return c.current().LockProfile(id) }
+func (c *currentSession) LockProfile(ctx context.Context, id string) error {
+	return c.current().LockProfile(ctx, id)
+}
 
 // Engines views the current session's context engines.
 func (c *currentSession) Engines(ctx context.Context) (EnginesView, error) {

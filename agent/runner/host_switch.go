@@ -71,7 +71,7 @@ func (h *Host) SwitchSession(ctx context.Context, id string) error {
 
 // NewSession makes an empty session current; a run of the one left behind
 // goes on in the background.
-func (h *Host) NewSession() error {
+func (h *Host) NewSession(ctx context.Context) error {
 	h.switchMu.Lock()
 	defer h.switchMu.Unlock()
 	h.mu.Lock()
@@ -79,7 +79,7 @@ func (h *Host) NewSession() error {
 	owned := h.owns(cur)
 	h.mu.Unlock()
 	if owned && !cur.agent.Running() {
-		if err := cur.NewSession(); err != nil {
+		if err := cur.NewSession(ctx); err != nil {
 			return err
 		}
 		h.mu.Lock()
@@ -91,7 +91,7 @@ func (h *Host) NewSession() error {
 		return errors.New("a run is active, and without a state directory it cannot go on in the background: interrupt it (esc) first")
 	}
 	settings := cur.agent.State()
-	rt, err := h.spare(context.Background(), cur.opts.Workspace, func(rt *Runtime) error {
+	rt, err := h.spare(ctx, cur.opts.Workspace, func(rt *Runtime) error {
 		rt.agent.SetModel(settings.Model, rt.streamFor(settings.Model))
 		return nil
 	}, func(*Options) {})

@@ -41,10 +41,10 @@ type inputSession interface {
 // Prompt starts a run; it fails with agent.ErrBusy while one is active. The
 // prompt is saved as a pending input first, so a crash before its message is
 // stored does not lose it.
-func (in *inputs) Prompt(text string, images ...agent.Content) error {
+func (in *inputs) Prompt(ctx context.Context, text string, images ...agent.Content) error {
 	in.switching.RLock()
 	defer in.switching.RUnlock()
-	it, err := in.savePending(agent.QueueSteer, text, images)
+	it, err := in.savePending(ctx, agent.QueueSteer, text, images)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (in *inputs) Prompt(text string, images ...agent.Content) error {
 	msg.Content = append(msg.Content, images...)
 	msg.QueueItemID = it.ID
 	if err := in.agent.PromptMessages(msg); err != nil {
-		in.dropPending(it.ID)
+		in.dropPending(ctx, it.ID)
 		return err
 	}
 	return nil
@@ -60,34 +60,34 @@ func (in *inputs) Prompt(text string, images ...agent.Content) error {
 
 // Steer queues steering while a run is active, else starts a run with it.
 // It returns once the input is saved; queued says which happened.
-func (in *inputs) Steer(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
-	return in.deliver(agent.QueueSteer, text, images)
+func (in *inputs) Steer(ctx context.Context, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
+	return in.deliver(ctx, agent.QueueSteer, text, images)
 }
 
 // FollowUp queues a follow-up while a run is active, else starts a run with
 // it. It returns once the input is saved.
-func (in *inputs) FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
-	return in.deliver(agent.QueueFollowUp, text, images)
+func (in *inputs) FollowUp(ctx context.Context, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
+	return in.deliver(ctx, agent.QueueFollowUp, text, images)
 }
 
 // Submit hands the session an input of any kind — agent.QueueCollect and
 // agent.QueueInterrupt beside steering and follow-ups: queued while a run is
 // active (an interrupt aborts the run and starts the next one with itself),
 // else it starts a run. It returns once the input is saved.
-func (in *inputs) Submit(kind agent.QueueKind, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
+func (in *inputs) Submit(ctx context.Context, kind agent.QueueKind, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
 	if _, ok := agent.ParseQueueKind(string(kind)); !ok {
 		return agent.QueueItem{}, false, fmt.Errorf("unknown input kind %q", kind)
 	}
-	return in.deliver(kind, text, images)
+	return in.deliver(ctx, kind, text, images)
 }
 
 // MaxInputBytes is the largest input the runtime accepts.
 func (in *inputs) MaxInputBytes() int { return in.maxBytes }
 
-func (in *inputs) deliver(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, bool, error) {
+func (in *inputs) deliver(ctx context.Context, kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, bool, error) {
 	in.switching.RLock()
 	defer in.switching.RUnlock()
-	it, err := in.savePending(kind, text, images)
+	it, err := in.savePending(ctx, kind, text, images)
 	if err != nil {
 		return agent.QueueItem{}, false, err
 	}
@@ -96,8 +96,10 @@ func (in *inputs) deliver(kind agent.QueueKind, text string, images []agent.Cont
 }
 
 // savePending makes an input durable before the agent sees it; the store
-// retires it in the transaction that appends its message.
-func (in *inputs) savePending(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
+// retires it in the transaction that appends its message. The save runs
+// within ctx and the runtime's input context: an input after Close or the
+// quit signal is refused, as it always was (see scoped).
+func (in *inputs) savePending(ctx context.Context, kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
 	if err := checkInput(text, images, in.maxBytes); err != nil {
 		return agent.QueueItem{}, err
 	}
@@ -106,7 +108,8 @@ func (in *inputs) savePending(kind agent.QueueKind, text string, images []agent.
 	if in.store == nil {
 		return it, nil
 	}
-	ctx := in.writes.inputCtx
+	ctx, done := scoped(ctx, in.writes.inputCtx)
+	defer done()
 	sessionID, err := in.book.ensureSession(ctx)
 	if err == nil {
 		stored := it
@@ -121,19 +124,21 @@ func (in *inputs) savePending(kind agent.QueueKind, text string, images []agent.
 	return it, err
 }
 
-func (in *inputs) dropPending(ids ...string) {
+func (in *inputs) dropPending(ctx context.Context, ids ...string) {
 	if in.store == nil {
 		return
 	}
+	ctx, done := scoped(ctx, in.writes.ctx)
+	defer done()
 	sessionID := in.book.SessionID()
 	for _, id := range ids {
-		err := in.store.RemovePendingInput(in.writes.ctx, sessionID, id)
+		err := in.store.RemovePendingInput(ctx, sessionID, id)
 		in.writes.saved("removing a pending input", err)
 	}
 }
 
 // Dequeue takes queued items back: the one with id, or all when id is empty.
-func (in *inputs) Dequeue(id string) ([]agent.QueueItem, error) {
+func (in *inputs) Dequeue(ctx context.Context, id string) ([]agent.QueueItem, error) {
 	var items []agent.QueueItem
 	if id == "" {
 		items = in.agent.ClearQueues()
@@ -148,17 +153,17 @@ func (in *inputs) Dequeue(id string) ([]agent.QueueItem, error) {
 	for i, it := range items {
 		ids[i] = it.ID
 	}
-	in.dropPending(ids...)
+	in.dropPending(ctx, ids...)
 	return items, nil
 }
 
 // DequeueIn is Dequeue, provided sessionID is still the current session:
 // a front end that acted on one session never takes the items of another.
-func (in *inputs) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
+func (in *inputs) DequeueIn(ctx context.Context, sessionID, id string) ([]agent.QueueItem, error) {
 	in.switching.RLock()
 	defer in.switching.RUnlock()
 	if current := in.book.SessionID(); current != sessionID {
 		return nil, fmt.Errorf("session %s is not current any more (%s is)", sessionID, current)
 	}
-	return in.Dequeue(id)
+	return in.Dequeue(ctx, id)
 }

@@ -231,7 +231,7 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 	b.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
 	b.mu.Unlock()
 	b.writes.release(ctx, previous, claim)
-	b.choice.adoptSaved(id, choice)
+	b.choice.adoptSaved(ctx, id, choice)
 	b.loaded() // answers a crash left for this session
 	for _, it := range pending {
 		b.agent.Enqueue(it)
@@ -343,11 +343,14 @@ func sessionKey(id, parent string) string {
 // NewSession starts an empty session; it fails while a run is active.
 // Queued items do not follow into the new session; they stay saved with the
 // one left behind.
-func (b *sessionBook) NewSession() error {
+func (b *sessionBook) NewSession(ctx context.Context) error {
 	b.swap.Lock()
 	defer b.swap.Unlock()
-	// The last run's saves land before its session is released to others.
-	if err := b.writes.flush(b.writes.ctx); err != nil {
+	// The last run's saves land before its session is released to others;
+	// ctx ends the wait.
+	ctx, done := scoped(ctx, b.writes.ctx)
+	defer done()
+	if err := b.writes.flush(ctx); err != nil {
 		return err
 	}
 	if err := b.writes.holdingWrites(b.SessionID()); err != nil {
@@ -360,6 +363,8 @@ func (b *sessionBook) NewSession() error {
 	left := b.session.claim
 	b.session = sessionState{id: newSessionID()}
 	b.mu.Unlock()
+	// The session is new now: the one left is let go whatever ctx says,
+	// within the runtime's lifetime only, or no one could open it.
 	b.writes.release(b.writes.ctx, left, nil)
 	b.choice.reset()
 	return b.regate()
@@ -375,12 +380,14 @@ func (b *sessionBook) title() string {
 
 // saveChoice writes c for the current session, if it is saved already (the
 // choice's save; its saving lock is held).
-func (b *sessionBook) saveChoice(c persistence.ProfileChoice) error {
+func (b *sessionBook) saveChoice(ctx context.Context, c persistence.ProfileChoice) error {
 	id, created := b.row()
 	if b.store == nil || !created {
 		return nil
 	}
-	if err := b.store.SetSessionProfiles(b.writes.ctx, id, c); err != nil {
+	ctx, done := scoped(ctx, b.writes.ctx)
+	defer done()
+	if err := b.store.SetSessionProfiles(ctx, id, c); err != nil {
 		return fmt.Errorf("saving the auth profile choice: %w", err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"log/slog"
 
 	"github.com/steer-tui/steer/agent"
@@ -59,7 +60,7 @@ func (s *settings) Models() []agent.Model {
 }
 
 // SetModel switches to the model ref names from the next request on.
-func (s *settings) SetModel(ref string) (agent.Model, error) {
+func (s *settings) SetModel(ctx context.Context, ref string) (agent.Model, error) {
 	m, err := s.resolve(ref)
 	if err != nil {
 		return agent.Model{}, err
@@ -71,7 +72,9 @@ func (s *settings) SetModel(ref string) (agent.Model, error) {
 	s.thinking.follow(m)
 	if s.store != nil {
 		if id, created := s.current(); created {
-			s.writes.saved("saving the session's model", s.store.SetSessionModel(s.writes.ctx, id, m.Ref()))
+			ctx, done := scoped(ctx, s.writes.ctx)
+			defer done()
+			s.writes.saved("saving the session's model", s.store.SetSessionModel(ctx, id, m.Ref()))
 		}
 	}
 	return m, nil
@@ -114,12 +117,16 @@ func (s *settings) adoptSavedModel(sessionID, ref string) {
 // PreferProfile makes id the session's preferred profile, tried first while
 // it is eligible; "" prefers none. id must be configured. The choice holds
 // in this process even when saving it fails (the error says so).
-func (s *settings) PreferProfile(id string) error { return s.choice.prefer(id) }
+func (s *settings) PreferProfile(ctx context.Context, id string) error {
+	return s.choice.prefer(ctx, id)
+}
 
 // LockProfile locks the session to profile id, the only one its requests
 // use from the next attempt on; "" unlocks it. id must be configured. The
 // choice holds in this process even when saving it fails.
-func (s *settings) LockProfile(id string) error { return s.choice.lock(id) }
+func (s *settings) LockProfile(ctx context.Context, id string) error {
+	return s.choice.lock(ctx, id)
+}
 
 // ProfileChoice returns the session's preferred and locked profiles ("" for
 // none).

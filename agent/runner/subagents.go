@@ -106,7 +106,7 @@ func (s *subagents) start(ctx context.Context, task string) (string, error) {
 			fn(child.SessionID(), ev)
 		}
 	})
-	if err := child.Prompt(task); err != nil {
+	if err := child.Prompt(ctx, task); err != nil {
 		s.forget(child)
 		_ = child.Close(ctx) // the run's: a quit does not wait on it
 		return "", err
