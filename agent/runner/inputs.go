@@ -14,7 +14,7 @@ import (
 // inputs takes the user's inputs into the session: it checks one, saves it
 // as a pending input before the agent sees it (a crash then loses nothing
 // that was acknowledged), and hands it to the agent's queues; it takes
-// queued items back. It calls the agent's queue methods, the store's
+// queued items back, and it aborts the run on the user's behalf. It calls the agent's queue methods, the store's
 // pending-input writes, the write side's contexts and, through
 // inputSession, the session book; switching is the session book's swap, which
 // keeps inputs out while the session changes.
@@ -167,3 +167,10 @@ func (in *inputs) DequeueIn(ctx context.Context, sessionID, id string) ([]agent.
 	}
 	return in.Dequeue(ctx, id)
 }
+
+// Abort aborts the active run on the user's behalf, if there is one.
+func (in *inputs) Abort() { in.agent.Abort() }
+
+// AbortWith aborts the active run, if any, recording reason (AbortQuit,
+// AbortTimeout, AbortSignal) in its aborted marker and run record.
+func (in *inputs) AbortWith(reason string) { in.agent.AbortWith(reason) }

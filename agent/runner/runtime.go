@@ -270,10 +270,6 @@ func (r *Runtime) logEvent(ev agent.Event) {
 	}
 }
 
-// Workspace is the directory the tools work in: Options.Workspace, or the
-// workspace of the session Options.Session names when that differs.
-func (r *Runtime) Workspace() string { return r.opts.Workspace }
-
 // Subscribe adds a subscriber to the session's events (see agent.Subscriber);
 // after each agent_end it also gets the run's run_end (AnnotationRunEnd).
 func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
