@@ -63,6 +63,7 @@ type Host struct {
 	*currentSession // Steer, Prompt, SetModel, Profiles… of the current session (host_current.go)
 	*hostFeed       // Subscribe, SubscribeAll, SubscribeNotices (host_events.go)
 	*watchGroup     // the goroutines the runtimes' events start
+	*everySession   // AbortWith, WaitForIdle over all the sessions (host_all.go)
 
 	first *Runtime // made by New with the process's options; owns the lanes
 	now   func() time.Time
@@ -95,6 +96,7 @@ type watchGroup struct {
 func NewHost(rt *Runtime) *Host {
 	h := &Host{first: rt, now: rt.opts.Now, background: map[*Runtime]time.Time{}, hostFeed: &hostFeed{}, watchGroup: &watchGroup{}}
 	h.currentSession = &currentSession{current: h.Current, input: h.input, first: rt}
+	h.everySession = &everySession{runtimes: h.runtimes}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.adopt(rt)
@@ -319,24 +321,6 @@ func (h *Host) runtimes() []*Runtime {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return slices.Clone(h.all)
-}
-
-// AbortWith aborts every run of the host for reason (a quit, a signal).
-func (h *Host) AbortWith(reason string) {
-	for _, rt := range h.runtimes() {
-		rt.AbortWith(reason)
-	}
-}
-
-// WaitForIdle waits until no session of the host runs and everything they
-// produced has been saved.
-func (h *Host) WaitForIdle(ctx context.Context) error {
-	for _, rt := range h.runtimes() {
-		if err := rt.WaitForIdle(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Close closes every runtime of the host, the first last (it owns the
