@@ -28,14 +28,18 @@ type State struct {
 	Stalled time.Time
 }
 
-// Runtime is one session's runtime: the facade over its Agent.
+// Runtime is one session's runtime: the facade over its Agent. It is
+// composed of parts, each with its own fields and a doc saying what it may
+// call; their exported methods are the facade's. Runtime itself keeps the
+// run: the attempts, the lanes, the saves of its events, the context guard,
+// the state and Close.
 type Runtime struct {
-	*inputs      // Prompt, Steer, FollowUp, Submit, Dequeue (inputs.go)
-	*sessionBook // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
-	*settings    // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
-	*inspectors  // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
-	*approvalDesk
-	*runNotices
+	*inputs       // Prompt, Steer, FollowUp, Submit, Dequeue, Abort (inputs.go)
+	*sessionBook  // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
+	*settings     // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
+	*inspectors   // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
+	*approvalDesk // Approve, ApproveIn, PendingApprovals (approval.go)
+	*runNotices   // SubscribeNotices (notice.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
