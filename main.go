@@ -393,7 +393,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 	}
 	// A resumed session comes back on its own model; --model says otherwise.
 	if want, _ := resolve(model); o.Model != "" && a.rt.State().Model.Ref() != want.Ref() {
-		if _, err := a.rt.SetModel(model); err != nil {
+		if _, err := a.rt.SetModel(ctx, model); err != nil {
 			a.close(io.Discard) // nothing has been written yet
 			return nil, fmt.Errorf("--model %s: %w", o.Model, err)
 		}

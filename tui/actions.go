@@ -85,7 +85,7 @@ func (m Model) handleSend(text string, kind agent.QueueKind) (Model, tea.Cmd) {
 		if kind == agent.QueueFollowUp {
 			deliver = rt.FollowUp
 		}
-		if _, _, err := deliver(text); err != nil {
+		if _, _, err := deliver(context.Background(), text); err != nil {
 			back := agent.QueueItem{Text: text, Kind: kind}
 			return msgs.ItemsTakenBackMsg{Items: []agent.QueueItem{back}, Reason: "not sent: " + err.Error(), Unsent: true}
 		}
@@ -127,7 +127,7 @@ func (m Model) takeBackSteering(reason string) {
 				back.Kept++
 				continue
 			}
-			if items, err := rt.DequeueIn(sessionID, it.ID); err == nil {
+			if items, err := rt.DequeueIn(context.Background(), sessionID, it.ID); err == nil {
 				back.Items = append(back.Items, items...)
 			}
 		}
@@ -150,7 +150,7 @@ func (m Model) handleTakeBack(id string) (Model, tea.Cmd) {
 	}
 	rt := m.rt
 	m.calls.submit(call{run: func() tea.Msg {
-		items, err := rt.Dequeue(id)
+		items, err := rt.Dequeue(context.Background(), id)
 		if err != nil {
 			return msgs.HintMsg{Text: "that item was already sent"}
 		}
@@ -162,7 +162,7 @@ func (m Model) handleTakeBack(id string) (Model, tea.Cmd) {
 func (m Model) handleDrop(id string) (Model, tea.Cmd) {
 	rt := m.rt
 	m.calls.submit(call{run: func() tea.Msg {
-		items, err := rt.Dequeue(id)
+		items, err := rt.Dequeue(context.Background(), id)
 		if err != nil || len(items) == 0 {
 			return msgs.HintMsg{Text: "that item was already sent"}
 		}

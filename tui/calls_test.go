@@ -117,14 +117,14 @@ func (r *recorder) record(kind, text string) {
 	r.mu.Unlock()
 }
 
-func (r *recorder) Steer(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
+func (r *recorder) Steer(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error) {
 	r.record("steer", text)
-	return r.Runtime.Steer(text, images...)
+	return r.Runtime.Steer(ctx, text, images...)
 }
 
-func (r *recorder) FollowUp(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
+func (r *recorder) FollowUp(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error) {
 	r.record("follow", text)
-	return r.Runtime.FollowUp(text, images...)
+	return r.Runtime.FollowUp(ctx, text, images...)
 }
 
 func (r *recorder) inputs() []string {

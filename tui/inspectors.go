@@ -201,13 +201,13 @@ func (m Model) handleChooseProfile(id string, lock bool) (Model, tea.Cmd) {
 			if id != "" {
 				what = "the lock: the session uses only " + id
 			}
-			return choseMsg{what: what, err: rt.LockProfile(id)}
+			return choseMsg{what: what, err: rt.LockProfile(context.Background(), id)}
 		}
 		what := "the preferred profile: none"
 		if id != "" {
 			what = "the preferred profile: " + id
 		}
-		return choseMsg{what: what, err: rt.PreferProfile(id)}
+		return choseMsg{what: what, err: rt.PreferProfile(context.Background(), id)}
 	}})
 	return m, nil
 }

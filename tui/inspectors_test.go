@@ -177,7 +177,7 @@ func TestEnginesLive(t *testing.T) {
 	h.waitView("Context engines", "active: crashy", "legacy", "builtin")
 
 	// Typing goes to the inspector: the run comes from elsewhere (rpc).
-	if _, _, err := rt.Steer("hello"); err != nil {
+	if _, _, err := rt.Steer(context.Background(), "hello"); err != nil {
 		t.Fatal(err)
 	}
 	h.waitView("crashy is quarantined, the built-in engine answers for it", "selected, quarantined", "crash")

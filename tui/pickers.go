@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"time"
 
 	"fmt"
@@ -75,7 +76,7 @@ func (m Model) handleModelsListed(msg modelsListedMsg) (Model, tea.Cmd) {
 func (m Model) handleSetModel(ref string) (Model, tea.Cmd) {
 	rt := m.rt
 	m.calls.submit(call{run: func() tea.Msg {
-		model, err := rt.SetModel(ref)
+		model, err := rt.SetModel(context.Background(), ref)
 		if err != nil {
 			return msgs.ErrorMsg{Action: "switch the model", Err: err}
 		}

@@ -70,14 +70,14 @@ func TestQueuedInputStaysSavedWhenTheProgramEnds(t *testing.T) {
 	g := newGate("slow")
 	rt := newRuntime(t, []agent.Tool{g}, agenttest.Reply().ToolCall("c1", "slow", `{}`).Stop(agent.StopReasonToolUse), reply("done"))
 	p := runProgram(t, rt)
-	if err := rt.Prompt("start"); err != nil {
+	if err := rt.Prompt(context.Background(), "start"); err != nil {
 		t.Fatal(err)
 	}
 	<-g.started
-	if _, _, err := rt.Steer("steer me"); err != nil {
+	if _, _, err := rt.Steer(context.Background(), "steer me"); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := rt.FollowUp("follow me"); err != nil {
+	if _, _, err := rt.FollowUp(context.Background(), "follow me"); err != nil {
 		t.Fatal(err)
 	}
 	p.cancel()

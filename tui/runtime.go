@@ -24,15 +24,15 @@ type Runtime interface {
 type Inputs interface {
 	// Steer queues text as steering while a run is active, else starts a
 	// run with it; queued reports which. It returns once the input is saved,
-	// or with the reason it could not be.
-	Steer(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
+	// or with the reason it could not be; ctx bounds the save.
+	Steer(ctx context.Context, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
 	// FollowUp queues text until the agent would stop, else starts a run.
-	FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
+	FollowUp(ctx context.Context, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
 	// Dequeue takes the queued item id back, or every item when id is "".
-	Dequeue(id string) ([]agent.QueueItem, error)
+	Dequeue(ctx context.Context, id string) ([]agent.QueueItem, error)
 	// DequeueIn is Dequeue in session sessionID, which fails once the
 	// runtime has let that session go.
-	DequeueIn(sessionID, id string) ([]agent.QueueItem, error)
+	DequeueIn(ctx context.Context, sessionID, id string) ([]agent.QueueItem, error)
 	// Abort aborts the current session's run on the user's behalf (Esc);
 	// queued items stay queued, runs in the background go on.
 	Abort()
@@ -74,12 +74,12 @@ type Settings interface {
 	// ModelProblem says why m cannot be used ("ANTHROPIC_API_KEY is not
 	// set"), or "" when it can; the model picker shows it.
 	ModelProblem(m agent.Model) string
-	SetModel(ref string) (agent.Model, error)
+	SetModel(ctx context.Context, ref string) (agent.Model, error)
 	SetThinking(level agent.ThinkingLevel)
 	// NewSession starts an empty session and announces it among the events
 	// (runner.AnnotationSessionLoaded); a run of the session left behind
 	// goes on in the background.
-	NewSession() error
+	NewSession(ctx context.Context) error
 }
 
 // Inspectors are the runtime's state as the inspectors and the status bar
@@ -90,8 +90,8 @@ type Inspectors interface {
 	inspector.Source
 	// PreferProfile and LockProfile set the session's choice of auth
 	// profile: tried first while usable, the only one used ("" for none).
-	PreferProfile(id string) error
-	LockProfile(id string) error
+	PreferProfile(ctx context.Context, id string) error
+	LockProfile(ctx context.Context, id string) error
 	// ContextMeter measures the next request against the model's window.
 	// It does no IO.
 	ContextMeter() runner.ContextMeter

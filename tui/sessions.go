@@ -114,7 +114,7 @@ func (m Model) switchSession(to, note, what string, change func() error) (Model,
 	return m.requestSession(func() tea.Msg {
 		var saved []agent.QueueItem
 		if st := rt.State(); st.SessionID == left && !st.Running {
-			saved, _ = rt.DequeueIn(left, "")
+			saved, _ = rt.DequeueIn(context.Background(), left, "")
 		}
 		if err := change(); err != nil {
 			return switchedMsg{saved: saved, failed: "cannot " + what + ": " + err.Error()}
@@ -124,7 +124,8 @@ func (m Model) switchSession(to, note, what string, change func() error) (Model,
 }
 
 func (m Model) handleNewSession() (Model, tea.Cmd) {
-	return m.switchSession("", "new session", "start a new session", m.rt.NewSession)
+	rt := m.rt
+	return m.switchSession("", "new session", "start a new session", func() error { return rt.NewSession(context.Background()) })
 }
 
 func (m Model) handleOpenSessions() (Model, tea.Cmd) {

@@ -124,7 +124,7 @@ func headlessCPU(b *testing.B, answer *agenttest.Response) time.Duration {
 	})
 	defer unsubscribe()
 	start := settledCPU(b)
-	if _, _, err := rt.Steer("hi"); err != nil {
+	if _, _, err := rt.Steer(context.Background(), "hi"); err != nil {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

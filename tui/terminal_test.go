@@ -71,7 +71,7 @@ func TestWelcome(t *testing.T) {
 func TestNoticeShownUnderATranscript(t *testing.T) {
 	const notice = "This session belongs to /src/other: the tools work there."
 	rt := newRuntime(t, nil, agenttest.Reply().Text("first answer"))
-	if err := rt.Prompt("first question"); err != nil {
+	if err := rt.Prompt(context.Background(), "first question"); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -138,7 +138,7 @@ func delivered(it agent.QueueItem, queued bool, err error) (any, error) {
 // prompt starts a run; while one is active, streamingBehavior says whether the
 // input steers it or follows it up. The decision is the runtime's, taken
 // atomically, so a run that ends meanwhile never strands the input.
-func (s *Server) prompt(_ context.Context, c command) (any, error) {
+func (s *Server) prompt(ctx context.Context, c command) (any, error) {
 	text, images, err := c.userInput()
 	if err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func (s *Server) prompt(_ context.Context, c command) (any, error) {
 	}
 	switch behaviour {
 	case "":
-		if err := s.rt.Prompt(text, images...); err != nil {
+		if err := s.rt.Prompt(ctx, text, images...); err != nil {
 			if errors.Is(err, agent.ErrBusy) {
 				return nil, errStreaming
 			}
@@ -157,51 +157,51 @@ func (s *Server) prompt(_ context.Context, c command) (any, error) {
 		}
 		return nil, nil
 	case "steer":
-		return delivered(s.rt.Steer(text, images...))
+		return delivered(s.rt.Steer(ctx, text, images...))
 	case "followUp":
-		return delivered(s.rt.FollowUp(text, images...))
+		return delivered(s.rt.FollowUp(ctx, text, images...))
 	case string(agent.QueueCollect), string(agent.QueueInterrupt):
-		return delivered(s.rt.Submit(agent.QueueKind(behaviour), text, images...))
+		return delivered(s.rt.Submit(ctx, agent.QueueKind(behaviour), text, images...))
 	default:
 		return nil, fmt.Errorf("invalid streamingBehavior %q; want steer, followUp, collect or interrupt", behaviour)
 	}
 }
 
-func (s *Server) steer(_ context.Context, c command) (any, error) {
+func (s *Server) steer(ctx context.Context, c command) (any, error) {
 	text, images, err := c.userInput()
 	if err != nil {
 		return nil, err
 	}
-	return delivered(s.rt.Steer(text, images...))
+	return delivered(s.rt.Steer(ctx, text, images...))
 }
 
-func (s *Server) followUp(_ context.Context, c command) (any, error) {
+func (s *Server) followUp(ctx context.Context, c command) (any, error) {
 	text, images, err := c.userInput()
 	if err != nil {
 		return nil, err
 	}
-	return delivered(s.rt.FollowUp(text, images...))
+	return delivered(s.rt.FollowUp(ctx, text, images...))
 }
 
 // collect queues an input that does not steer the run: the collected
 // inputs come together as one turn when it would stop (the seed's collect
 // mode).
-func (s *Server) collect(_ context.Context, c command) (any, error) {
+func (s *Server) collect(ctx context.Context, c command) (any, error) {
 	text, images, err := c.userInput()
 	if err != nil {
 		return nil, err
 	}
-	return delivered(s.rt.Submit(agent.QueueCollect, text, images...))
+	return delivered(s.rt.Submit(ctx, agent.QueueCollect, text, images...))
 }
 
 // interrupt aborts the active run and starts the next one with the input
 // (the seed's interrupt mode); when idle it goes ahead of what is queued.
-func (s *Server) interrupt(_ context.Context, c command) (any, error) {
+func (s *Server) interrupt(ctx context.Context, c command) (any, error) {
 	text, images, err := c.userInput()
 	if err != nil {
 		return nil, err
 	}
-	return delivered(s.rt.Submit(agent.QueueInterrupt, text, images...))
+	return delivered(s.rt.Submit(ctx, agent.QueueInterrupt, text, images...))
 }
 
 // abort answers once the run has ended, as pi does, so that a client may
@@ -217,8 +217,8 @@ func (s *Server) quit(ctx context.Context, _ command) (any, error) {
 	return nil, s.rt.WaitForIdle(ctx)
 }
 
-func (s *Server) newSession(context.Context, command) (any, error) {
-	if err := s.rt.NewSession(); err != nil {
+func (s *Server) newSession(ctx context.Context, _ command) (any, error) {
+	if err := s.rt.NewSession(ctx); err != nil {
 		if errors.Is(err, agent.ErrBusy) {
 			return nil, errors.New("cannot start a new session while a run is active; abort it first")
 		}
@@ -262,7 +262,7 @@ func (s *Server) getMessages(context.Context, command) (any, error) {
 	}{eventjson.Messages(s.rt.State().Messages)}, nil
 }
 
-func (s *Server) setModel(_ context.Context, c command) (any, error) {
+func (s *Server) setModel(ctx context.Context, c command) (any, error) {
 	provider, err := c.requiredString("provider")
 	if err != nil {
 		return nil, err
@@ -271,7 +271,7 @@ func (s *Server) setModel(_ context.Context, c command) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.rt.SetModel(provider + "/" + id)
+	m, err := s.rt.SetModel(ctx, provider+"/"+id)
 	if err != nil {
 		return nil, err
 	}
@@ -354,12 +354,12 @@ func (s *Server) getLastAssistantText(context.Context, command) (any, error) {
 }
 
 // dequeue takes queued inputs back: the one itemId names, or all of them.
-func (s *Server) dequeue(_ context.Context, c command) (any, error) {
+func (s *Server) dequeue(ctx context.Context, c command) (any, error) {
 	id, err := c.optString("itemId")
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.rt.Dequeue(id)
+	items, err := s.rt.Dequeue(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -41,10 +41,3 @@ func signalName(s syscall.Signal) string {
 	}
 	return s.String()
 }
-
-// Abort aborts the active run on the user's behalf, if there is one.
-func (r *Runtime) Abort() { r.agent.Abort() }
-
-// AbortWith aborts the active run, if any, recording reason (AbortQuit,
-// AbortTimeout, AbortSignal) in its aborted marker and run record.
-func (r *Runtime) AbortWith(reason string) { r.agent.AbortWith(reason) }

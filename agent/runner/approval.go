@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools"
@@ -179,19 +180,32 @@ func (a *approvals) pending() []ApprovalRequest {
 	return out
 }
 
+// approvalDesk answers the approval requests a session's run waits on,
+// its own and its sub-agents'. It calls the approvals queue and, for a
+// sub-agent's request, the sub-agents; sessionID names the session whose
+// own requests these are.
+type approvalDesk struct {
+	approvals *approvals
+	subs      *subagents
+	sessionID func() string
+	// answersChildren says that a host's front end answers the approval
+	// requests of this runtime's sub-agents.
+	answersChildren atomic.Bool
+}
+
 // Approve answers the approval request of tool call id.
-func (r *Runtime) Approve(id string, d ApprovalDecision) error { return r.approvals.answer(id, d) }
+func (k *approvalDesk) Approve(id string, d ApprovalDecision) error { return k.approvals.answer(id, d) }
 
 // ApproveIn answers the approval request of tool call id that session
 // sessionID's run waits on: this runtime's own when sessionID is "" or its
 // session, else one of its sub-agents' (ApprovalRequest.SessionID). Call
 // ids are unique only within one provider's answers; the session tells
 // apart two calls of one id.
-func (r *Runtime) ApproveIn(sessionID, id string, d ApprovalDecision) error {
-	if sessionID == "" || sessionID == r.SessionID() {
-		return r.Approve(id, d)
+func (k *approvalDesk) ApproveIn(sessionID, id string, d ApprovalDecision) error {
+	if sessionID == "" || sessionID == k.sessionID() {
+		return k.Approve(id, d)
 	}
-	child := r.subs.child(sessionID)
+	child := k.subs.child(sessionID)
 	if child == nil {
 		return fmt.Errorf("no sub-agent of this session runs in session %q", sessionID)
 	}
@@ -200,4 +214,10 @@ func (r *Runtime) ApproveIn(sessionID, id string, d ApprovalDecision) error {
 
 // PendingApprovals lists the calls waiting for an answer, by id, for a
 // front end that attaches while one waits.
-func (r *Runtime) PendingApprovals() []ApprovalRequest { return r.approvals.pending() }
+func (k *approvalDesk) PendingApprovals() []ApprovalRequest { return k.approvals.pending() }
+
+// allApprovals are the requests a session's run waits on, its sub-agents'
+// included.
+func (k *approvalDesk) allApprovals() []ApprovalRequest {
+	return append(k.PendingApprovals(), k.subs.childApprovals()...)
+}

@@ -15,10 +15,10 @@ func (errNoOneCanAnswer) Error() string {
 // runtime and of its sub-agents with ErrNoOneCanAnswer: those waiting now
 // and those to come. A front end calls it when it can no longer answer, so
 // that a run waiting for an answer ends instead of waiting for ever.
-func (r *Runtime) RefuseApprovals() {
-	r.answersChildren.Store(false) // a sub-agent started from now on asks no one
-	r.approvals.refuse(ErrNoOneCanAnswer)
-	for _, c := range r.subs.all() {
+func (k *approvalDesk) RefuseApprovals() {
+	k.answersChildren.Store(false) // a sub-agent started from now on asks no one
+	k.approvals.refuse(ErrNoOneCanAnswer)
+	for _, c := range k.subs.all() {
 		c.RefuseApprovals()
 	}
 }

@@ -56,7 +56,7 @@ func TestApprovals(t *testing.T) {
 					asked <- a.Data.(ApprovalRequest)
 				}
 			})
-			if err := rt.Prompt("go"); err != nil {
+			if err := rt.Prompt(context.Background(), "go"); err != nil {
 				t.Fatal(err)
 			}
 			if tt.wantAsked {
@@ -123,7 +123,7 @@ func TestApprovalWaitPausesTheRunTimeout(t *testing.T) {
 			asked <- struct{}{}
 		}
 	})
-	if err := rt.Prompt("go"); err != nil {
+	if err := rt.Prompt(context.Background(), "go"); err != nil {
 		t.Fatal(err)
 	}
 	<-asked

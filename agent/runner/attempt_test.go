@@ -75,7 +75,7 @@ func attemptRuntime(t *testing.T, p *byProfile, fallbacks ...string) ([]agent.An
 			mu.Unlock()
 		}
 	})
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -212,7 +212,7 @@ func TestEmptyAnswerFallsBack(t *testing.T) {
 				notes = append(notes, a)
 			}
 		})
-		if err := rt.Prompt("hi"); err != nil {
+		if err := rt.Prompt(context.Background(), "hi"); err != nil {
 			t.Fatal(err)
 		}
 		waitIdle(t, rt)
@@ -274,7 +274,7 @@ func TestAttemptsAreRecordedWithTheRun(t *testing.T) {
 			runID = rt.currentRun()
 		}
 	})
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -323,7 +323,7 @@ func TestASwitchResetsTheThinkingLevel(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt.SetThinking(agent.ThinkingHigh)
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -368,7 +368,7 @@ func TestReasoningOnlyFallsBack(t *testing.T) {
 				mu.Unlock()
 			}
 		})
-		if err := rt.Prompt("hi"); err != nil {
+		if err := rt.Prompt(context.Background(), "hi"); err != nil {
 			t.Fatal(err)
 		}
 		waitIdle(t, rt)
@@ -401,7 +401,7 @@ func TestAProviderThatPanicsFailsTheRequest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := rt.Prompt("hi"); err != nil {
+		if err := rt.Prompt(context.Background(), "hi"); err != nil {
 			t.Fatal(err)
 		}
 		waitIdle(t, rt)
@@ -435,7 +435,7 @@ func TestAnAbortedAttemptStillEnds(t *testing.T) {
 			mu.Unlock()
 		}
 	})
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	<-started

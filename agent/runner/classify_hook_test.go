@@ -38,7 +38,7 @@ func TestTheProvidersHookClassifiesTheAttempt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := rt.Prompt("hi"); err != nil {
+			if err := rt.Prompt(context.Background(), "hi"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)

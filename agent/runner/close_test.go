@@ -56,11 +56,11 @@ func newStuckSaves(t *testing.T, opts Options) stuckSaves {
 		agenttest.Reply().Text("one").Stop(agent.StopReasonStop),
 		agenttest.Reply().Wait(release).Text("two").Stop(agent.StopReasonStop),
 	), opts)
-	if err := rt.Prompt("first"); err != nil { // the session, its claim, the lanes' publisher
+	if err := rt.Prompt(context.Background(), "first"); err != nil { // the session, its claim, the lanes' publisher
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
-	if err := rt.Prompt("second"); err != nil { // saved before the lock
+	if err := rt.Prompt(context.Background(), "second"); err != nil { // saved before the lock
 		t.Fatal(err)
 	}
 	unlock := persisttest.HoldWriteLock(t, store.Path())
@@ -169,7 +169,7 @@ func TestQuitRefusesAnInputStillBeingSaved(t *testing.T) {
 	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("never").Stop(agent.StopReasonStop)), Options{Quit: quit})
 	unlock := persisttest.HoldWriteLock(t, store.Path())
 	refused := make(chan error, 1)
-	go func() { refused <- rt.Prompt("typed as steer quit") }()
+	go func() { refused <- rt.Prompt(context.Background(), "typed as steer quit") }()
 	signal()
 	err := returnsWithin(t, "Prompt", func() error { return <-refused })
 	if !errors.Is(err, context.Canceled) {

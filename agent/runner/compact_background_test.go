@@ -180,7 +180,7 @@ func TestOwningEngineCompactsInTheBackground(t *testing.T) {
 				e = &owningEngine{log: log}
 			}
 			rt, notes, notices := engineRuntime(t, p, e)
-			if err := rt.Prompt("and now?"); err != nil {
+			if err := rt.Prompt(context.Background(), "and now?"); err != nil {
 				t.Fatal(err)
 			}
 			settle(t, rt)
@@ -220,7 +220,7 @@ func TestBackgroundCompactionFailureKeepsTheSession(t *testing.T) {
 		return engines.CompactResult{Reason: "the index is busy"}, nil
 	}}
 	rt, _, notices := engineRuntime(t, p, e)
-	if err := rt.Prompt("and now?"); err != nil {
+	if err := rt.Prompt(context.Background(), "and now?"); err != nil {
 		t.Fatal(err)
 	}
 	settle(t, rt)
@@ -235,7 +235,7 @@ func TestBackgroundCompactionFailureKeepsTheSession(t *testing.T) {
 	if q, on := rt.keeper.engines.engine.Quarantine(context.Background()); on {
 		t.Fatalf("the engine was quarantined: %+v", q)
 	}
-	if err := rt.Prompt("again"); err != nil {
+	if err := rt.Prompt(context.Background(), "again"); err != nil {
 		t.Fatal(err)
 	}
 	settle(t, rt)
@@ -259,12 +259,12 @@ func TestTheNextRunWaitsForTheBackgroundCompaction(t *testing.T) {
 		return e.Compact(ctx, req)
 	}
 	rt, notes, _ := engineRuntime(t, p, e)
-	if err := rt.Prompt("and now?"); err != nil {
+	if err := rt.Prompt(context.Background(), "and now?"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
 	<-started
-	if err := rt.Prompt("next"); err != nil {
+	if err := rt.Prompt(context.Background(), "next"); err != nil {
 		t.Fatal(err)
 	}
 	if !rt.State().Running {

@@ -114,7 +114,7 @@ func newCooldownRuntime(t *testing.T, clock *fakeClock, fail func(profile string
 
 func (c *cooldownRuntime) run(t *testing.T) {
 	t.Helper()
-	if err := c.Prompt("hi"); err != nil {
+	if err := c.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, c.Runtime)

@@ -135,7 +135,7 @@ func TestCooldownWait(t *testing.T) {
 					ends = append(ends, d)
 				}
 			})
-			if err := rt.Prompt("hi"); err != nil {
+			if err := rt.Prompt(context.Background(), "hi"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)
@@ -190,7 +190,7 @@ func TestCooldownWaitEndsOnAbort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	<-sleep.waiting

@@ -66,7 +66,7 @@ func diskFullRun(t *testing.T, commitAnyway bool, opts Options) (*Runtime, *fake
 	disk.inject(rt.writes.saver)
 	notices := make(noticeWait, 8)
 	rt.SubscribeNotices(notices.add)
-	if err := rt.Prompt("fill the disk"); err != nil {
+	if err := rt.Prompt(context.Background(), "fill the disk"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt) // a full disk does not hold the run's end up
@@ -167,7 +167,7 @@ func TestQuitSaysWhatWasNotSaved(t *testing.T) {
 func TestASessionWithKeptWritesIsNotLeft(t *testing.T) {
 	rt, disk, notices := diskFullRun(t, false, Options{})
 	before := rt.SessionID()
-	err := rt.NewSession()
+	err := rt.NewSession(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "not saved: 2 messages") {
 		t.Fatalf("NewSession = %v, want it refused naming the unsaved messages", err)
 	}
@@ -179,7 +179,7 @@ func TestASessionWithKeptWritesIsNotLeft(t *testing.T) {
 	if got := notices.next(t); got != NoticePersistRecovered {
 		t.Fatalf("notice %s, want persist_recovered", got)
 	}
-	if err := rt.NewSession(); err != nil {
+	if err := rt.NewSession(context.Background()); err != nil {
 		t.Fatalf("NewSession once everything is saved: %v", err)
 	}
 }

@@ -211,12 +211,12 @@ func engineEnv(hidden []string) []string {
 
 // Engines is the context engines as the inspectors show them (see
 // contextEngines.view).
-func (r *Runtime) Engines(ctx context.Context) (EnginesView, error) {
-	return r.keeper.engines.view(ctx)
+func (i *inspectors) Engines(ctx context.Context) (EnginesView, error) {
+	return i.keeper.engines.view(ctx)
 }
 
 // ClearQuarantine lifts engine's quarantine (for every steer process on the
 // state directory); false when it had none.
-func (r *Runtime) ClearQuarantine(ctx context.Context, engine string) (bool, error) {
-	return r.keeper.engines.clear(ctx, engine)
+func (i *inspectors) ClearQuarantine(ctx context.Context, engine string) (bool, error) {
+	return i.keeper.engines.clear(ctx, engine)
 }

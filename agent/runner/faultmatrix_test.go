@@ -423,7 +423,7 @@ func (s *matrixSession) drive(ctx context.Context, t *testing.T, run int) {
 		t.Errorf("run %d: clearing the engine's quarantine: %v", run, err)
 	}
 	s.m.clock.tick()
-	if err := s.rt.Prompt(matrixPrompt(run)); err != nil {
+	if err := s.rt.Prompt(context.Background(), matrixPrompt(run)); err != nil {
 		t.Errorf("run %d: prompt: %v", run, err)
 		return
 	}
@@ -469,8 +469,8 @@ func (s *matrixSession) drive(ctx context.Context, t *testing.T, run int) {
 	}
 }
 
-func (s *matrixSession) steer(t *testing.T, text string, send func(string, ...agent.Content) (agent.QueueItem, bool, error)) {
-	it, _, err := send(text)
+func (s *matrixSession) steer(t *testing.T, text string, send func(context.Context, string, ...agent.Content) (agent.QueueItem, bool, error)) {
+	it, _, err := send(context.Background(), text)
 	if err != nil {
 		t.Errorf("%s: %v", text, err)
 		return

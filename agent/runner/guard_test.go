@@ -109,7 +109,7 @@ func TestOverflowCompactsOnceAndCompletes(t *testing.T) {
 	if err := rt.agent.ReplaceMessages(history(20, 8_000)); err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.Prompt("and now?"); err != nil {
+	if err := rt.Prompt(context.Background(), "and now?"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -181,7 +181,7 @@ func TestOverflowChainInTheSeedsSteps(t *testing.T) {
 			if err := rt.agent.ReplaceMessages(c.session); err != nil {
 				t.Fatal(err)
 			}
-			if err := rt.Prompt("again"); err != nil {
+			if err := rt.Prompt(context.Background(), "again"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)
@@ -240,7 +240,7 @@ func TestHugeToolResultIsCutWithItsTail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.Prompt("build it"); err != nil {
+	if err := rt.Prompt(context.Background(), "build it"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)

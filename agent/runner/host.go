@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
-	"github.com/steer-tui/steer/persistence"
 )
 
 // The host's own annotations, delivered to its subscribers among the
@@ -61,6 +60,11 @@ const backgroundTitleMax = 40
 // ends, its Runtime lets the session go (another steer may open it) and
 // waits, idle, to serve a later switch.
 type Host struct {
+	*currentSession // Steer, Prompt, SetModel, Profiles… of the current session (host_current.go)
+	*hostFeed       // Subscribe, SubscribeAll, SubscribeNotices (host_events.go)
+	*watchGroup     // the goroutines the runtimes' events start
+	*everySession   // AbortWith, WaitForIdle over all the sessions (host_all.go)
+
 	first *Runtime // made by New with the process's options; owns the lanes
 	now   func() time.Time
 
@@ -77,31 +81,22 @@ type Host struct {
 	all        []*Runtime
 	children   map[*Runtime]*childWatcher
 	detach     func()
+}
 
-	emitMu   sync.Mutex // serialises deliveries to subscribers; guards below
-	attached *Runtime   // whose events are delivered
-	subs     []hostSub
-	nextSub  int
-	notices  notices
-
-	allMu   sync.Mutex // serialises deliveries to SubscribeAll's subscribers
-	allSubs map[int]func(sessionID string, ev agent.Event)
-	nextAll int
-
+// watchGroup runs the work the runtimes' events start off their event
+// path, and lets Close wait for it. It calls nothing.
+type watchGroup struct {
 	watchMu  sync.Mutex     // guards closing, and Adds to watchers
 	closing  bool           // Close has begun: no more watchers
 	watchers sync.WaitGroup // goroutines started by the runtimes' events
 }
 
-type hostSub struct {
-	id int
-	fn agent.Subscriber
-}
-
 // NewHost makes rt the host's current session. The host takes rt over:
 // close the host, not rt.
 func NewHost(rt *Runtime) *Host {
-	h := &Host{first: rt, now: rt.opts.Now, background: map[*Runtime]time.Time{}}
+	h := &Host{first: rt, now: rt.opts.Now, background: map[*Runtime]time.Time{}, hostFeed: &hostFeed{}, watchGroup: &watchGroup{}}
+	h.currentSession = &currentSession{current: h.Current, input: h.input, first: rt}
+	h.everySession = &everySession{runtimes: h.runtimes}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.adopt(rt)
@@ -150,15 +145,15 @@ func (h *Host) watch(rt *Runtime, ev agent.Event) {
 
 // goWatch runs f on a goroutine of its own, which Close waits for; once
 // Close has begun, f is not run.
-func (h *Host) goWatch(f func()) {
-	h.watchMu.Lock()
-	defer h.watchMu.Unlock()
-	if h.closing {
+func (g *watchGroup) goWatch(f func()) {
+	g.watchMu.Lock()
+	defer g.watchMu.Unlock()
+	if g.closing {
 		return
 	}
-	h.watchers.Add(1)
+	g.watchers.Add(1)
 	go func() {
-		defer h.watchers.Done()
+		defer g.watchers.Done()
 		f()
 	}()
 }
@@ -198,7 +193,7 @@ func (h *Host) setAside(rt *Runtime) {
 	}
 	var err error
 	if !rt.agent.Running() {
-		err = rt.NewSession()
+		err = rt.NewSession(rt.writes.ctx) // within the runtime's lifetime, as a switch away always was
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -228,152 +223,6 @@ func (h *Host) Current() *Runtime {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.current
-}
-
-// SwitchSession makes the saved session id current. A run of the session
-// left behind goes on in the background; an idle one is let go. A session
-// running in the background becomes current again, as it stands; a running
-// sub-agent's is shown as it runs, taking no input (ErrSubagentSession).
-func (h *Host) SwitchSession(ctx context.Context, id string) error {
-	h.switchMu.Lock()
-	defer h.switchMu.Unlock()
-	h.mu.Lock()
-	cur := h.current
-	owned := h.owns(cur)
-	child := h.runningChild(id)
-	if cur.SessionID() == id && (owned || child != nil) {
-		h.mu.Unlock()
-		return nil // a sub-agent's shown that has answered opens afresh, writable
-	}
-	for rt := range h.background {
-		if rt.SessionID() == id {
-			delete(h.background, rt)
-			h.mu.Unlock()
-			h.showInstead(cur, rt)
-			return nil
-		}
-	}
-	h.mu.Unlock()
-	if cur.store == nil {
-		return errors.New("saved sessions are not available without a state directory")
-	}
-	if child != nil {
-		// Its parent's runtime writes it: shown as it runs, read-only.
-		h.showInstead(cur, child)
-		return nil
-	}
-	if owned && !cur.agent.Running() {
-		if err := cur.SwitchSession(ctx, id); err != nil {
-			return err
-		}
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.attach(cur)
-		return nil
-	}
-	sess, err := cur.store.Session(ctx, id)
-	if errors.Is(err, persistence.ErrNotFound) {
-		return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
-	}
-	if err != nil {
-		return err
-	}
-	rt, err := h.spare(ctx, sess.Workspace, func(rt *Runtime) error { return rt.SwitchSession(ctx, id) },
-		func(o *Options) { o.Session = id })
-	if err != nil {
-		return err
-	}
-	h.showInstead(cur, rt)
-	return nil
-}
-
-// NewSession makes an empty session current; a run of the one left behind
-// goes on in the background.
-func (h *Host) NewSession() error {
-	h.switchMu.Lock()
-	defer h.switchMu.Unlock()
-	h.mu.Lock()
-	cur := h.current
-	owned := h.owns(cur)
-	h.mu.Unlock()
-	if owned && !cur.agent.Running() {
-		if err := cur.NewSession(); err != nil {
-			return err
-		}
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.attach(cur)
-		return nil
-	}
-	if cur.store == nil {
-		return errors.New("a run is active, and without a state directory it cannot go on in the background: interrupt it (esc) first")
-	}
-	settings := cur.agent.State()
-	rt, err := h.spare(context.Background(), cur.opts.Workspace, func(rt *Runtime) error {
-		rt.agent.SetModel(settings.Model, rt.streamFor(settings.Model))
-		return nil
-	}, func(*Options) {})
-	if err != nil {
-		return err
-	}
-	h.showInstead(cur, rt)
-	return nil
-}
-
-// showInstead sets cur aside and makes rt current. h.switchMu is held.
-func (h *Host) showInstead(cur, rt *Runtime) {
-	h.setAside(cur)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.makeCurrent(rt)
-}
-
-// makeCurrent attaches rt, which has the current model settings, and
-// updates the badge. h.mu is held.
-func (h *Host) makeCurrent(rt *Runtime) {
-	h.current = rt
-	h.attach(rt)
-	h.announceBackground()
-}
-
-// spare is a runtime for another session while the current one runs, in
-// workspace (whose tools it needs): a spare of that workspace made ready by
-// open, or a new one from the first's options (edited by edit). Either has
-// the current thinking level; the model is the session's (open sets it for
-// a new session). h.switchMu is held; the opening is done outside h.mu.
-func (h *Host) spare(ctx context.Context, workspace string, open func(*Runtime) error, edit func(*Options)) (*Runtime, error) {
-	h.mu.Lock()
-	settings := h.current.agent.State()
-	var rt *Runtime
-	if i := slices.IndexFunc(h.spares, func(s *Runtime) bool { return s.opts.Workspace == workspace }); i >= 0 {
-		rt = h.spares[i]
-		h.spares = slices.Delete(h.spares, i, i+1)
-	}
-	h.mu.Unlock()
-	if rt != nil {
-		if err := open(rt); err != nil {
-			h.mu.Lock()
-			h.spares = append(h.spares, rt)
-			h.mu.Unlock()
-			return nil, err
-		}
-		rt.SetThinking(settings.Thinking)
-		return rt, nil
-	}
-	opts := h.first.given
-	opts.Session, opts.Continue, opts.Workspace = "", false, workspace
-	opts.Lanes, opts.Ledger = h.first.sched, h.first.ledger
-	opts.Model, opts.Thinking = settings.Model.Ref(), settings.Thinking
-	edit(&opts)
-	rt, err := New(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	rt.lanesOwner = h.first.lanesOwner
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.adopt(rt)
-	return rt, nil
 }
 
 // runningChild is the runtime of session id when it is a running
@@ -413,12 +262,6 @@ func (h *Host) input() (*Runtime, error) {
 	return h.current, nil
 }
 
-// allApprovals are the requests a session's run waits on, its sub-agents'
-// included.
-func (r *Runtime) allApprovals() []ApprovalRequest {
-	return append(r.PendingApprovals(), r.subs.childApprovals()...)
-}
-
 // ApproveIn answers the approval request of tool call id in session
 // sessionID ("" for the current session's own run): a sub-agent's, the
 // current session's or a background one's.
@@ -438,14 +281,14 @@ func (h *Host) ApproveIn(sessionID, id string, d ApprovalDecision) error {
 // DequeueIn takes queued items of session sessionID back (see Dequeue), if
 // the host still has it open: a front end acting on the session it shows
 // never takes the items of one it has switched to since.
-func (h *Host) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
+func (h *Host) DequeueIn(ctx context.Context, sessionID, id string) ([]agent.QueueItem, error) {
 	h.mu.Lock()
 	rt := h.session(sessionID)
 	h.mu.Unlock()
 	if rt == nil {
 		return nil, fmt.Errorf("session %s is not open here any more", sessionID)
 	}
-	return rt.DequeueIn(sessionID, id)
+	return rt.DequeueIn(ctx, sessionID, id)
 }
 
 // AbortSession aborts the run of session id, current, in the background
@@ -480,30 +323,10 @@ func (h *Host) runtimes() []*Runtime {
 	return slices.Clone(h.all)
 }
 
-// AbortWith aborts every run of the host for reason (a quit, a signal).
-func (h *Host) AbortWith(reason string) {
-	for _, rt := range h.runtimes() {
-		rt.AbortWith(reason)
-	}
-}
-
-// WaitForIdle waits until no session of the host runs and everything they
-// produced has been saved.
-func (h *Host) WaitForIdle(ctx context.Context) error {
-	for _, rt := range h.runtimes() {
-		if err := rt.WaitForIdle(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Close closes every runtime of the host, the first last (it owns the
 // lanes the others share). Call it once every run has ended.
 func (h *Host) Close(ctx context.Context) error {
-	h.watchMu.Lock()
-	h.closing = true
-	h.watchMu.Unlock()
+	h.endWatches()
 	all := h.runtimes()
 	var errs []error
 	for i := len(all) - 1; i >= 0; i-- {
@@ -511,4 +334,11 @@ func (h *Host) Close(ctx context.Context) error {
 	}
 	h.watchers.Wait()
 	return errors.Join(errs...)
+}
+
+// endWatches starts no more watchers: Close has begun.
+func (g *watchGroup) endWatches() {
+	g.watchMu.Lock()
+	defer g.watchMu.Unlock()
+	g.closing = true
 }

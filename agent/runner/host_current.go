@@ -8,52 +8,61 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// The host's methods that act on the current session, as Runtime's do.
+// currentSession is the host's methods that act on the current session
+// as Runtime's do: each finds the runtime to act on (current; input, which
+// refuses a sub-agent's session shown, for what changes the session) and
+// forwards to it. What every session shares (the models, the store's
+// counter) comes from first. It calls nothing else of the host.
+type currentSession struct {
+	current func() *Runtime
+	input   func() (*Runtime, error)
+	first   *Runtime
+}
 
 // Steer queues steering in the current session, or starts a run with it.
-func (h *Host) Steer(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
-	rt, err := h.input()
+func (c *currentSession) Steer(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error) {
+	rt, err := c.input()
 	if err != nil {
 		return agent.QueueItem{}, false, err
 	}
-	return rt.Steer(text, images...)
+	return rt.Steer(ctx, text, images...)
 }
 
 // FollowUp queues a follow-up in the current session, or starts a run.
-func (h *Host) FollowUp(text string, images ...agent.Content) (agent.QueueItem, bool, error) {
-	rt, err := h.input()
+func (c *currentSession) FollowUp(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error) {
+	rt, err := c.input()
 	if err != nil {
 		return agent.QueueItem{}, false, err
 	}
-	return rt.FollowUp(text, images...)
+	return rt.FollowUp(ctx, text, images...)
 }
 
 // Prompt starts a run in the current session.
-func (h *Host) Prompt(text string, images ...agent.Content) error {
-	rt, err := h.input()
+func (c *currentSession) Prompt(ctx context.Context, text string, images ...agent.Content) error {
+	rt, err := c.input()
 	if err != nil {
 		return err
 	}
-	return rt.Prompt(text, images...)
+	return rt.Prompt(ctx, text, images...)
 }
 
 // Dequeue takes queued items of the current session back.
-func (h *Host) Dequeue(id string) ([]agent.QueueItem, error) {
-	rt, err := h.input()
+func (c *currentSession) Dequeue(ctx context.Context, id string) ([]agent.QueueItem, error) {
+	rt, err := c.input()
 	if err != nil {
 		return nil, err
 	}
-	return rt.Dequeue(id)
+	return rt.Dequeue(ctx, id)
 }
 
 // Abort aborts the current session's run on the user's behalf (Esc); runs
 // in the background go on. In a sub-agent's session shown, it stops the
 // sub-agent, whose parent is told so.
-func (h *Host) Abort() { h.Current().Abort() }
+func (c *currentSession) Abort() { c.current().Abort() }
 
 // Compact summarises the current session's older history.
-func (h *Host) Compact(ctx context.Context, instructions string) (CompactionEnd, error) {
-	rt, err := h.input()
+func (c *currentSession) Compact(ctx context.Context, instructions string) (CompactionEnd, error) {
+	rt, err := c.input()
 	if err != nil {
 		return CompactionEnd{}, err
 	}
@@ -61,102 +70,83 @@ func (h *Host) Compact(ctx context.Context, instructions string) (CompactionEnd,
 }
 
 // State is the current session's snapshot.
-func (h *Host) State() State { return h.Current().State() }
+func (c *currentSession) State() State { return c.current().State() }
 
 // SessionID names the current session.
-func (h *Host) SessionID() string { return h.Current().SessionID() }
+func (c *currentSession) SessionID() string { return c.current().SessionID() }
 
 // Workspace is the current session's workspace.
-func (h *Host) Workspace() string { return h.Current().Workspace() }
+func (c *currentSession) Workspace() string { return c.current().Workspace() }
 
 // Models lists every configured model.
-func (h *Host) Models() []agent.Model { return h.first.Models() }
+func (c *currentSession) Models() []agent.Model { return c.first.Models() }
 
 // ModelProblem says why m cannot be used, or "".
-func (h *Host) ModelProblem(m agent.Model) string { return h.first.ModelProblem(m) }
+func (c *currentSession) ModelProblem(m agent.Model) string { return c.first.ModelProblem(m) }
 
 // SetModel switches the current session's model.
-func (h *Host) SetModel(ref string) (agent.Model, error) {
-	rt, err := h.input()
+func (c *currentSession) SetModel(ctx context.Context, ref string) (agent.Model, error) {
+	rt, err := c.input()
 	if err != nil {
 		return agent.Model{}, err
 	}
-	return rt.SetModel(ref)
+	return rt.SetModel(ctx, ref)
 }
 
 // SetThinking sets the current session's thinking level; a sub-agent's
 // session shown keeps its own.
-func (h *Host) SetThinking(l agent.ThinkingLevel) {
-	if rt, err := h.input(); err == nil {
+func (c *currentSession) SetThinking(l agent.ThinkingLevel) {
+	if rt, err := c.input(); err == nil {
 		rt.SetThinking(l)
 	}
 }
 
 // Profiles views every auth profile from the shared ledger.
-func (h *Host) Profiles(ctx context.Context) ([]ProfileView, error) { return h.Current().Profiles(ctx) }
+func (c *currentSession) Profiles(ctx context.Context) ([]ProfileView, error) {
+	return c.current().Profiles(ctx)
+}
 
 // ClearProfile ends profile id's cooldown or disabled window.
-func (h *Host) ClearProfile(ctx context.Context, id string) error {
-	return h.Current().ClearProfile(ctx, id)
+func (c *currentSession) ClearProfile(ctx context.Context, id string) error {
+	return c.current().ClearProfile(ctx, id)
 }
 
 // PreferProfile sets the current session's preferred auth profile ("" for
 // none).
-func (h *Host) PreferProfile(id string) error { return h.Current().PreferProfile(id) }
+func (c *currentSession) PreferProfile(ctx context.Context, id string) error {
+	return c.current().PreferProfile(ctx, id)
+}
 
 // LockProfile locks the current session to auth profile id ("" unlocks).
-func (h *Host) LockProfile(id string) error { return h.Current().LockProfile(id) }
+func (c *currentSession) LockProfile(ctx context.Context, id string) error {
+	return c.current().LockProfile(ctx, id)
+}
 
 // Engines views the current session's context engines.
-func (h *Host) Engines(ctx context.Context) (EnginesView, error) { return h.Current().Engines(ctx) }
+func (c *currentSession) Engines(ctx context.Context) (EnginesView, error) {
+	return c.current().Engines(ctx)
+}
 
 // ClearQuarantine lifts engine's quarantine.
-func (h *Host) ClearQuarantine(ctx context.Context, engine string) (bool, error) {
-	return h.Current().ClearQuarantine(ctx, engine)
+func (c *currentSession) ClearQuarantine(ctx context.Context, engine string) (bool, error) {
+	return c.current().ClearQuarantine(ctx, engine)
 }
 
 // Runs lists session sessionID's latest runs.
-func (h *Host) Runs(ctx context.Context, sessionID string, limit int) ([]RunView, error) {
-	return h.Current().Runs(ctx, sessionID, limit)
+func (c *currentSession) Runs(ctx context.Context, sessionID string, limit int) ([]RunView, error) {
+	return c.current().Runs(ctx, sessionID, limit)
 }
 
 // Lanes views the lanes of every live steer process.
-func (h *Host) Lanes(ctx context.Context) (LanesView, error) { return h.Current().Lanes(ctx) }
+func (c *currentSession) Lanes(ctx context.Context) (LanesView, error) { return c.current().Lanes(ctx) }
 
 // ContextMeter measures the current session's next request.
-func (h *Host) ContextMeter() ContextMeter { return h.Current().ContextMeter() }
+func (c *currentSession) ContextMeter() ContextMeter { return c.current().ContextMeter() }
 
-// ListSessions lists the saved sessions of the current workspace. A session
-// this process runs (in the background, or a sub-agent's) is marked
-// Running rather than open elsewhere.
-func (h *Host) ListSessions(ctx context.Context) ([]SessionInfo, error) {
-	list, err := h.Current().ListSessions(ctx)
-	if err != nil {
-		return nil, err
-	}
-	h.mu.Lock()
-	here := map[string]bool{}
-	for _, rt := range h.all {
-		here[rt.SessionID()] = rt.agent.Running()
-		for _, id := range rt.subs.childIDs() {
-			here[id] = true
-		}
-	}
-	h.mu.Unlock()
-	for i, s := range list {
-		if running, ok := here[s.ID]; ok {
-			list[i].OpenElsewhere, list[i].Running = "", running
-		}
-	}
-	return list, nil
-}
-
-// title is the start of the session's first input (or its saved title),
-// for the background badge.
-func (r *Runtime) title() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return firstLineOf(r.session.title, backgroundTitleMax)
+// StoreVersion is the store's counter (Runtime.StoreVersion): the sessions
+// of a host share one store.
+func (c *currentSession) StoreVersion(ctx context.Context) (uint64, error) {
+	return c.first.StoreVersion(ctx)
 }
 
 func sortBackground(runs []BackgroundRun) {

@@ -1,12 +1,35 @@
 package runner
 
 import (
+	"sync"
+
 	"github.com/steer-tui/steer/agent"
 )
 
 // How the host's subscribers hear of its sessions: the current session's
 // events, opening with its snapshot, the background badge, every session's
 // events for SubscribeAll, and the notices.
+
+// hostFeed is the host's subscribers and the order they hear things in:
+// the current session's events and the host's annotations (Subscribe),
+// every session's events (SubscribeAll) and the notices. The host attaches
+// the runtime whose events it delivers; the feed calls nothing.
+type hostFeed struct {
+	emitMu   sync.Mutex // serialises deliveries to subscribers; guards below
+	attached *Runtime   // whose events are delivered
+	subs     []hostSub
+	nextSub  int
+	notices  notices
+
+	allMu   sync.Mutex // serialises deliveries to SubscribeAll's subscribers
+	allSubs map[int]func(sessionID string, ev agent.Event)
+	nextAll int
+}
+
+type hostSub struct {
+	id int
+	fn agent.Subscriber
+}
 
 // attach makes rt the runtime whose events the subscribers get, opening
 // with the session_loaded snapshot. h.mu is held.
@@ -53,8 +76,8 @@ func (h *Host) backgroundRuns() []BackgroundRun {
 	return runs
 }
 
-func (h *Host) deliverLocked(ev agent.Event) {
-	for _, s := range h.subs {
+func (f *hostFeed) deliverLocked(ev agent.Event) {
+	for _, s := range f.subs {
 		s.fn(ev)
 	}
 }
@@ -63,18 +86,18 @@ func (h *Host) deliverLocked(ev agent.Event) {
 // and with the host's annotations (AnnotationSessionLoaded when the current
 // session changes, AnnotationBackgroundRuns); fn must return quickly and
 // must not call the host.
-func (h *Host) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
-	h.emitMu.Lock()
-	defer h.emitMu.Unlock()
-	h.nextSub++
-	id := h.nextSub
-	h.subs = append(h.subs[:len(h.subs):len(h.subs)], hostSub{id: id, fn: fn})
+func (f *hostFeed) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
+	f.emitMu.Lock()
+	defer f.emitMu.Unlock()
+	f.nextSub++
+	id := f.nextSub
+	f.subs = append(f.subs[:len(f.subs):len(f.subs)], hostSub{id: id, fn: fn})
 	return func() {
-		h.emitMu.Lock()
-		defer h.emitMu.Unlock()
-		for i, s := range h.subs {
+		f.emitMu.Lock()
+		defer f.emitMu.Unlock()
+		for i, s := range f.subs {
 			if s.id == id {
-				h.subs = append(h.subs[:i:i], h.subs[i+1:]...)
+				f.subs = append(f.subs[:i:i], f.subs[i+1:]...)
 				return
 			}
 		}
@@ -84,34 +107,34 @@ func (h *Host) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
 // SubscribeAll calls fn with every event of every session of the host, the
 // ones in the background too, with the id of the session it belongs to; fn
 // must return quickly and must not call the host.
-func (h *Host) SubscribeAll(fn func(sessionID string, ev agent.Event)) (unsubscribe func()) {
-	h.allMu.Lock()
-	defer h.allMu.Unlock()
-	if h.allSubs == nil {
-		h.allSubs = map[int]func(string, agent.Event){}
+func (f *hostFeed) SubscribeAll(fn func(sessionID string, ev agent.Event)) (unsubscribe func()) {
+	f.allMu.Lock()
+	defer f.allMu.Unlock()
+	if f.allSubs == nil {
+		f.allSubs = map[int]func(string, agent.Event){}
 	}
-	h.nextAll++
-	id := h.nextAll
-	h.allSubs[id] = fn
+	f.nextAll++
+	id := f.nextAll
+	f.allSubs[id] = fn
 	return func() {
-		h.allMu.Lock()
-		defer h.allMu.Unlock()
-		delete(h.allSubs, id)
+		f.allMu.Lock()
+		defer f.allMu.Unlock()
+		delete(f.allSubs, id)
 	}
 }
 
-func (h *Host) deliverAll(sessionID string, ev agent.Event) {
-	h.allMu.Lock()
-	defer h.allMu.Unlock()
-	for _, fn := range h.allSubs {
+func (f *hostFeed) deliverAll(sessionID string, ev agent.Event) {
+	f.allMu.Lock()
+	defer f.allMu.Unlock()
+	for _, fn := range f.allSubs {
 		fn(sessionID, ev)
 	}
 }
 
 // SubscribeNotices calls fn with the current session's notices and every
 // session's save failures (see Runtime.SubscribeNotices).
-func (h *Host) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
-	return h.notices.subscribe(fn)
+func (f *hostFeed) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
+	return f.notices.subscribe(fn)
 }
 
 // Background lists the sessions running in the background, oldest first.

@@ -40,7 +40,7 @@ func TestHostReportsSubagentProgress(t *testing.T) {
 			}
 		}
 	})
-	if err := h.Prompt("delegate count"); err != nil {
+	if err := h.Prompt(context.Background(), "delegate count"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -66,7 +66,7 @@ func TestHostReportsSubagentProgress(t *testing.T) {
 			loaded = append(loaded, a.Data.(SessionLoaded))
 		}
 	})
-	if err := h.NewSession(); err != nil {
+	if err := h.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.SwitchSession(context.Background(), parentID); err != nil {
@@ -113,7 +113,7 @@ func TestHostAnswersASubagentsApproval(t *testing.T) {
 			asked <- a.Data.(ApprovalRequest)
 		}
 	})
-	if err := h.Prompt("delegate touch it"); err != nil {
+	if err := h.Prompt(context.Background(), "delegate touch it"); err != nil {
 		t.Fatal(err)
 	}
 	var req ApprovalRequest
@@ -134,7 +134,7 @@ func TestHostAnswersASubagentsApproval(t *testing.T) {
 	if st := h.State(); st.SessionID != req.SessionID || !st.Running || transcriptText(st.Messages) != "touch it||" {
 		t.Errorf("the child's session shows %s running %v: %q", st.SessionID, st.Running, transcriptText(st.Messages))
 	}
-	if _, _, err := h.Steer("hello"); !errors.Is(err, ErrSubagentSession) {
+	if _, _, err := h.Steer(context.Background(), "hello"); !errors.Is(err, ErrSubagentSession) {
 		t.Errorf("input to a sub-agent's session: %v", err)
 	}
 	if bg := h.Background(); len(bg) != 1 || bg[0].SessionID != parentID || bg[0].Approvals != 1 {

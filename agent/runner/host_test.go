@@ -125,13 +125,13 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 			allMu.Unlock()
 		}
 	})
-	if err := h.Prompt("first"); err != nil {
+	if err := h.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
 	first := h.Current()
 	firstID := h.SessionID()
 
-	if err := h.NewSession(); err != nil {
+	if err := h.NewSession(context.Background()); err != nil {
 		t.Fatalf("NewSession while a run is active: %v", err)
 	}
 	if h.SessionID() == firstID || h.State().Running {
@@ -141,7 +141,7 @@ func TestHostRunsTwoSessionsAtOnce(t *testing.T) {
 	if len(bg) != 1 || bg[0].SessionID != firstID || bg[0].Title != "first" {
 		t.Fatalf("Background() = %+v, want the first session", bg)
 	}
-	if err := h.Prompt("second"); err != nil {
+	if err := h.Prompt(context.Background(), "second"); err != nil {
 		t.Fatal(err)
 	}
 	secondID := h.SessionID()
@@ -209,12 +209,12 @@ func TestHostSwitchesBackToARunningSession(t *testing.T) {
 	store := storeFor(t, t.TempDir())
 	answers := &agenttest.Gates{}
 	h, rec := newHost(t, store, answers, 0)
-	if err := h.Prompt("first"); err != nil {
+	if err := h.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
 	firstID := h.SessionID()
 	waitAsked(t, answers, "first")
-	if err := h.NewSession(); err != nil {
+	if err := h.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.SwitchSession(context.Background(), firstID); err != nil {
@@ -241,15 +241,15 @@ func TestHostSessionsShareTheGlobalLane(t *testing.T) {
 	store := storeFor(t, t.TempDir())
 	answers := &agenttest.Gates{}
 	h, _ := newHost(t, store, answers, 1)
-	if err := h.Prompt("first"); err != nil {
+	if err := h.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
 	sched := h.first.sched
 	waitLanes(t, sched, func(s lanes.Snapshot) bool { return len(globalLane(s).Running) == 1 })
-	if err := h.NewSession(); err != nil {
+	if err := h.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Prompt("second"); err != nil {
+	if err := h.Prompt(context.Background(), "second"); err != nil {
 		t.Fatal(err)
 	}
 	waitLanes(t, sched, func(s lanes.Snapshot) bool { return len(globalLane(s).Waiting) == 1 })
@@ -297,11 +297,11 @@ func TestManualCompactionWaitsInTheLanes(t *testing.T) {
 	store := storeFor(t, t.TempDir())
 	answers := &agenttest.Gates{}
 	h, _ := newHost(t, store, answers, 1)
-	if err := h.Prompt("first"); err != nil {
+	if err := h.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
 	waitAsked(t, answers, "first")
-	if err := h.NewSession(); err != nil {
+	if err := h.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	sched := h.first.sched
@@ -342,10 +342,10 @@ func TestManualCompactionWaitsInTheLanes(t *testing.T) {
 func TestHostWithoutAStoreKeepsTheRunOnScreen(t *testing.T) {
 	answers := &agenttest.Gates{}
 	h, _ := newHost(t, nil, answers, 0)
-	if err := h.Prompt("first"); err != nil {
+	if err := h.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.NewSession(); err == nil || !strings.Contains(err.Error(), "without a state directory") {
+	if err := h.NewSession(context.Background()); err == nil || !strings.Contains(err.Error(), "without a state directory") {
 		t.Fatalf("NewSession while running without a store: %v", err)
 	}
 	if !h.State().Running || len(h.Background()) != 0 {
@@ -368,10 +368,10 @@ func TestHostNewSessionStaysInTheWorkspace(t *testing.T) {
 		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: answers.Stream}},
 		Store:     store, Workspace: "/ws", Now: agenttest.Clock, Session: "s_other",
 	})
-	if err := h.Prompt("first"); err != nil {
+	if err := h.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.NewSession(); err != nil {
+	if err := h.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if got := h.Workspace(); got != "/ws2" {
@@ -386,27 +386,27 @@ func TestHostDequeueInNamesTheSession(t *testing.T) {
 	store := storeFor(t, t.TempDir())
 	answers := &agenttest.Gates{}
 	h, rec := newHost(t, store, answers, 0)
-	if err := h.Prompt("first"); err != nil {
+	if err := h.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
 	firstID := h.SessionID()
-	if _, queued, err := h.FollowUp("later"); err != nil || !queued {
+	if _, queued, err := h.FollowUp(context.Background(), "later"); err != nil || !queued {
 		t.Fatalf("FollowUp = %v, %v", queued, err)
 	}
-	if err := h.NewSession(); err != nil {
+	if err := h.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	newID := h.SessionID()
-	if items, err := h.DequeueIn(newID, ""); err != nil || len(items) != 0 {
+	if items, err := h.DequeueIn(context.Background(), newID, ""); err != nil || len(items) != 0 {
 		t.Errorf("the new session's queue: %+v, %v", items, err)
 	}
-	items, err := h.DequeueIn(firstID, "")
+	items, err := h.DequeueIn(context.Background(), firstID, "")
 	if err != nil || len(items) != 1 || items[0].Text != "later" {
 		t.Errorf("the background session's queue: %+v, %v", items, err)
 	}
 	h.AbortSession(firstID)
 	within(t, rec.idle, "the first session to be let go")
-	if _, err := h.DequeueIn(firstID, ""); err == nil {
+	if _, err := h.DequeueIn(context.Background(), firstID, ""); err == nil {
 		t.Error("a session let go still gave its queue")
 	}
 }

@@ -53,17 +53,6 @@ func byteSize(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// Submit hands the session an input of any kind — agent.QueueCollect and
-// agent.QueueInterrupt beside steering and follow-ups: queued while a run is
-// active (an interrupt aborts the run and starts the next one with itself),
-// else it starts a run. It returns once the input is saved.
-func (r *Runtime) Submit(kind agent.QueueKind, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
-	if _, ok := agent.ParseQueueKind(string(kind)); !ok {
-		return agent.QueueItem{}, false, fmt.Errorf("unknown input kind %q", kind)
-	}
-	return r.deliver(kind, text, images)
-}
-
 // storedKind is the kind a pending input is saved under. The database knows
 // steering and follow-ups (migration 0001 checks it), so a collected input
 // resumes after a crash as a follow-up, and an interrupt, whose abort is
@@ -77,9 +66,6 @@ func storedKind(k agent.QueueKind) agent.QueueKind {
 	}
 	return k
 }
-
-// MaxInputBytes is the largest input the runtime accepts.
-func (r *Runtime) MaxInputBytes() int { return r.opts.MaxInputBytes }
 
 // ByteSize words n bytes for people: "512 bytes", "4.0 MiB".
 func ByteSize(n int) string { return byteSize(n) }

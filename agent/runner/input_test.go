@@ -30,15 +30,15 @@ func TestSubmitKinds(t *testing.T) {
 			close(streaming)
 		}
 	})
-	if err := rt.Prompt("start"); err != nil {
+	if err := rt.Prompt(context.Background(), "start"); err != nil {
 		t.Fatal(err)
 	}
 	within(t, streaming, "streaming")
-	if _, queued, err := rt.Submit(agent.QueueInterrupt, "do this instead"); err != nil || !queued {
+	if _, queued, err := rt.Submit(context.Background(), agent.QueueInterrupt, "do this instead"); err != nil || !queued {
 		t.Fatalf("Submit(interrupt) = queued %v, %v", queued, err)
 	}
 	for _, text := range []string{"a", "b"} {
-		if _, queued, err := rt.Submit(agent.QueueCollect, text); err != nil || !queued {
+		if _, queued, err := rt.Submit(context.Background(), agent.QueueCollect, text); err != nil || !queued {
 			t.Fatalf("Submit(collect %s) = queued %v, %v", text, queued, err)
 		}
 	}
@@ -60,7 +60,7 @@ func TestSubmitKinds(t *testing.T) {
 	if pending, err := store.PendingInputs(context.Background(), rt.SessionID()); err != nil || len(pending) != 0 {
 		t.Fatalf("pending inputs left: %+v, %v", pending, err)
 	}
-	if _, _, err := rt.Submit("shout", "x"); err == nil {
+	if _, _, err := rt.Submit(context.Background(), "shout", "x"); err == nil {
 		t.Fatal("Submit took an unknown kind")
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // ProfileView is one auth profile as the inspectors show it (`steer inspect
@@ -64,22 +66,42 @@ func timeOrNil(t time.Time) *time.Time {
 	return &t
 }
 
+// inspectors are the runtime's read-mostly views for the inspectors
+// (/profiles, /engines, /runs, the context meter) and the two clears they
+// offer. Each reads only what its view needs: the ledger and the profile
+// choice, the context keeper, the store, the agent's state.
+type inspectors struct {
+	providers    []Provider
+	ledger       failover.Ledger
+	rehearsal    string
+	now          func() time.Time
+	sessionID    func() string
+	choice       *profileChoice
+	catalog      *catalog
+	profiles     *profileLedger
+	keeper       *contextKeeper
+	store        *persistence.Store
+	agent        *agent.Agent
+	systemPrompt string
+	tools        *agent.ToolSet
+}
+
 // Profiles views every auth profile of the configured providers, in their
 // order, from the shared ledger (a rehearsal's own, labelled), with the
 // session's choice.
-func (r *Runtime) Profiles(ctx context.Context) ([]ProfileView, error) {
-	now := r.opts.Now()
-	preferred, locked := r.choice.get()
-	session := r.SessionID()
+func (i *inspectors) Profiles(ctx context.Context) ([]ProfileView, error) {
+	now := i.now()
+	preferred, locked := i.choice.get()
+	session := i.sessionID()
 	var out []ProfileView
-	for _, p := range r.opts.Providers {
+	for _, p := range i.providers {
 		for _, pr := range p.profiles() {
-			st, err := r.ledger.Load(ctx, pr.ID)
+			st, err := i.ledger.Load(ctx, pr.ID)
 			if err != nil {
 				return nil, err
 			}
 			v := ViewProfile(pr.ID, p.Name, st, now)
-			v.Scenario = r.opts.Rehearsal
+			v.Scenario = i.rehearsal
 			v.Preferred, v.Locked = pr.ID == preferred, pr.ID == locked
 			v.PreferredBy, v.LockedBy = chosenBy(v.Preferred, session), chosenBy(v.Locked, session)
 			out = append(out, v)

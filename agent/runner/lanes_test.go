@@ -27,7 +27,7 @@ func TestRunsShareTheGlobalLane(t *testing.T) {
 		rts = append(rts, rt)
 	}
 	for _, rt := range rts {
-		if err := rt.Prompt("go"); err != nil {
+		if err := rt.Prompt(context.Background(), "go"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func TestReentryFromRunContextIsRefusedAtOnce(t *testing.T) {
 		defer cancel()
 		_ = rt.Close(ctx)
 	})
-	if err := rt.Prompt("go"); err != nil {
+	if err := rt.Prompt(context.Background(), "go"); err != nil {
 		t.Fatal(err)
 	}
 	var got error
@@ -136,11 +136,11 @@ func TestAWaitingRunSaysForWhichLane(t *testing.T) {
 			}
 		}
 	})
-	if err := first.Prompt("go"); err != nil {
+	if err := first.Prompt(context.Background(), "go"); err != nil {
 		t.Fatal(err)
 	}
 	waitSnapshot(t, sched, func(s lanes.Snapshot) bool { running, _ := global(s); return running == 1 })
-	if err := second.Prompt("go too"); err != nil {
+	if err := second.Prompt(context.Background(), "go too"); err != nil {
 		t.Fatal(err)
 	}
 	got := nextAnnotation(t, kinds)
@@ -225,7 +225,7 @@ func TestTheLaneNamesTheRunItsRecordNames(t *testing.T) {
 	t.Cleanup(func() { _ = rt.Close(context.Background()) })
 	const runs = 50
 	for range runs {
-		if err := rt.Prompt("hi"); err != nil {
+		if err := rt.Prompt(context.Background(), "hi"); err != nil {
 			t.Fatal(err)
 		}
 		waitIdle(t, rt)

@@ -45,10 +45,10 @@ func meterRoute(r contextguard.Route) MeterRoute {
 
 // ContextMeter measures the session as the next request would send it, with
 // the guard's estimator (whose cache makes a repeat cheap). It does no IO.
-func (r *Runtime) ContextMeter() ContextMeter {
-	st := r.agent.State()
-	llm := agent.LLMContext{SystemPrompt: r.opts.SystemPrompt, Messages: st.Messages, Tools: r.tools.Specs()}
-	b := r.keeper.run.budget(st.Model, agent.StreamOptions{})
-	p := r.keeper.guard.Assess(llm, b)
+func (i *inspectors) ContextMeter() ContextMeter {
+	st := i.agent.State()
+	llm := agent.LLMContext{SystemPrompt: i.systemPrompt, Messages: st.Messages, Tools: i.tools.Specs()}
+	b := i.keeper.run.budget(st.Model, agent.StreamOptions{})
+	p := i.keeper.guard.Assess(llm, b)
 	return ContextMeter{Tokens: p.Tokens, Window: b.Window, Budget: p.Budget, Route: meterRoute(p.Route)}
 }

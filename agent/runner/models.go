@@ -148,12 +148,3 @@ func (t *thinkingChoice) follow(m agent.Model) {
 		t.set(t.defaults(m))
 	}
 }
-
-// SetThinking sets the thinking level the session chose: it outlasts a
-// change of model (a session that chose none follows each model's
-// default).
-func (r *Runtime) SetThinking(l agent.ThinkingLevel) { r.thinking.choose(l) }
-
-// ModelProblem says why m cannot be chosen ("ANTHROPIC_API_KEY is not set"),
-// or "" when it can: pickers mark such models.
-func (r *Runtime) ModelProblem(m agent.Model) string { return r.catalog.problem(m) }

@@ -46,11 +46,18 @@ type notices struct {
 	emit sync.Mutex // serialises deliveries so subscribers see one order
 }
 
+// runNotices is a runtime's notices: it stamps each with now and hands it
+// to the subscribers, in order. It calls nothing else.
+type runNotices struct {
+	notices notices
+	now     func() time.Time
+}
+
 // SubscribeNotices calls fn with every notice, in order, on the runtime's
 // goroutine; fn must return quickly and must not call the Runtime's input
 // methods. The returned func removes it.
-func (r *Runtime) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
-	return r.notices.subscribe(fn)
+func (n *runNotices) SubscribeNotices(fn func(Notice)) (unsubscribe func()) {
+	return n.notices.subscribe(fn)
 }
 
 func (n *notices) subscribe(fn func(Notice)) (unsubscribe func()) {
@@ -69,10 +76,10 @@ func (n *notices) subscribe(fn func(Notice)) (unsubscribe func()) {
 	}
 }
 
-func (r *Runtime) notify(kind NoticeKind, text string) { r.notifyData(kind, text, nil) }
+func (n *runNotices) notify(kind NoticeKind, text string) { n.notifyData(kind, text, nil) }
 
-func (r *Runtime) notifyData(kind NoticeKind, text string, data any) {
-	r.notices.deliver(Notice{Kind: kind, Text: text, Data: data, At: r.opts.Now()})
+func (n *runNotices) notifyData(kind NoticeKind, text string, data any) {
+	n.notices.deliver(Notice{Kind: kind, Text: text, Data: data, At: n.now()})
 }
 
 // deliver hands note to every subscriber, in the order they subscribed.

@@ -17,7 +17,7 @@ import (
 func answered(t *testing.T, store *persistence.Store) (*Runtime, string) {
 	t.Helper()
 	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)), Options{})
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -53,7 +53,7 @@ func TestASessionHasOneWriter(t *testing.T) {
 		t.Fatalf("listing = %+v, %v; want the session marked open elsewhere", list, err)
 	}
 
-	if err := rt.NewSession(); err != nil { // the first process leaves it
+	if err := rt.NewSession(context.Background()); err != nil { // the first process leaves it
 		t.Fatal(err)
 	}
 	if err := other.SwitchSession(context.Background(), id); err != nil {
@@ -78,7 +78,7 @@ func TestAnInputWaitsForANewSession(t *testing.T) {
 	})
 	<-blocked
 	switched := make(chan error, 1)
-	go func() { switched <- rt.NewSession() }()
+	go func() { switched <- rt.NewSession(context.Background()) }()
 	// NewSession holds the swap while it flushes the last run's saves: the
 	// input is typed then.
 	deadline := time.Now().Add(10 * time.Second)
@@ -90,7 +90,7 @@ func TestAnInputWaitsForANewSession(t *testing.T) {
 		runtime.Gosched()
 	}
 	prompted := make(chan error, 1)
-	go func() { prompted <- rt.Prompt("typed during /new") }()
+	go func() { prompted <- rt.Prompt(context.Background(), "typed during /new") }()
 	close(release)
 	if err := <-switched; err != nil {
 		t.Fatal(err)

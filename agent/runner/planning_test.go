@@ -110,7 +110,7 @@ func TestAPlanFallsBackLikeAnEmptyAnswer(t *testing.T) {
 					}
 				}
 			})
-			if err := rt.Prompt("check the config"); err != nil {
+			if err := rt.Prompt(context.Background(), "check the config"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -32,7 +33,7 @@ import (
 type profileChoice struct {
 	flag  string // --profile (Options.Profile): every new session's preference
 	known *catalog
-	save  func(persistence.ProfileChoice) error
+	save  func(context.Context, persistence.ProfileChoice) error
 	log   *slog.Logger
 
 	saving            sync.Mutex
@@ -42,7 +43,7 @@ type profileChoice struct {
 
 // newProfileChoice is the choice of the first session: --profile's
 // preferred profile, which must be configured.
-func newProfileChoice(flag string, known *catalog, save func(persistence.ProfileChoice) error, log *slog.Logger) (*profileChoice, error) {
+func newProfileChoice(flag string, known *catalog, save func(context.Context, persistence.ProfileChoice) error, log *slog.Logger) (*profileChoice, error) {
 	if err := known.checkProfile(flag); err != nil {
 		return nil, err
 	}
@@ -80,37 +81,37 @@ func (c *profileChoice) reset() {
 // prefer makes id the preferred profile, tried first while it is eligible;
 // "" prefers none. id must be configured. The choice holds in this process
 // even when saving it fails (the error says so).
-func (c *profileChoice) prefer(id string) error {
+func (c *profileChoice) prefer(ctx context.Context, id string) error {
 	if err := c.known.checkProfile(id); err != nil {
 		return err
 	}
-	return c.change(func(pc *persistence.ProfileChoice) { pc.Preferred = id })
+	return c.change(ctx, func(pc *persistence.ProfileChoice) { pc.Preferred = id })
 }
 
 // lock locks the session to profile id, the only one its requests use from
 // the next attempt on; "" unlocks it. id must be configured.
-func (c *profileChoice) lock(id string) error {
+func (c *profileChoice) lock(ctx context.Context, id string) error {
 	if err := c.known.checkProfile(id); err != nil {
 		return err
 	}
-	return c.change(func(pc *persistence.ProfileChoice) { pc.Locked = id })
+	return c.change(ctx, func(pc *persistence.ProfileChoice) { pc.Locked = id })
 }
 
-// change applies edit to the choice and saves it.
-func (c *profileChoice) change(edit func(*persistence.ProfileChoice)) error {
+// change applies edit to the choice and saves it within ctx.
+func (c *profileChoice) change(ctx context.Context, edit func(*persistence.ProfileChoice)) error {
 	c.saving.Lock()
 	defer c.saving.Unlock()
 	pc := c.saved()
 	edit(&pc)
 	c.set(pc.Preferred, pc.Locked)
-	return c.save(pc)
+	return c.save(ctx, pc)
 }
 
 // adoptSaved makes session id's saved choice the current one, once the
-// session is current: an id no longer configured is ignored (logged), and a
+// session is current (saved within ctx): an id no longer configured is ignored (logged), and a
 // session that prefers none takes --profile's, saved like any choice. A
 // failed save is logged: the choice holds here regardless.
-func (c *profileChoice) adoptSaved(id string, saved persistence.ProfileChoice) {
+func (c *profileChoice) adoptSaved(ctx context.Context, id string, saved persistence.ProfileChoice) {
 	c.saving.Lock()
 	defer c.saving.Unlock()
 	preferred, locked := c.configured(id, "preferred", saved.Preferred), c.configured(id, "locked", saved.Locked)
@@ -123,7 +124,7 @@ func (c *profileChoice) adoptSaved(id string, saved persistence.ProfileChoice) {
 		return
 	}
 	// The saved lock is kept as it was, known here or not.
-	if err := c.save(persistence.ProfileChoice{Preferred: preferred, Locked: saved.Locked}); err != nil {
+	if err := c.save(ctx, persistence.ProfileChoice{Preferred: preferred, Locked: saved.Locked}); err != nil {
 		c.log.Warn("the session's preferred auth profile was not saved", "session", id, "error", err)
 	}
 }
@@ -153,35 +154,6 @@ func (c *profileChoice) lockNote(text string) string {
 		return note
 	}
 	return text + " — " + note
-}
-
-// PreferProfile makes id the session's preferred profile, tried first while
-// it is eligible; "" prefers none. id must be configured. The choice holds
-// in this process even when saving it fails (the error says so).
-func (r *Runtime) PreferProfile(id string) error { return r.choice.prefer(id) }
-
-// LockProfile locks the session to profile id, the only one its requests
-// use from the next attempt on; "" unlocks it. id must be configured. The
-// choice holds in this process even when saving it fails.
-func (r *Runtime) LockProfile(id string) error { return r.choice.lock(id) }
-
-// ProfileChoice returns the session's preferred and locked profiles ("" for
-// none).
-func (r *Runtime) ProfileChoice() (preferred, locked string) { return r.choice.get() }
-
-// saveChoice writes c for the current session, if it is saved already (the
-// choice's save; its saving lock is held).
-func (r *Runtime) saveChoice(c persistence.ProfileChoice) error {
-	r.mu.Lock()
-	id, created := r.session.id, r.session.created
-	r.mu.Unlock()
-	if r.store == nil || !created {
-		return nil
-	}
-	if err := r.store.SetSessionProfiles(r.writes.ctx, id, c); err != nil {
-		return fmt.Errorf("saving the auth profile choice: %w", err)
-	}
-	return nil
 }
 
 // knownProfiles words the configured profiles for an error: "a, b".

@@ -65,11 +65,11 @@ func TestProfileChoice(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.preferred != "" {
-				if err := rt.PreferProfile(c.preferred); err != nil {
+				if err := rt.PreferProfile(context.Background(), c.preferred); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := rt.LockProfile(c.locked); err != nil {
+			if err := rt.LockProfile(context.Background(), c.locked); err != nil {
 				t.Fatal(err)
 			}
 			var mu sync.Mutex
@@ -81,7 +81,7 @@ func TestProfileChoice(t *testing.T) {
 					mu.Unlock()
 				}
 			})
-			if err := rt.Prompt("hi"); err != nil {
+			if err := rt.Prompt(context.Background(), "hi"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)
@@ -118,16 +118,16 @@ func TestProfileChoiceRefusesUnknownProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.PreferProfile("x"); !errors.As(err, &unknown) {
+	if err := rt.PreferProfile(context.Background(), "x"); !errors.As(err, &unknown) {
 		t.Errorf("PreferProfile(x) = %v, want an UnknownProfileError", err)
 	}
-	if err := rt.LockProfile("x"); !errors.As(err, &unknown) {
+	if err := rt.LockProfile(context.Background(), "x"); !errors.As(err, &unknown) {
 		t.Errorf("LockProfile(x) = %v, want an UnknownProfileError", err)
 	}
-	if err := rt.PreferProfile("p:b"); err != nil {
+	if err := rt.PreferProfile(context.Background(), "p:b"); err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.LockProfile("p:a"); err != nil {
+	if err := rt.LockProfile(context.Background(), "p:a"); err != nil {
 		t.Fatal(err)
 	}
 	views, err := rt.Profiles(context.Background())

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"slices"
@@ -20,7 +21,7 @@ type choiceSaves struct {
 func (s *choiceSaves) choice(t *testing.T, flag string) *profileChoice {
 	t.Helper()
 	known := catalogFor(nil, Provider{Name: "p", Models: []agent.Model{{Provider: "p", ID: "m"}}, Profiles: []Profile{{ID: "p:a"}, {ID: "p:b"}}})
-	c, err := newProfileChoice(flag, known, func(pc persistence.ProfileChoice) error {
+	c, err := newProfileChoice(flag, known, func(_ context.Context, pc persistence.ProfileChoice) error {
 		s.saves = append(s.saves, pc)
 		return s.fail
 	}, slog.New(slog.DiscardHandler))
@@ -45,22 +46,22 @@ func TestProfileChoiceChanges(t *testing.T) {
 	}{
 		{name: "the flag is the first preference, unsaved until the row", flag: "p:b",
 			change: func(*profileChoice) error { return nil }, wantPreferred: "p:b"},
-		{name: "prefer", change: func(c *profileChoice) error { return c.prefer("p:a") },
+		{name: "prefer", change: func(c *profileChoice) error { return c.prefer(context.Background(), "p:a") },
 			wantPreferred: "p:a", wantSaves: []persistence.ProfileChoice{{Preferred: "p:a"}}},
-		{name: "lock keeps the preference", flag: "p:b", change: func(c *profileChoice) error { return c.lock("p:a") },
+		{name: "lock keeps the preference", flag: "p:b", change: func(c *profileChoice) error { return c.lock(context.Background(), "p:a") },
 			wantPreferred: "p:b", wantLock: "p:a", wantSaves: []persistence.ProfileChoice{{Preferred: "p:b", Locked: "p:a"}}},
 		{name: "unlock", change: func(c *profileChoice) error {
-			if err := c.lock("p:a"); err != nil {
+			if err := c.lock(context.Background(), "p:a"); err != nil {
 				return err
 			}
-			return c.lock("")
+			return c.lock(context.Background(), "")
 		}, wantSaves: []persistence.ProfileChoice{{Locked: "p:a"}, {}}},
-		{name: "an unknown profile changes nothing", flag: "p:a", change: func(c *profileChoice) error { return c.lock("p:z") },
+		{name: "an unknown profile changes nothing", flag: "p:a", change: func(c *profileChoice) error { return c.lock(context.Background(), "p:z") },
 			wantErr: true, wantPreferred: "p:a"},
-		{name: "a failed save keeps the change", fail: saveFailed, change: func(c *profileChoice) error { return c.prefer("p:b") },
+		{name: "a failed save keeps the change", fail: saveFailed, change: func(c *profileChoice) error { return c.prefer(context.Background(), "p:b") },
 			wantErr: true, wantPreferred: "p:b", wantSaves: []persistence.ProfileChoice{{Preferred: "p:b"}}},
 		{name: "reset goes back to the flag", flag: "p:a", change: func(c *profileChoice) error {
-			if err := c.lock("p:b"); err != nil {
+			if err := c.lock(context.Background(), "p:b"); err != nil {
 				return err
 			}
 			c.reset()
@@ -109,7 +110,7 @@ func TestProfileChoiceAdoptsTheSavedOne(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &choiceSaves{}
 			c := s.choice(t, tc.flag)
-			c.adoptSaved("s1", tc.saved)
+			c.adoptSaved(context.Background(), "s1", tc.saved)
 			if p, l := c.get(); p != tc.wantPreferred || l != tc.wantLock {
 				t.Errorf("choice = %q, %q; want %q, %q", p, l, tc.wantPreferred, tc.wantLock)
 			}
@@ -125,7 +126,7 @@ func TestProfileChoiceLockNote(t *testing.T) {
 	if got := c.lockNote("every auth profile of p is unavailable"); got != "every auth profile of p is unavailable" {
 		t.Errorf("unlocked: %q", got)
 	}
-	if err := c.lock("p:a"); err != nil {
+	if err := c.lock(context.Background(), "p:a"); err != nil {
 		t.Fatal(err)
 	}
 	want := "every auth profile of p is unavailable — the session is locked to auth profile p:a (/profiles → l unlocks it)"

@@ -15,11 +15,11 @@ import (
 // process (a rehearsal clears its own); id must be one of the configured
 // profiles. A window that was open is announced as cooldown_cleared with
 // source "user" (cooldownevents.go).
-func (r *Runtime) ClearProfile(ctx context.Context, id string) error {
-	if !r.catalog.hasProfile(id) {
-		return r.catalog.unknownProfile(id)
+func (i *inspectors) ClearProfile(ctx context.Context, id string) error {
+	if !i.catalog.hasProfile(id) {
+		return i.catalog.unknownProfile(id)
 	}
-	return r.profiles.clear(ctx, id)
+	return i.profiles.clear(ctx, id)
 }
 
 // clear ends profile id's windows (see ClearProfile) and announces the one

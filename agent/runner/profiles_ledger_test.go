@@ -26,7 +26,7 @@ type ledgerUse struct {
 func newLedgerUse(t *testing.T, clock *fakeClock, preferred, locked string) *ledgerUse {
 	t.Helper()
 	known := catalogFor(nil, Provider{Name: "p", Profiles: []Profile{{ID: "p:a"}, {ID: "p:b"}, {ID: "p:c"}}})
-	choice, err := newProfileChoice("", known, func(persistence.ProfileChoice) error { return nil }, slog.New(slog.DiscardHandler))
+	choice, err := newProfileChoice("", known, func(context.Context, persistence.ProfileChoice) error { return nil }, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

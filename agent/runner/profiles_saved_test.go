@@ -41,7 +41,7 @@ func choiceRuntime(t *testing.T, store *persistence.Store, opts Options) (rt *Ru
 // savedSession runs one prompt so that rt's session has its row.
 func savedSession(t *testing.T, rt *Runtime) string {
 	t.Helper()
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -62,23 +62,23 @@ func TestProfileChoiceIsSaved(t *testing.T) {
 		wantPreferred, wantLock string
 		wantSaved               persistence.ProfileChoice // in the store once reopened
 	}{
-		{name: "a lock made before the first input", before: func(rt *Runtime) error { return rt.LockProfile("p:b") },
+		{name: "a lock made before the first input", before: func(rt *Runtime) error { return rt.LockProfile(context.Background(), "p:b") },
 			wantLock: "p:b", wantSaved: persistence.ProfileChoice{Locked: "p:b"}},
 		{name: "a lock and a preference made after it", after: func(rt *Runtime) error {
-			if err := rt.LockProfile("p:b"); err != nil {
+			if err := rt.LockProfile(context.Background(), "p:b"); err != nil {
 				return err
 			}
-			return rt.PreferProfile("p:a")
+			return rt.PreferProfile(context.Background(), "p:a")
 		}, wantPreferred: "p:a", wantLock: "p:b", wantSaved: persistence.ProfileChoice{Preferred: "p:a", Locked: "p:b"}},
-		{name: "unlocking is saved too", before: func(rt *Runtime) error { return rt.LockProfile("p:b") },
-			after: func(rt *Runtime) error { return rt.LockProfile("") }},
+		{name: "unlocking is saved too", before: func(rt *Runtime) error { return rt.LockProfile(context.Background(), "p:b") },
+			after: func(rt *Runtime) error { return rt.LockProfile(context.Background(), "") }},
 		{name: "--profile of a new session is saved", flag: "p:b",
 			wantPreferred: "p:b", wantSaved: persistence.ProfileChoice{Preferred: "p:b"}},
 		{name: "--profile fills in a preferred profile the session lacks", reopenFlag: "p:a",
-			after:         func(rt *Runtime) error { return rt.LockProfile("p:b") },
+			after:         func(rt *Runtime) error { return rt.LockProfile(context.Background(), "p:b") },
 			wantPreferred: "p:a", wantLock: "p:b", wantSaved: persistence.ProfileChoice{Preferred: "p:a", Locked: "p:b"}},
 		{name: "the session's own preferred profile beats --profile", reopenFlag: "p:a",
-			after:         func(rt *Runtime) error { return rt.PreferProfile("p:b") },
+			after:         func(rt *Runtime) error { return rt.PreferProfile(context.Background(), "p:b") },
 			wantPreferred: "p:b", wantSaved: persistence.ProfileChoice{Preferred: "p:b"}},
 		{name: "a profile no longer configured is ignored and kept", stored: &persistence.ProfileChoice{Preferred: "p:a", Locked: "p:gone"},
 			wantPreferred: "p:a", wantSaved: persistence.ProfileChoice{Preferred: "p:a", Locked: "p:gone"}},
@@ -124,10 +124,10 @@ func TestProfileChoiceFollowsTheSession(t *testing.T) {
 	store := storeFor(t, t.TempDir())
 	rt, _ := choiceRuntime(t, store, Options{Profile: "p:a"})
 	locked := savedSession(t, rt)
-	if err := rt.LockProfile("p:b"); err != nil {
+	if err := rt.LockProfile(context.Background(), "p:b"); err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.NewSession(); err != nil {
+	if err := rt.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if preferred, lock := rt.ProfileChoice(); preferred != "p:a" || lock != "" {

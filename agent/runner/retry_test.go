@@ -83,7 +83,7 @@ func retryRun(t *testing.T, c *counted, sleep *fakeSleep, fallbacks ...string) (
 			mu.Unlock()
 		}
 	})
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	if sleep.block {

@@ -77,7 +77,7 @@ func TestRunEndFollowsAgentEnd(t *testing.T) {
 	rt := newRuntime(t, store, script, Options{Failover: noCooldownWait})
 	w := watchEnds(rt)
 	for _, want := range []RunEnd{{Outcome: OutcomeCompleted}, {Outcome: OutcomeFailed, Reason: "auth"}} {
-		if err := rt.Prompt("hi"); err != nil {
+		if err := rt.Prompt(context.Background(), "hi"); err != nil {
 			t.Fatal(err)
 		}
 		waitIdle(t, rt)
@@ -105,7 +105,7 @@ func TestTimedOutRunsAreNotAborted(t *testing.T) {
 		ft := &fakeTimers{now: time.Unix(0, 0)}
 		rt.clock.after, rt.clock.now = ft.after, ft.clock
 		w := watchEnds(rt)
-		if err := rt.Prompt("hi"); err != nil {
+		if err := rt.Prompt(context.Background(), "hi"); err != nil {
 			t.Fatal(err)
 		}
 		<-w.attempts
@@ -118,7 +118,7 @@ func TestTimedOutRunsAreNotAborted(t *testing.T) {
 		sched := lanes.New(lanes.Options{MaxConcurrent: 1})
 		busy := hangingRuntime(t, nil, sched)
 		busyWatch := watchEnds(busy)
-		if err := busy.Prompt("hold the lane"); err != nil {
+		if err := busy.Prompt(context.Background(), "hold the lane"); err != nil {
 			t.Fatal(err)
 		}
 		<-busyWatch.attempts
@@ -127,7 +127,7 @@ func TestTimedOutRunsAreNotAborted(t *testing.T) {
 		ft := &fakeTimers{now: time.Unix(0, 0)}
 		rt.clock.after, rt.clock.now = ft.after, ft.clock
 		w := watchEnds(rt)
-		if err := rt.Prompt("wait"); err != nil {
+		if err := rt.Prompt(context.Background(), "wait"); err != nil {
 			t.Fatal(err)
 		}
 		waitSnapshot(t, sched, func(s lanes.Snapshot) bool { _, waiting := global(s); return waiting == 1 })
@@ -140,7 +140,7 @@ func TestTimedOutRunsAreNotAborted(t *testing.T) {
 		store := storeFor(t, t.TempDir())
 		rt := hangingRuntime(t, store, nil)
 		w := watchEnds(rt)
-		if err := rt.Prompt("hi"); err != nil {
+		if err := rt.Prompt(context.Background(), "hi"); err != nil {
 			t.Fatal(err)
 		}
 		<-w.attempts

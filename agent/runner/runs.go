@@ -40,11 +40,11 @@ var ErrNoRecords = errors.New("run records need the state directory's database")
 
 // Runs lists the recent runs of one session ("" for every session's),
 // newest first, at most limit (0 for persistence.DefaultRunsLimit).
-func (r *Runtime) Runs(ctx context.Context, sessionID string, limit int) ([]RunView, error) {
-	if r.store == nil {
+func (i *inspectors) Runs(ctx context.Context, sessionID string, limit int) ([]RunView, error) {
+	if i.store == nil {
 		return nil, ErrNoRecords
 	}
-	return ViewRuns(ctx, r.store, sessionID, limit)
+	return ViewRuns(ctx, i.store, sessionID, limit)
 }
 
 // ViewRuns reads the recent runs and their attempts from store (read-only

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -15,100 +13,6 @@ import (
 	"github.com/steer-tui/steer/lanes"
 	"github.com/steer-tui/steer/persistence"
 )
-
-// Options configure a Runtime. Providers is required.
-type Options struct {
-	Providers []Provider
-	// Model is the reference to start with.
-	Model string
-	// Resolve turns a reference into a model of one of the Providers; it
-	// defaults to ResolveModel over their models. Configurations with
-	// aliases and catalogues supply their own.
-	Resolve func(ref string) (agent.Model, error)
-	Tools   []agent.Tool
-	// ToolsFor, when set, builds the tools for a workspace instead of Tools,
-	// so that a session resumed by id works in its own workspace.
-	ToolsFor     func(workspace string) []agent.Tool
-	SystemPrompt string
-	// ProjectContext, when set, describes a workspace for the system prompt
-	// (its root, its AGENTS.md): it is appended to SystemPrompt for the
-	// session's own workspace.
-	ProjectContext func(workspace string) (string, error)
-	Workspace      string
-	Thinking       agent.ThinkingLevel
-	SteeringMode   agent.QueueMode
-	FollowUpMode   agent.QueueMode
-	Logger         *slog.Logger
-	// Now defaults to time.Now.
-	Now func() time.Time
-	// Rehearsal names the scenario a rehearsal plays (--scenario), "" for a
-	// real run. A rehearsal's Ledger is its own, in memory: nothing it
-	// records may cool down a real profile for any other run or process,
-	// and the inspectors label its rows with the scenario.
-	Rehearsal string
-	// Ledger is the shared auth-profile ledger (persistence.Store.Ledger);
-	// nil keeps one in memory.
-	Ledger failover.Ledger
-	// Fallbacks are the models tried, in order, when the chosen one fails
-	// on every profile (config "fallbacks").
-	Fallbacks []string
-	// Cooldowns tune the ledger's disabled track (config "auth.cooldowns");
-	// zero fields are the defaults.
-	Cooldowns failover.Cooldowns
-	// Failover tunes the decision (format retries, the attempt limit).
-	Failover failover.Config
-	// Sleep waits d before a same-profile retry, or until ctx is done (then
-	// returning its error); nil waits on a real timer. Tests inject a fake.
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Approval is the tool approval policy (tools.approval, --approve);
-	// "" is tools.ModeAuto. Interactive says that someone can answer an
-	// approval request (the TUI, an rpc client); without it calls that
-	// would ask are refused with a result naming --approve auto.
-	Approval    tools.Mode
-	Interactive bool
-	// ContextEngine names the context engine (agent.contextEngine); "" is
-	// the built-in legacy engine. ContextEngines are the external engines
-	// configured (contextEngines), started on first use.
-	ContextEngine  string
-	ContextEngines map[string]EngineConfig
-	// HiddenEnv are environment variables that hold keys (what each
-	// profile's apiKeyEnv names), kept from the programs steer starts on top
-	// of every name tools.IsSecretEnv hides.
-	HiddenEnv []string
-	// MaxConcurrent caps the runs of all sessions of this process at once
-	// (agent.maxConcurrent; 0 is lanes.DefaultMaxConcurrent). Lanes, when
-	// set, is the scheduler to share (a parent's, for a sub-agent's
-	// runtime); SubAgent sends this runtime's runs to the sub-agent lane.
-	MaxConcurrent int
-	Lanes         *lanes.Scheduler
-	SubAgent      bool
-	// ParentSession is the session that started this sub-agent's.
-	ParentSession string
-	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
-	// steer run --timeout); 0 is no limit. Approval waits do not count.
-	RunTimeout time.Duration
-	// MaxInputBytes bounds one input (prompt, steering, follow-up); larger
-	// ones are refused with an *InputTooLargeError and nothing is stored.
-	// 0 is DefaultMaxInputBytes.
-	MaxInputBytes int
-	// Quit, when set, ends with the quit signal (main passes the signals'
-	// context). Then an input still being saved is refused at once (it was
-	// never acknowledged), and the writes already handed over get QuitWait
-	// before they are given up on: a database another process keeps locked
-	// cannot hold the quit up. Nil: only Close ends the writes.
-	Quit context.Context
-
-	// Store keeps sessions, transcripts and pending inputs; nil keeps them in
-	// memory only.
-	Store *persistence.Store
-	// Session resumes the saved session with this id; Continue resumes the
-	// latest session of Workspace. Neither: a new session.
-	Session  string
-	Continue bool
-	// Profile is the auth profile the session prefers at start (--profile;
-	// see profiles_choice.go); it must be configured.
-	Profile string
-}
 
 // State is what a UI shows about the runtime.
 type State struct {
@@ -124,8 +28,19 @@ type State struct {
 	Stalled time.Time
 }
 
-// Runtime is one session's runtime: the facade over its Agent.
+// Runtime is one session's runtime: the facade over its Agent. It is
+// composed of parts, each with its own fields and a doc saying what it may
+// call; their exported methods are the facade's. Runtime itself keeps the
+// run: the attempts, the lanes, the saves of its events, the context guard,
+// the state and Close.
 type Runtime struct {
+	*inputs       // Prompt, Steer, FollowUp, Submit, Dequeue, Abort (inputs.go)
+	*sessionBook  // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
+	*settings     // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
+	*inspectors   // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
+	*approvalDesk // Approve, ApproveIn, PendingApprovals (approval.go)
+	*runNotices   // SubscribeNotices (notice.go)
+
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
 	// of other sessions (opts has this session's workspace and tools).
@@ -135,9 +50,7 @@ type Runtime struct {
 	log   *slog.Logger
 	store *persistence.Store
 
-	notices   notices
-	approvals *approvals
-	clock     *runClock
+	clock *runClock
 	// stall tells a stalled run (stalled.go); stallRuns lists the stalled
 	// runs of the runtimes whose lanes this one owns.
 	stall     *stallWatch
@@ -146,9 +59,6 @@ type Runtime struct {
 	// this runtime's sub-agents.
 	baseTools []agent.Tool
 	subs      *subagents
-	// answersChildren says that a host's front end answers the approval
-	// requests of this runtime's sub-agents.
-	answersChildren atomic.Bool
 	// The lanes: the scheduler (shared with sub-agents), the run's task,
 	// and the publisher of this process's snapshot, which only the
 	// lanesOwner's publishes.
@@ -171,16 +81,9 @@ type Runtime struct {
 	thinking *thinkingChoice
 	profiles *profileLedger
 	attempts *attempts
-	// swap keeps inputs out while the session changes: an input is saved
-	// and handed to the agent in the session it was typed in, never
-	// between a reset and the switch.
-	swap sync.RWMutex
 	// writes runs the session's writes and keeps the account of their
 	// failures (writes.go); no save can hang shutdown (see close.go).
 	writes *writes
-
-	mu      sync.Mutex
-	session sessionState
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -222,7 +125,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts)}
+	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
+		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}}
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.approvals = newApprovals(approvalDeps{
 		asker: func() string {
@@ -238,9 +142,12 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		},
 	})
 	r.subs = newSubagents(subagentDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, sessionID: r.SessionID, spawn: r.newChild})
+	r.approvalDesk.subs, r.approvalDesk.sessionID = r.subs, r.SessionID
 	if !opts.SubAgent { // a child delegates no further: its lane would wait for its own children
 		r.opts.Tools = append(append([]agent.Tool(nil), opts.Tools...), taskTool{r.subs})
 	}
+	r.settings = &settings{providers: opts.Providers, resolve: opts.Resolve, catalog: r.catalog, attempt: r.attemptStream,
+		store: r.store, writes: r.writes, log: r.log, current: r.row}
 	set, err := r.gatedTools()
 	if err != nil {
 		return nil, err
@@ -274,8 +181,14 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		Tools: r.tools, Thinking: r.catalog.defaultThinking(model), SteeringMode: opts.SteeringMode,
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
+	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
+		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook}
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
+	r.settings.agent, r.settings.thinking, r.settings.choice = r.agent, r.thinking, r.choice
 	r.profiles, r.attempts = newAttemptParts(r)
+	r.inspectors = &inspectors{providers: opts.Providers, ledger: r.ledger, rehearsal: opts.Rehearsal, now: opts.Now,
+		sessionID: r.SessionID, choice: r.choice, catalog: r.catalog, profiles: r.profiles, keeper: r.keeper,
+		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt, tools: r.tools}
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
@@ -286,30 +199,14 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.keeper.observe)
 	r.agent.Subscribe(r.logEvent)
-	if err := r.openInitialSession(ctx); err != nil {
+	r.sessionDeps = sessionDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, agent: r.agent,
+		choice: r.choice, workspace: opts.Workspace, parent: opts.ParentSession,
+		adoptModel: r.adoptSavedModel, loaded: r.subs.loaded, regate: r.regate}
+	if err := r.openInitialSession(ctx, opts.Session, opts.Continue); err != nil {
 		r.stopSaving()
 		return nil, err
 	}
 	return r, nil
-}
-
-// streamFor is the StreamFn the Agent uses for m: the attempt loop over m's
-// profiles and the fallback chain; nil when no provider serves m.
-func (r *Runtime) streamFor(m agent.Model) agent.StreamFn {
-	if r.streamOf(m) == nil {
-		return nil
-	}
-	return r.attemptStream
-}
-
-// streamOf is the stream of the provider that serves m.
-func (r *Runtime) streamOf(m agent.Model) agent.StreamFn {
-	for _, p := range r.opts.Providers {
-		if p.Name == m.Provider {
-			return p.Stream
-		}
-	}
-	return nil
 }
 
 // gatedTools is a session's tool set: every tool behind the approval gate,
@@ -377,136 +274,10 @@ func (r *Runtime) logEvent(ev agent.Event) {
 	}
 }
 
-// SessionID names the current session.
-func (r *Runtime) SessionID() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.session.id
-}
-
-// Workspace is the directory the tools work in: Options.Workspace, or the
-// workspace of the session Options.Session names when that differs.
-func (r *Runtime) Workspace() string { return r.opts.Workspace }
-
 // Subscribe adds a subscriber to the session's events (see agent.Subscriber);
 // after each agent_end it also gets the run's run_end (AnnotationRunEnd).
 func (r *Runtime) Subscribe(fn agent.Subscriber) (unsubscribe func()) {
 	return r.agent.Subscribe(r.ends.withRunEnd(fn))
-}
-
-// Prompt starts a run; it fails with agent.ErrBusy while one is active. The
-// prompt is saved as a pending input first, so a crash before its message is
-// stored does not lose it.
-func (r *Runtime) Prompt(text string, images ...agent.Content) error {
-	r.swap.RLock()
-	defer r.swap.RUnlock()
-	it, err := r.savePending(agent.QueueSteer, text, images)
-	if err != nil {
-		return err
-	}
-	msg := agent.UserMessage(text, it.Created)
-	msg.Content = append(msg.Content, images...)
-	msg.QueueItemID = it.ID
-	if err := r.agent.PromptMessages(msg); err != nil {
-		r.dropPending(it.ID)
-		return err
-	}
-	return nil
-}
-
-// Steer queues steering while a run is active, else starts a run with it.
-// It returns once the input is saved; queued says which happened.
-func (r *Runtime) Steer(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
-	return r.deliver(agent.QueueSteer, text, images)
-}
-
-// FollowUp queues a follow-up while a run is active, else starts a run with
-// it. It returns once the input is saved.
-func (r *Runtime) FollowUp(text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error) {
-	return r.deliver(agent.QueueFollowUp, text, images)
-}
-
-func (r *Runtime) deliver(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, bool, error) {
-	r.swap.RLock()
-	defer r.swap.RUnlock()
-	it, err := r.savePending(kind, text, images)
-	if err != nil {
-		return agent.QueueItem{}, false, err
-	}
-	it, queued := r.agent.Deliver(it)
-	return it, queued, nil
-}
-
-// savePending makes an input durable before the agent sees it; the store
-// retires it in the transaction that appends its message.
-func (r *Runtime) savePending(kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
-	if err := checkInput(text, images, r.opts.MaxInputBytes); err != nil {
-		return agent.QueueItem{}, err
-	}
-	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: r.opts.Now()}
-	r.mu.Lock()
-	if r.session.title == "" {
-		r.session.title = text
-	}
-	r.mu.Unlock()
-	if r.store == nil {
-		return it, nil
-	}
-	ctx := r.writes.inputCtx
-	sessionID, err := r.ensureSession(ctx)
-	if err == nil {
-		stored := it
-		stored.Kind = storedKind(it.Kind)
-		if err = r.store.AddPendingInput(ctx, sessionID, stored); err != nil {
-			err = fmt.Errorf("saving the input: %w", err)
-		}
-	}
-	if err = r.writes.givenUp(err); err != nil {
-		r.log.Error("an input was refused: it could not be saved", "session", sessionID, "error", err)
-	}
-	return it, err
-}
-
-func (r *Runtime) dropPending(ids ...string) {
-	if r.store == nil {
-		return
-	}
-	sessionID := r.SessionID()
-	for _, id := range ids {
-		err := r.store.RemovePendingInput(r.writes.ctx, sessionID, id)
-		r.writes.saved("removing a pending input", err)
-	}
-}
-
-// Dequeue takes queued items back: the one with id, or all when id is empty.
-func (r *Runtime) Dequeue(id string) ([]agent.QueueItem, error) {
-	var items []agent.QueueItem
-	if id == "" {
-		items = r.agent.ClearQueues()
-	} else {
-		it, ok := r.agent.Dequeue(id)
-		if !ok {
-			return nil, fmt.Errorf("no queued item %q", id)
-		}
-		items = []agent.QueueItem{it}
-	}
-	ids := make([]string, len(items))
-	for i, it := range items {
-		ids[i] = it.ID
-	}
-	r.dropPending(ids...)
-	return items, nil
-}
-
-// DequeueIn is Dequeue, provided sessionID is still the current session:
-// a front end that acted on one session never takes the items of another.
-func (r *Runtime) DequeueIn(sessionID, id string) ([]agent.QueueItem, error) {
-	r.swap.RLock()
-	defer r.swap.RUnlock()
-	if current := r.SessionID(); current != sessionID {
-		return nil, fmt.Errorf("session %s is not current any more (%s is)", sessionID, current)
-	}
-	return r.Dequeue(id)
 }
 
 // WaitForIdle waits until no run is active and everything the last run
@@ -529,68 +300,6 @@ func (r *Runtime) stateOf(st agent.State) State {
 	defer r.mu.Unlock()
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
 		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince()}
-}
-
-// Models lists every configured model.
-func (r *Runtime) Models() []agent.Model {
-	var all []agent.Model
-	for _, p := range r.opts.Providers {
-		all = append(all, p.Models...)
-	}
-	return all
-}
-
-// SetModel switches to the model ref names from the next request on.
-func (r *Runtime) SetModel(ref string) (agent.Model, error) {
-	m, err := r.opts.Resolve(ref)
-	if err != nil {
-		return agent.Model{}, err
-	}
-	if err := r.catalog.unusable(m); err != nil {
-		return agent.Model{}, err
-	}
-	r.agent.SetModel(m, r.streamFor(m))
-	r.thinking.follow(m)
-	if r.store != nil {
-		r.mu.Lock()
-		sess := r.session
-		r.mu.Unlock()
-		if sess.created {
-			r.writes.saved("saving the session's model", r.store.SetSessionModel(r.writes.ctx, sess.id, m.Ref()))
-		}
-	}
-	return m, nil
-}
-
-// SetSteeringMode sets how many steering items a drain point takes.
-func (r *Runtime) SetSteeringMode(m agent.QueueMode) { r.agent.SetSteeringMode(m) }
-
-// SetFollowUpMode sets how many follow-ups a drain point takes.
-func (r *Runtime) SetFollowUpMode(m agent.QueueMode) { r.agent.SetFollowUpMode(m) }
-
-// NewSession starts an empty session; it fails while a run is active.
-// Queued items do not follow into the new session; they stay saved with the
-// one left behind.
-func (r *Runtime) NewSession() error {
-	r.swap.Lock()
-	defer r.swap.Unlock()
-	// The last run's saves land before its session is released to others.
-	if err := r.writes.flush(r.writes.ctx); err != nil {
-		return err
-	}
-	if err := r.writes.holdingWrites(r.SessionID()); err != nil {
-		return err
-	}
-	if _, err := r.agent.Reset(nil); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	left := r.session.claim
-	r.session = sessionState{id: newSessionID()}
-	r.mu.Unlock()
-	r.writes.release(r.writes.ctx, left, nil)
-	r.choice.reset()
-	return r.regate()
 }
 
 // regate gives a session it changed to tools behind a fresh approval gate,

@@ -47,14 +47,14 @@ func TestAToolRunsOnlyOnceItsCallIsSaved(t *testing.T) {
 		agenttest.Reply().Wait(release).ToolCall("c1", "probe", `{}`).Stop(agent.StopReasonToolUse),
 		agenttest.Reply().Text("done").Stop(agent.StopReasonStop),
 	), Options{Tools: []agent.Tool{probe}, Approval: "auto"})
-	if err := rt.Prompt("first"); err != nil { // the session and its claim, before the lock
+	if err := rt.Prompt(context.Background(), "first"); err != nil { // the session and its claim, before the lock
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	jobs := handedJobs(rt.writes.saver)
-	if err := rt.Prompt("second"); err != nil {
+	if err := rt.Prompt(context.Background(), "second"); err != nil {
 		t.Fatal(err)
 	}
 	unlock := persisttest.HoldWriteLock(t, store.Path())

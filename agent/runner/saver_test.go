@@ -73,7 +73,7 @@ func TestFailedSaveIsVisible(t *testing.T) {
 	rt.SubscribeNotices(log.add)
 
 	restore := failAppends(t, store.Path())
-	if err := rt.Prompt("first"); err != nil {
+	if err := rt.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -85,7 +85,7 @@ func TestFailedSaveIsVisible(t *testing.T) {
 	}
 
 	restore()
-	if err := rt.Prompt("second"); err != nil {
+	if err := rt.Prompt(context.Background(), "second"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -126,7 +126,7 @@ func TestSavesDoNotHoldTheEventPath(t *testing.T) {
 			close(ended)
 		}
 	})
-	if err := rt.Prompt("hello"); err != nil {
+	if err := rt.Prompt(context.Background(), "hello"); err != nil {
 		t.Fatal(err)
 	}
 	<-ended // reached although the saver is stuck
@@ -145,7 +145,7 @@ func TestSavesDoNotHoldTheEventPath(t *testing.T) {
 	if err := rt.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := rt.FollowUp("after close"); err == nil {
+	if _, _, err := rt.FollowUp(context.Background(), "after close"); err == nil {
 		t.Fatal("an input after Close was accepted")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -22,24 +24,6 @@ const (
 	triggerLoad   = "load"
 	triggerManual = "manual"
 )
-
-// SessionInfo summarises a saved session for pickers and listings.
-type SessionInfo struct {
-	ID       string
-	Title    string
-	Model    string
-	Updated  time.Time
-	Messages int
-	// OpenElsewhere names the other live steer process that owns the
-	// session ("pid 4242 on box"), which cannot be opened here; "" when
-	// none does.
-	OpenElsewhere string
-	// ParentID is the session whose sub-agent this one is; "" for none.
-	ParentID string
-	// Running says that a run of the session goes on in this process (in
-	// a host's background, or a sub-agent's); set by Host.ListSessions.
-	Running bool
-}
 
 func newID(prefix string) string {
 	var b [8]byte
@@ -62,6 +46,48 @@ type sessionState struct {
 	// claim makes this process the session's one writer (SPEC §8); other
 	// steer processes cannot open it until it is released or we die.
 	claim *persistence.Claim
+}
+
+// sessionBook keeps the runtime's current session: which one it is (its
+// id, its row, its claim, its title, the run writing it), opening the one
+// the options name, switching to a saved one and starting a new one. Its
+// swap keeps inputs out while the session changes: an input is saved and
+// handed to the agent in the session it was typed in, never between a
+// reset and the switch. It calls the store, the write side, the agent's
+// Reset and Enqueue and the profile choice, and the rest of the runtime
+// only through the funcs of sessionDeps.
+type sessionBook struct {
+	sessionDeps
+	swap    sync.RWMutex
+	mu      sync.Mutex
+	session sessionState
+}
+
+// sessionDeps is what the session book uses of the runtime, set once the
+// agent exists (New).
+type sessionDeps struct {
+	store     *persistence.Store
+	writes    *writes
+	log       *slog.Logger
+	now       func() time.Time
+	agent     *agent.Agent
+	choice    *profileChoice
+	workspace string
+	parent    string // the session that started this sub-agent's
+	// adoptModel switches to the model session sessionID was saved with
+	// (settings.adoptSavedModel).
+	adoptModel func(sessionID, ref string)
+	// loaded tells the sub-agents that a saved session is current.
+	loaded func()
+	// regate puts the session's tools behind a fresh approval gate.
+	regate func() error
+}
+
+// SessionID names the current session.
+func (b *sessionBook) SessionID() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.session.id
 }
 
 // adoptSessionWorkspace makes a session resumed by id work in the workspace
@@ -87,27 +113,27 @@ func adoptSessionWorkspace(ctx context.Context, opts *Options) error {
 // openInitialSession resumes the session the options name, or the latest one
 // of the workspace for Continue; otherwise a new session is created lazily,
 // with its first input.
-func (r *Runtime) openInitialSession(ctx context.Context) error {
-	r.session = sessionState{id: newSessionID()}
-	if r.store == nil {
-		if r.opts.Session != "" || r.opts.Continue {
+func (b *sessionBook) openInitialSession(ctx context.Context, resume string, cont bool) error {
+	b.session = sessionState{id: newSessionID()}
+	if b.store == nil {
+		if resume != "" || cont {
 			return errors.New("saved sessions need the state directory's database")
 		}
 		return nil
 	}
 	switch {
-	case r.opts.Session != "":
-		return r.loadSession(ctx, r.opts.Session, nil)
-	case r.opts.Continue:
+	case resume != "":
+		return b.loadSession(ctx, resume, nil)
+	case cont:
 		// The latest session of the workspace that no live process owns.
-		latest, claim, err := r.store.ClaimLatestSession(ctx, r.opts.Workspace)
+		latest, claim, err := b.store.ClaimLatestSession(ctx, b.workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
 			return nil // nothing to continue: start afresh, as pi does
 		}
 		if err != nil {
 			return err
 		}
-		return r.loadSession(ctx, latest.ID, claim)
+		return b.loadSession(ctx, latest.ID, claim)
 	}
 	return nil
 }
@@ -117,32 +143,32 @@ func (r *Runtime) openInitialSession(ctx context.Context) error {
 // tools), loads it, and restores the pending inputs to their queues. The
 // session left behind is released for other processes. A session another
 // live steer owns is refused with its *persistence.OwnedError.
-func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence.Claim) (err error) {
+func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persistence.Claim) (err error) {
 	// What the last run wrote must be in before a transcript is read back,
 	// and before the session it belongs to is released.
-	if err := r.writes.flush(ctx); err != nil {
+	if err := b.writes.flush(ctx); err != nil {
 		return err
 	}
-	if err := r.writes.holdingWrites(r.SessionID()); err != nil {
+	if err := b.writes.holdingWrites(b.SessionID()); err != nil {
 		return err
 	}
 	if claim == nil {
-		if claim, err = r.store.ClaimSession(ctx, id); err != nil {
+		if claim, err = b.store.ClaimSession(ctx, id); err != nil {
 			if errors.Is(err, persistence.ErrNotFound) {
 				return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
 			}
 			return err
 		}
 	}
-	r.mu.Lock()
-	previous := r.session.claim
-	r.mu.Unlock()
+	b.mu.Lock()
+	previous := b.session.claim
+	b.mu.Unlock()
 	defer func() {
 		if err != nil && claim != previous {
-			r.writes.release(ctx, claim, nil)
+			b.writes.release(ctx, claim, nil)
 		}
 	}()
-	sess, err := r.store.Session(ctx, id)
+	sess, err := b.store.Session(ctx, id)
 	if errors.Is(err, persistence.ErrNotFound) {
 		return fmt.Errorf("no saved session %q; 'steer sessions' lists them", id)
 	}
@@ -150,143 +176,109 @@ func (r *Runtime) loadSession(ctx context.Context, id string, claim *persistence
 		return err
 	}
 	runID := newID("r_")
-	if err := r.store.BeginRun(ctx, persistence.Run{ID: runID, SessionID: id, Trigger: triggerLoad, Started: r.opts.Now()}); err != nil {
+	if err := b.store.BeginRun(ctx, persistence.Run{ID: runID, SessionID: id, Trigger: triggerLoad, Started: b.now()}); err != nil {
 		return err
 	}
-	repaired, err := r.store.RepairSession(ctx, id, runID)
+	repaired, err := b.store.RepairSession(ctx, id, runID)
 	outcome, errText := outcomeRepaired, ""
 	if err != nil {
 		outcome, errText = OutcomeFailed, err.Error()
 	}
-	if endErr := r.store.EndRun(ctx, runID, outcome, errText, r.opts.Now()); err == nil {
+	if endErr := b.store.EndRun(ctx, runID, outcome, errText, b.now()); err == nil {
 		err = endErr
 	}
 	if err != nil {
 		return fmt.Errorf("repairing session %s: %w", id, err)
 	}
 	if len(repaired) > 0 {
-		r.log.Warn("repaired a transcript cut by a crash", "session", id, "appended", len(repaired))
+		b.log.Warn("repaired a transcript cut by a crash", "session", id, "appended", len(repaired))
 	}
-	choice, err := r.store.SessionProfiles(ctx, id)
+	choice, err := b.store.SessionProfiles(ctx, id)
 	if err != nil {
 		return err
 	}
-	msgs, err := r.store.LoadTranscript(ctx, id)
+	msgs, err := b.store.LoadTranscript(ctx, id)
 	if err != nil {
 		return err
 	}
-	pending, err := r.store.PendingInputs(ctx, id)
+	pending, err := b.store.PendingInputs(ctx, id)
 	if err != nil {
 		return err
 	}
-	if _, err := r.agent.Reset(msgs); err != nil {
+	if _, err := b.agent.Reset(msgs); err != nil {
 		return err
 	}
-	r.adoptSavedModel(sess.ID, sess.Model)
-	r.mu.Lock()
-	r.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
-	r.mu.Unlock()
-	r.writes.release(ctx, previous, claim)
-	r.choice.adoptSaved(id, choice)
-	r.subs.mu.Lock()
-	r.subs.stored = true // answers a crash left for this session
-	r.subs.mu.Unlock()
+	b.adoptModel(sess.ID, sess.Model)
+	b.mu.Lock()
+	b.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
+	b.mu.Unlock()
+	b.writes.release(ctx, previous, claim)
+	b.choice.adoptSaved(ctx, id, choice)
+	b.loaded() // answers a crash left for this session
 	for _, it := range pending {
-		r.agent.Enqueue(it)
+		b.agent.Enqueue(it)
 	}
-	return r.regate()
+	return b.regate()
 }
 
-// adoptSavedModel switches to the model a session was saved with, unless it
-// cannot be resolved or used now (its key is no longer set): then the
-// current model stays, and the log says why.
-func (r *Runtime) adoptSavedModel(sessionID, ref string) {
-	if ref == "" {
-		return
+// row says which session is current and whether it has a row in the store.
+func (b *sessionBook) row() (id string, created bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.session.id, b.session.created
+}
+
+// noteTitle titles a session still untitled with its first input.
+func (b *sessionBook) noteTitle(text string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.session.title == "" {
+		b.session.title = text
 	}
-	m, err := r.opts.Resolve(ref)
-	if err == nil {
-		err = r.catalog.unusable(m)
-	}
-	if err != nil {
-		r.log.Warn("keeping the current model instead of the session's", "session", sessionID, "model", ref, "error", err)
-		return
-	}
-	r.agent.SetModel(m, r.streamFor(m))
-	r.thinking.follow(m)
 }
 
 // ensureSession gives the current session its row before its first input.
-func (r *Runtime) ensureSession(ctx context.Context) (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.store == nil || r.session.created {
-		return r.session.id, nil
+func (b *sessionBook) ensureSession(ctx context.Context) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.store == nil || b.session.created {
+		return b.session.id, nil
 	}
-	now := r.opts.Now()
-	err := r.store.CreateSession(ctx, persistence.Session{
-		ID: r.session.id, Workspace: r.opts.Workspace, Model: r.agent.State().Model.Ref(), ParentID: r.opts.ParentSession,
+	now := b.now()
+	err := b.store.CreateSession(ctx, persistence.Session{
+		ID: b.session.id, Workspace: b.workspace, Model: b.agent.State().Model.Ref(), ParentID: b.parent,
 		Created: now, Updated: now,
 	})
 	if err != nil {
 		return "", fmt.Errorf("saving the session: %w", err)
 	}
 	// CreateSession claimed it for this store; keep the handle to release.
-	if r.session.claim, err = r.store.ClaimSession(ctx, r.session.id); err != nil {
+	if b.session.claim, err = b.store.ClaimSession(ctx, b.session.id); err != nil {
 		return "", fmt.Errorf("saving the session: %w", err)
 	}
 	// The choice made before the row existed (--profile, /profiles) is
 	// saved with it.
-	if c := r.choice.saved(); c != (persistence.ProfileChoice{}) {
-		if err := r.store.SetSessionProfiles(ctx, r.session.id, c); err != nil {
+	if c := b.choice.saved(); c != (persistence.ProfileChoice{}) {
+		if err := b.store.SetSessionProfiles(ctx, b.session.id, c); err != nil {
 			return "", fmt.Errorf("saving the session: %w", err)
 		}
 	}
-	r.session.created = true
-	return r.session.id, nil
-}
-
-// ListSessions lists the saved sessions of this workspace, newest first.
-func (r *Runtime) ListSessions(ctx context.Context) ([]SessionInfo, error) {
-	if r.store == nil {
-		return nil, errors.New("saved sessions are not available without a state directory")
-	}
-	sessions, err := r.store.ListSessions(ctx, persistence.ListOptions{Workspace: r.opts.Workspace})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]SessionInfo, len(sessions))
-	for i, s := range sessions {
-		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount, ParentID: s.ParentID,
-			OpenElsewhere: elsewhere(s.Owner, s.ID == r.SessionID())}
-	}
-	return out, nil
-}
-
-// elsewhere words the live owner of a session other than this runtime's
-// current one (the only session it holds: current), or "".
-func elsewhere(o persistence.Owner, current bool) string {
-	if !o.Live() || current {
-		return ""
-	}
-	if o.Host == "" {
-		return fmt.Sprintf("pid %d", o.PID)
-	}
-	return fmt.Sprintf("pid %d on %s", o.PID, o.Host)
+	b.session.created = true
+	return b.session.id, nil
 }
 
 // SwitchSession makes the saved session id current; it fails while a run is
 // active. Items queued in the session left behind stay saved with it.
-func (r *Runtime) SwitchSession(ctx context.Context, id string) error {
-	r.swap.Lock()
-	defer r.swap.Unlock()
-	if r.store == nil {
+func (b *sessionBook) SwitchSession(ctx context.Context, id string) error {
+	b.swap.Lock()
+	defer b.swap.Unlock()
+	if b.store == nil {
 		return errors.New("saved sessions are not available without a state directory")
 	}
-	if r.agent.State().Running {
+	if b.agent.State().Running {
 		return agent.ErrBusy
 	}
-	return r.loadSession(ctx, id, nil)
+	return b.loadSession(ctx, id, nil)
 }
 
 // sessionKey is the key of session id for what downstream needs one (a
@@ -299,4 +291,57 @@ func sessionKey(id, parent string) string {
 		return id
 	}
 	return parent + "/" + id
+}
+
+// NewSession starts an empty session; it fails while a run is active.
+// Queued items do not follow into the new session; they stay saved with the
+// one left behind.
+func (b *sessionBook) NewSession(ctx context.Context) error {
+	b.swap.Lock()
+	defer b.swap.Unlock()
+	// The last run's saves land before its session is released to others;
+	// ctx ends the wait.
+	ctx, done := scoped(ctx, b.writes.ctx)
+	defer done()
+	if err := b.writes.flush(ctx); err != nil {
+		return err
+	}
+	if err := b.writes.holdingWrites(b.SessionID()); err != nil {
+		return err
+	}
+	if _, err := b.agent.Reset(nil); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	left := b.session.claim
+	b.session = sessionState{id: newSessionID()}
+	b.mu.Unlock()
+	// The session is new now: the one left is let go whatever ctx says,
+	// within the runtime's lifetime only, or no one could open it.
+	b.writes.release(b.writes.ctx, left, nil)
+	b.choice.reset()
+	return b.regate()
+}
+
+// title is the start of the session's first input (or its saved title),
+// for the background badge.
+func (b *sessionBook) title() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return firstLineOf(b.session.title, backgroundTitleMax)
+}
+
+// saveChoice writes c for the current session, if it is saved already (the
+// choice's save; its saving lock is held).
+func (b *sessionBook) saveChoice(ctx context.Context, c persistence.ProfileChoice) error {
+	id, created := b.row()
+	if b.store == nil || !created {
+		return nil
+	}
+	ctx, done := scoped(ctx, b.writes.ctx)
+	defer done()
+	if err := b.store.SetSessionProfiles(ctx, id, c); err != nil {
+		return fmt.Errorf("saving the auth profile choice: %w", err)
+	}
+	return nil
 }

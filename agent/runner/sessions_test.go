@@ -49,13 +49,13 @@ func TestSessionSurvivesARestart(t *testing.T) {
 	store := openStore(t, dir)
 	release := make(chan struct{})
 	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Wait(release).Text("answer").Stop(agent.StopReasonStop)), Options{})
-	if err := rt.Prompt("first"); err != nil {
+	if err := rt.Prompt(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
 	rt.Abort() // leaves the aborted marker; nothing is running afterwards
 	close(release)
 	waitIdle(t, rt)
-	it, queued, err := rt.FollowUp("later")
+	it, queued, err := rt.FollowUp(context.Background(), "later")
 	if err != nil || queued {
 		t.Fatalf("FollowUp while idle = %v, %v; want a run started", queued, err)
 	}
@@ -98,14 +98,14 @@ func TestDequeueForgetsTheSavedInput(t *testing.T) {
 			once.Do(func() { close(stored) })
 		}
 	})
-	if err := rt.Prompt("go"); err != nil {
+	if err := rt.Prompt(context.Background(), "go"); err != nil {
 		t.Fatal(err)
 	}
 	<-stored                                                      // the prompt's own pending input is retired with its message…
 	if err := rt.writes.flush(context.Background()); err != nil { // …once that is saved
 		t.Fatal(err)
 	}
-	it, queued, err := rt.Steer("take me back")
+	it, queued, err := rt.Steer(context.Background(), "take me back")
 	if err != nil || !queued {
 		t.Fatalf("Steer during a run = %v, %v", queued, err)
 	}
@@ -113,7 +113,7 @@ func TestDequeueForgetsTheSavedInput(t *testing.T) {
 	if pending, _ := store.PendingInputs(ctx, rt.SessionID()); len(pending) != 1 {
 		t.Fatalf("%d pending inputs saved, want the steering item", len(pending))
 	}
-	if _, err := rt.Dequeue(it.ID); err != nil {
+	if _, err := rt.Dequeue(context.Background(), it.ID); err != nil {
 		t.Fatal(err)
 	}
 	if pending, _ := store.PendingInputs(ctx, rt.SessionID()); len(pending) != 0 {
@@ -130,15 +130,15 @@ func TestSwitchAndListSessions(t *testing.T) {
 		agenttest.Reply().Text("one").Stop(agent.StopReasonStop),
 		agenttest.Reply().Text("two").Stop(agent.StopReasonStop),
 	), Options{})
-	if err := rt.Prompt("first session"); err != nil {
+	if err := rt.Prompt(context.Background(), "first session"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
 	first := rt.SessionID()
-	if err := rt.NewSession(); err != nil {
+	if err := rt.NewSession(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.Prompt("second session"); err != nil {
+	if err := rt.Prompt(context.Background(), "second session"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -173,7 +173,7 @@ func TestSessionByIDWorksInItsWorkspace(t *testing.T) {
 	store := openStore(t, t.TempDir())
 	defer store.Close()
 	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)), Options{})
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -213,7 +213,7 @@ func TestResumedSessionKeepsAUsableModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)

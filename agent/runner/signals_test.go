@@ -77,7 +77,7 @@ func TestSignalsAbortTheAttachedRun(t *testing.T) {
 	s := CatchSignals()
 	defer s.Stop()
 	s.Attach(rt)
-	if err := rt.Prompt("work"); err != nil {
+	if err := rt.Prompt(context.Background(), "work"); err != nil {
 		t.Fatal(err)
 	}
 	signalSelf(t, syscall.SIGTERM)

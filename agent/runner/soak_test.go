@@ -416,7 +416,7 @@ func TestSoakMixedFaults(t *testing.T) {
 					continue
 				}
 				clock.tick()
-				if err := rt.Prompt(soakPrompt(run)); err != nil {
+				if err := rt.Prompt(context.Background(), soakPrompt(run)); err != nil {
 					t.Errorf("run %d: prompt: %v", run, err)
 					return
 				}

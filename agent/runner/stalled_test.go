@@ -174,7 +174,7 @@ func TestAStalledRunIsShownAndAborted(t *testing.T) {
 	})
 	notes := make(chan Notice, 4)
 	rt.SubscribeNotices(func(n Notice) { notes <- n })
-	if err := rt.Prompt("go"); err != nil {
+	if err := rt.Prompt(context.Background(), "go"); err != nil {
 		t.Fatal(err)
 	}
 	<-streaming // the request is under way (its start held back), and says nothing more

@@ -12,7 +12,7 @@ import (
 // ledger, not for this one's; without a store it is 0.
 func TestStoreVersion(t *testing.T) {
 	ctx := context.Background()
-	if v, err := (&Runtime{}).StoreVersion(ctx); v != 0 || err != nil {
+	if v, err := (&Runtime{inspectors: &inspectors{}}).StoreVersion(ctx); v != 0 || err != nil {
 		t.Fatalf("without a store: %d, %v", v, err)
 	}
 	dir := t.TempDir()
@@ -25,7 +25,7 @@ func TestStoreVersion(t *testing.T) {
 		return s
 	}
 	mine, other := open(), open()
-	rt := &Runtime{store: mine}
+	rt := &Runtime{inspectors: &inspectors{store: mine}}
 	version := func() uint64 {
 		t.Helper()
 		v, err := rt.StoreVersion(ctx)

@@ -106,7 +106,7 @@ func (s *subagents) start(ctx context.Context, task string) (string, error) {
 			fn(child.SessionID(), ev)
 		}
 	})
-	if err := child.Prompt(task); err != nil {
+	if err := child.Prompt(ctx, task); err != nil {
 		s.forget(child)
 		_ = child.Close(ctx) // the run's: a quit does not wait on it
 		return "", err
@@ -320,4 +320,12 @@ func firstLineOf(s string, max int) string {
 		return string(r[:max-1]) + "…"
 	}
 	return s
+}
+
+// loaded notes that a saved session became current: the database may
+// hold answers for it.
+func (s *subagents) loaded() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stored = true
 }

@@ -71,7 +71,7 @@ func TestSubagentsAnswerInTheSameRun(t *testing.T) {
 		childEvents[id]++
 		mu.Unlock()
 	})
-	if err := rt.Prompt("delegate count to three\ndelegate name a colour"); err != nil {
+	if err := rt.Prompt(context.Background(), "delegate count to three\ndelegate name a colour"); err != nil {
 		t.Fatal(err)
 	}
 	waitIdle(t, rt)
@@ -146,7 +146,7 @@ func TestAbortBetweenPollAndInjectDeliversInTheNextRun(t *testing.T) {
 			taken, proceed := make(chan struct{}), make(chan struct{})
 			var once sync.Once
 			rt.subs.takenHook = func() { once.Do(func() { close(taken); <-proceed }) }
-			if err := rt.Prompt("delegate count to three"); err != nil {
+			if err := rt.Prompt(context.Background(), "delegate count to three"); err != nil {
 				t.Fatal(err)
 			}
 			within(t, taken, "the answer to be taken")
@@ -162,7 +162,7 @@ func TestAbortBetweenPollAndInjectDeliversInTheNextRun(t *testing.T) {
 					t.Fatalf("after the abort %d answers are pending (%v), want the released one", len(pending), err)
 				}
 			}
-			if err := rt.Prompt("again"); err != nil {
+			if err := rt.Prompt(context.Background(), "again"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)

@@ -24,12 +24,12 @@ func TestThinkingDefaults(t *testing.T) {
 		{"the model's own default", "p/deep", nil, agent.ThinkingHigh},
 		{"else the agent's", "p/plain", nil, agent.ThinkingLow},
 		{"a change of model follows the new model's default", "p/deep",
-			func(rt *Runtime) error { _, err := rt.SetModel("p/plain"); return err }, agent.ThinkingLow},
+			func(rt *Runtime) error { _, err := rt.SetModel(context.Background(), "p/plain"); return err }, agent.ThinkingLow},
 		{"and back", "p/plain",
-			func(rt *Runtime) error { _, err := rt.SetModel("p/deep"); return err }, agent.ThinkingHigh},
+			func(rt *Runtime) error { _, err := rt.SetModel(context.Background(), "p/deep"); return err }, agent.ThinkingHigh},
 		{"a chosen level outlasts a change of model", "p/deep", func(rt *Runtime) error {
 			rt.SetThinking(agent.ThinkingMinimal)
-			_, err := rt.SetModel("p/plain")
+			_, err := rt.SetModel(context.Background(), "p/plain")
 			return err
 		}, agent.ThinkingMinimal},
 	}
@@ -60,7 +60,7 @@ func TestThinkingDefaults(t *testing.T) {
 			if got := rt.State().Thinking; got != tt.want {
 				t.Fatalf("thinking %s, want %s", got, tt.want)
 			}
-			if err := rt.Prompt("hi"); err != nil {
+			if err := rt.Prompt(context.Background(), "hi"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)

@@ -117,7 +117,7 @@ func TestTimeoutCompactsBeforeFallingBack(t *testing.T) {
 			if err := rt.agent.ReplaceMessages(session); err != nil {
 				t.Fatal(err)
 			}
-			if err := rt.Prompt("and now?"); err != nil {
+			if err := rt.Prompt(context.Background(), "and now?"); err != nil {
 				t.Fatal(err)
 			}
 			waitIdle(t, rt)

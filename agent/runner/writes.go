@@ -107,6 +107,22 @@ func (w *writes) awaitSaved(ctx context.Context, id string) error {
 	return w.saver.flush(ctx)
 }
 
+// scoped is the context a facade write runs in: the caller's ctx, ended
+// by base (w.ctx, or w.inputCtx for an input) too. A base already done is
+// returned as it is, checked first and at once: the merge notices base's
+// end only on a goroutine of its own, so without this check an input
+// typed after Close could still be saved and accepted. A ctx that never
+// ends adds nothing, and base is used alone, as before ctx was taken.
+// done releases the merge.
+func scoped(ctx, base context.Context) (_ context.Context, done func()) {
+	if base.Err() != nil || ctx == base || ctx.Done() == nil {
+		return base, func() {}
+	}
+	merged, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(base, func() { cancel(context.Cause(base)) })
+	return merged, func() { stop(); cancel(nil) }
+}
+
 // givenUp adds to the error of a write cancelled by a quit why it was.
 func (w *writes) givenUp(err error) error {
 	if err == nil || !errors.Is(err, context.Canceled) {

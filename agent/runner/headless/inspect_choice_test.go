@@ -33,13 +33,13 @@ func TestInspectShowsASavedLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.Prompt("hi"); err != nil {
+	if err := rt.Prompt(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
 	if err := rt.WaitForIdle(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.LockProfile("test:b"); err != nil {
+	if err := rt.LockProfile(context.Background(), "test:b"); err != nil {
 		t.Fatal(err)
 	}
 	id := rt.SessionID()

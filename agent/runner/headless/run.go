@@ -112,7 +112,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	saves := watchSaves(rt, errw)
 	defer saves.stop()
 
-	if err := rt.Prompt(prompt); err != nil {
+	if err := rt.Prompt(ctx, prompt); err != nil {
 		mu.Lock()
 		out.Flush() // the session header of --json, the only line there is
 		mu.Unlock()

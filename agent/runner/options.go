@@ -1,0 +1,107 @@
+package runner
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/lanes"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// Options configure a Runtime. Providers is required.
+type Options struct {
+	Providers []Provider
+	// Model is the reference to start with.
+	Model string
+	// Resolve turns a reference into a model of one of the Providers; it
+	// defaults to ResolveModel over their models. Configurations with
+	// aliases and catalogues supply their own.
+	Resolve func(ref string) (agent.Model, error)
+	Tools   []agent.Tool
+	// ToolsFor, when set, builds the tools for a workspace instead of Tools,
+	// so that a session resumed by id works in its own workspace.
+	ToolsFor     func(workspace string) []agent.Tool
+	SystemPrompt string
+	// ProjectContext, when set, describes a workspace for the system prompt
+	// (its root, its AGENTS.md): it is appended to SystemPrompt for the
+	// session's own workspace.
+	ProjectContext func(workspace string) (string, error)
+	Workspace      string
+	Thinking       agent.ThinkingLevel
+	SteeringMode   agent.QueueMode
+	FollowUpMode   agent.QueueMode
+	Logger         *slog.Logger
+	// Now defaults to time.Now.
+	Now func() time.Time
+	// Rehearsal names the scenario a rehearsal plays (--scenario), "" for a
+	// real run. A rehearsal's Ledger is its own, in memory: nothing it
+	// records may cool down a real profile for any other run or process,
+	// and the inspectors label its rows with the scenario.
+	Rehearsal string
+	// Ledger is the shared auth-profile ledger (persistence.Store.Ledger);
+	// nil keeps one in memory.
+	Ledger failover.Ledger
+	// Fallbacks are the models tried, in order, when the chosen one fails
+	// on every profile (config "fallbacks").
+	Fallbacks []string
+	// Cooldowns tune the ledger's disabled track (config "auth.cooldowns");
+	// zero fields are the defaults.
+	Cooldowns failover.Cooldowns
+	// Failover tunes the decision (format retries, the attempt limit).
+	Failover failover.Config
+	// Sleep waits d before a same-profile retry, or until ctx is done (then
+	// returning its error); nil waits on a real timer. Tests inject a fake.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Approval is the tool approval policy (tools.approval, --approve);
+	// "" is tools.ModeAuto. Interactive says that someone can answer an
+	// approval request (the TUI, an rpc client); without it calls that
+	// would ask are refused with a result naming --approve auto.
+	Approval    tools.Mode
+	Interactive bool
+	// ContextEngine names the context engine (agent.contextEngine); "" is
+	// the built-in legacy engine. ContextEngines are the external engines
+	// configured (contextEngines), started on first use.
+	ContextEngine  string
+	ContextEngines map[string]EngineConfig
+	// HiddenEnv are environment variables that hold keys (what each
+	// profile's apiKeyEnv names), kept from the programs steer starts on top
+	// of every name tools.IsSecretEnv hides.
+	HiddenEnv []string
+	// MaxConcurrent caps the runs of all sessions of this process at once
+	// (agent.maxConcurrent; 0 is lanes.DefaultMaxConcurrent). Lanes, when
+	// set, is the scheduler to share (a parent's, for a sub-agent's
+	// runtime); SubAgent sends this runtime's runs to the sub-agent lane.
+	MaxConcurrent int
+	Lanes         *lanes.Scheduler
+	SubAgent      bool
+	// ParentSession is the session that started this sub-agent's.
+	ParentSession string
+	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
+	// steer run --timeout); 0 is no limit. Approval waits do not count.
+	RunTimeout time.Duration
+	// MaxInputBytes bounds one input (prompt, steering, follow-up); larger
+	// ones are refused with an *InputTooLargeError and nothing is stored.
+	// 0 is DefaultMaxInputBytes.
+	MaxInputBytes int
+	// Quit, when set, ends with the quit signal (main passes the signals'
+	// context). Then an input still being saved is refused at once (it was
+	// never acknowledged), and the writes already handed over get QuitWait
+	// before they are given up on: a database another process keeps locked
+	// cannot hold the quit up. Nil: only Close ends the writes.
+	Quit context.Context
+
+	// Store keeps sessions, transcripts and pending inputs; nil keeps them in
+	// memory only.
+	Store *persistence.Store
+	// Session resumes the saved session with this id; Continue resumes the
+	// latest session of Workspace. Neither: a new session.
+	Session  string
+	Continue bool
+	// Profile is the auth profile the session prefers at start (--profile;
+	// see profiles_choice.go); it must be configured.
+	Profile string
+}

@@ -1,0 +1,133 @@
+package runner
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/persistence"
+)
+
+// settings are the session's choices of how it runs: its model (and the
+// thinking level that follows the model), the queue modes and the auth
+// profile it prefers or is locked to. It calls the agent's setters, the
+// catalogue, the thinking and profile choices and, to save the model with
+// the session, the store through the write side; current says which session
+// is current and whether it has a row yet.
+type settings struct {
+	providers []Provider
+	resolve   func(ref string) (agent.Model, error)
+	catalog   *catalog
+	// attempt is the attempt loop every model's requests go through.
+	attempt agent.StreamFn
+	store   *persistence.Store
+	writes  *writes
+	log     *slog.Logger
+	current func() (id string, created bool)
+
+	// Set once the agent exists (New).
+	agent    *agent.Agent
+	thinking *thinkingChoice
+	choice   *profileChoice
+}
+
+// streamFor is the StreamFn the Agent uses for m: the attempt loop over m's
+// profiles and the fallback chain; nil when no provider serves m.
+func (s *settings) streamFor(m agent.Model) agent.StreamFn {
+	if s.streamOf(m) == nil {
+		return nil
+	}
+	return s.attempt
+}
+
+// streamOf is the stream of the provider that serves m.
+func (s *settings) streamOf(m agent.Model) agent.StreamFn {
+	for _, p := range s.providers {
+		if p.Name == m.Provider {
+			return p.Stream
+		}
+	}
+	return nil
+}
+
+// Models lists every configured model.
+func (s *settings) Models() []agent.Model {
+	var all []agent.Model
+	for _, p := range s.providers {
+		all = append(all, p.Models...)
+	}
+	return all
+}
+
+// SetModel switches to the model ref names from the next request on.
+func (s *settings) SetModel(ctx context.Context, ref string) (agent.Model, error) {
+	m, err := s.resolve(ref)
+	if err != nil {
+		return agent.Model{}, err
+	}
+	if err := s.catalog.unusable(m); err != nil {
+		return agent.Model{}, err
+	}
+	s.agent.SetModel(m, s.streamFor(m))
+	s.thinking.follow(m)
+	if s.store != nil {
+		if id, created := s.current(); created {
+			ctx, done := scoped(ctx, s.writes.ctx)
+			defer done()
+			s.writes.saved("saving the session's model", s.store.SetSessionModel(ctx, id, m.Ref()))
+		}
+	}
+	return m, nil
+}
+
+// SetSteeringMode sets how many steering items a drain point takes.
+func (s *settings) SetSteeringMode(m agent.QueueMode) { s.agent.SetSteeringMode(m) }
+
+// SetFollowUpMode sets how many follow-ups a drain point takes.
+func (s *settings) SetFollowUpMode(m agent.QueueMode) { s.agent.SetFollowUpMode(m) }
+
+// SetThinking sets the thinking level the session chose: it outlasts a
+// change of model (a session that chose none follows each model's
+// default).
+func (s *settings) SetThinking(l agent.ThinkingLevel) { s.thinking.choose(l) }
+
+// ModelProblem says why m cannot be chosen ("ANTHROPIC_API_KEY is not set"),
+// or "" when it can: pickers mark such models.
+func (s *settings) ModelProblem(m agent.Model) string { return s.catalog.problem(m) }
+
+// adoptSavedModel switches to the model a session was saved with, unless it
+// cannot be resolved or used now (its key is no longer set): then the
+// current model stays, and the log says why.
+func (s *settings) adoptSavedModel(sessionID, ref string) {
+	if ref == "" {
+		return
+	}
+	m, err := s.resolve(ref)
+	if err == nil {
+		err = s.catalog.unusable(m)
+	}
+	if err != nil {
+		s.log.Warn("keeping the current model instead of the session's", "session", sessionID, "model", ref, "error", err)
+		return
+	}
+	s.agent.SetModel(m, s.streamFor(m))
+	s.thinking.follow(m)
+}
+
+// PreferProfile makes id the session's preferred profile, tried first while
+// it is eligible; "" prefers none. id must be configured. The choice holds
+// in this process even when saving it fails (the error says so).
+func (s *settings) PreferProfile(ctx context.Context, id string) error {
+	return s.choice.prefer(ctx, id)
+}
+
+// LockProfile locks the session to profile id, the only one its requests
+// use from the next attempt on; "" unlocks it. id must be configured. The
+// choice holds in this process even when saving it fails.
+func (s *settings) LockProfile(ctx context.Context, id string) error {
+	return s.choice.lock(ctx, id)
+}
+
+// ProfileChoice returns the session's preferred and locked profiles ("" for
+// none).
+func (s *settings) ProfileChoice() (preferred, locked string) { return s.choice.get() }
