@@ -163,7 +163,7 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	so := headless.SessionsOptions{StateDir: stateDir, JSON: o.JSON}
+	so := headless.SessionsOptions{StateDir: stateDir, JSON: o.JSON, Context: o.Context}
 	if len(o.Args) == 2 {
 		so.Show = o.Args[1]
 	}

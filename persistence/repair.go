@@ -77,7 +77,7 @@ func Repair(msgs []agent.Message, now time.Time) []agent.Message {
 // what it appended, nil when the transcript was sound. The appended messages
 // are stamped with the store's clock to the millisecond, as they load back.
 func (s *Store) RepairSession(ctx context.Context, sessionID, writerRunID string) ([]agent.Message, error) {
-	msgs, err := s.LoadTranscript(ctx, sessionID)
+	msgs, leaf, err := s.loadContext(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("repair session %s: %w", sessionID, err)
 	}
@@ -94,16 +94,16 @@ func (s *Store) RepairSession(ctx context.Context, sessionID, writerRunID string
 		if err := checkWriter(ctx, tx, sessionID, writerRunID); err != nil {
 			return err
 		}
-		next, err := nextSeq(ctx, tx, sessionID)
+		at, err := appendPoint(ctx, tx, sessionID)
 		if err != nil {
 			return err
 		}
 		// The repair was computed from what was loaded outside this
 		// transaction; it only fits if nothing was appended since.
-		if next != len(msgs)+1 {
-			return fmt.Errorf("the transcript changed while it was being repaired (%d entries, expected %d)", next-1, len(msgs))
+		if at.leaf != leaf {
+			return fmt.Errorf("the transcript changed while it was being repaired (leaf %d, expected %d)", at.leaf, leaf)
 		}
-		return appendEntries(ctx, tx, sessionID, writerRunID, next, fix, enc, now)
+		return appendEntries(ctx, tx, sessionID, writerRunID, at, fix, enc, now)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("repair session %s: %w", sessionID, err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -39,16 +40,16 @@ func (s *Store) appendMessage(ctx context.Context, sessionID, writerRunID string
 		if err := checkWriter(ctx, tx, sessionID, writerRunID); err != nil {
 			return err
 		}
-		next, err := nextSeq(ctx, tx, sessionID)
+		at, err := appendPoint(ctx, tx, sessionID)
 		if err != nil {
 			return err
 		}
 		if retry {
-			if done, err := endsWith(ctx, tx, sessionID, writerRunID, next-1, enc[0]); err != nil || done {
+			if done, err := endsWith(ctx, tx, sessionID, writerRunID, at.leaf, enc[0]); err != nil || done {
 				return err
 			}
 		}
-		return appendEntries(ctx, tx, sessionID, writerRunID, next, []agent.Message{msg}, enc, now)
+		return appendEntries(ctx, tx, sessionID, writerRunID, at, []agent.Message{msg}, enc, now)
 	})
 	if err != nil {
 		return fmt.Errorf("append message to session %s: %w", sessionID, err)
@@ -56,40 +57,45 @@ func (s *Store) appendMessage(ctx context.Context, sessionID, writerRunID string
 	return nil
 }
 
-// endsWith reports whether the entry at seq last is enc, written by runID.
+// endsWith reports whether the entry at seq last is the message enc, written
+// by runID.
 func endsWith(ctx context.Context, tx *sql.Tx, sessionID, runID string, last int, enc string) (bool, error) {
 	var one int
 	err := tx.QueryRowContext(ctx, `SELECT 1 FROM transcript_entries
-		WHERE session_id = ? AND seq = ? AND run_id = ? AND content = ?`, sessionID, last, runID, enc).Scan(&one)
+		WHERE session_id = ? AND seq = ? AND run_id = ? AND kind = 'message' AND content = ?`, sessionID, last, runID, enc).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-// RewriteTranscript replaces the whole transcript with msgs: the one write
-// path for rewrites (compaction, truncation). It is fenced like AppendMessage.
-// The token and cost totals are what the session has spent, so a rewrite
-// leaves them alone; the message count becomes len(msgs).
+// RewriteTranscript makes msgs what the model sees from now on (a
+// compaction, a truncation) without deleting anything: it appends a context
+// entry holding msgs under the leaf, and every entry before it stays in the
+// session's history. It is fenced like AppendMessage. The token and cost
+// totals are what the session has spent and the message count is its
+// history's, so a rewrite leaves them alone.
 func (s *Store) RewriteTranscript(ctx context.Context, sessionID, writerRunID string, msgs []agent.Message) error {
 	enc, err := encodeMessages(msgs)
 	if err != nil {
 		return fmt.Errorf("rewrite transcript of session %s: %w", sessionID, err)
 	}
+	content := "[" + strings.Join(enc, ",") + "]"
 	now := s.now()
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		if err := checkWriter(ctx, tx, sessionID, writerRunID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM transcript_entries WHERE session_id = ?`, sessionID); err != nil {
+		at, err := appendPoint(ctx, tx, sessionID)
+		if err != nil {
 			return err
 		}
-		if err := insertEntries(ctx, tx, sessionID, writerRunID, 1, msgs, enc, now); err != nil {
+		if err := insertContext(ctx, tx, sessionID, writerRunID, at, content, now); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET message_count = ?, updated_at = ?,
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET leaf_seq = ?, updated_at = ?,
 			title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?`,
-			len(msgs), ms(now), firstUserTitle(msgs), sessionID); err != nil {
+			at.next, ms(now), firstUserTitle(msgs), sessionID); err != nil {
 			return err
 		}
 		return retireQueueItems(ctx, tx, sessionID, msgs)
@@ -100,39 +106,13 @@ func (s *Store) RewriteTranscript(ctx context.Context, sessionID, writerRunID st
 	return nil
 }
 
-// LoadTranscript returns the session's transcript in order, or an error
-// wrapping ErrNotFound when the session does not exist.
+// LoadTranscript returns what the model sees of the session: the messages
+// of its path root → leaf from the latest context entry on (see
+// RewriteTranscript), or an error wrapping ErrNotFound when the session does
+// not exist. LoadHistory returns everything.
 func (s *Store) LoadTranscript(ctx context.Context, sessionID string) ([]agent.Message, error) {
-	d := newDecoder()
-	err := s.scanEntries(ctx, sessionID, d.add)
-	msgs, derr := d.finish()
-	if err = errors.Join(err, derr); err != nil {
-		return nil, s.classify(fmt.Errorf("load transcript of session %s: %w", sessionID, err))
-	}
-	if len(msgs) == 0 {
-		if _, err := s.Session(ctx, sessionID); err != nil {
-			return nil, fmt.Errorf("load transcript: %w", err)
-		}
-	}
-	return msgs, nil
-}
-
-// scanEntries hands the stored JSON of every entry to add, in order.
-func (s *Store) scanEntries(ctx context.Context, sessionID string, add func([]byte)) error {
-	rows, err := s.reader.QueryContext(ctx,
-		`SELECT content FROM transcript_entries WHERE session_id = ? ORDER BY seq`, sessionID)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
-			return err
-		}
-		add(b)
-	}
-	return rows.Err()
+	msgs, _, err := s.loadContext(ctx, sessionID)
+	return msgs, err
 }
 
 // checkWriter is the fence: inside the write's transaction, runID must be the
@@ -157,19 +137,25 @@ func checkWriter(ctx context.Context, tx *sql.Tx, sessionID, runID string) error
 	return nil
 }
 
-// nextSeq is the sequence number the next entry takes.
-func nextSeq(ctx context.Context, tx *sql.Tx, sessionID string) (int, error) {
-	var next int
-	err := tx.QueryRowContext(ctx,
-		`SELECT COALESCE(MAX(seq), 0) + 1 FROM transcript_entries WHERE session_id = ?`, sessionID).Scan(&next)
-	return next, err
+// appendAt is where the next entry goes: its sequence number and its
+// parent, the session's leaf (0 while the session has no entry).
+type appendAt struct{ next, leaf int }
+
+// appendPoint reads where the next entry of the session goes.
+func appendPoint(ctx context.Context, tx *sql.Tx, sessionID string) (appendAt, error) {
+	var at appendAt
+	err := tx.QueryRowContext(ctx, `SELECT
+		(SELECT COALESCE(MAX(seq), 0) + 1 FROM transcript_entries WHERE session_id = ?),
+		(SELECT COALESCE(leaf_seq, 0) FROM sessions WHERE id = ?)`, sessionID, sessionID).Scan(&at.next, &at.leaf)
+	return at, err
 }
 
-// appendEntries inserts msgs from seq first on, adds them to the session's
-// counters and retires the queue items they carry.
-func appendEntries(ctx context.Context, tx *sql.Tx, sessionID, runID string, first int,
+// appendEntries inserts msgs as a chain under at's leaf, moves the leaf to
+// the last of them, adds them to the session's counters and retires the
+// queue items they carry.
+func appendEntries(ctx context.Context, tx *sql.Tx, sessionID, runID string, at appendAt,
 	msgs []agent.Message, enc []string, now time.Time) error {
-	if err := insertEntries(ctx, tx, sessionID, runID, first, msgs, enc, now); err != nil {
+	if err := insertEntries(ctx, tx, sessionID, runID, at, msgs, enc, now); err != nil {
 		return err
 	}
 	var in, out int
@@ -184,36 +170,52 @@ func appendEntries(ctx context.Context, tx *sql.Tx, sessionID, runID string, fir
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET
 			message_count = message_count + ?, input_tokens = input_tokens + ?,
-			output_tokens = output_tokens + ?, cost = cost + ?, updated_at = ?,
+			output_tokens = output_tokens + ?, cost = cost + ?, updated_at = ?, leaf_seq = ?,
 			title = CASE WHEN title = '' THEN ? ELSE title END
-		WHERE id = ?`, len(msgs), in, out, cost, ms(now), firstUserTitle(msgs), sessionID); err != nil {
+		WHERE id = ?`, len(msgs), in, out, cost, ms(now), at.next+len(msgs)-1, firstUserTitle(msgs), sessionID); err != nil {
 		return err
 	}
 	return retireQueueItems(ctx, tx, sessionID, msgs)
 }
 
-// insertEntries inserts msgs (encoded as enc) with consecutive sequence
-// numbers from first on.
-func insertEntries(ctx context.Context, tx *sql.Tx, sessionID, runID string, first int,
+// insertEntries inserts msgs (encoded as enc) as message entries with
+// consecutive sequence numbers from at.next on, each the child of the one
+// before and the first the child of at.leaf.
+func insertEntries(ctx context.Context, tx *sql.Tx, sessionID, runID string, at appendAt,
 	msgs []agent.Message, enc []string, now time.Time) error {
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO transcript_entries
-		(session_id, seq, role, content, stop_reason, input_tokens, output_tokens,
+		(session_id, seq, parent_seq, kind, role, content, stop_reason, input_tokens, output_tokens,
 		 cache_read_tokens, cache_write_tokens, cost, run_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		VALUES (?, ?, ?, 'message', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
+	parent := at.leaf
 	for i, m := range msgs {
 		u := m.Usage
-		if _, err := stmt.ExecContext(ctx, sessionID, first+i, string(m.Role), enc[i],
+		seq := at.next + i
+		if _, err := stmt.ExecContext(ctx, sessionID, seq, nullSeq(parent), string(m.Role), enc[i],
 			string(m.StopReason), u.Input, u.Output, u.CacheRead, u.CacheWrite, u.Cost.Total,
 			runID, ms(now)); err != nil {
 			return err
 		}
+		parent = seq
 	}
 	return nil
 }
+
+// insertContext inserts a context entry holding content (a JSON array of
+// messages) at at.
+func insertContext(ctx context.Context, tx *sql.Tx, sessionID, runID string, at appendAt, content string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO transcript_entries
+		(session_id, seq, parent_seq, kind, role, content, run_id, created_at)
+		VALUES (?, ?, ?, 'context', '', ?, ?, ?)`, sessionID, at.next, nullSeq(at.leaf), content, runID, ms(now))
+	return err
+}
+
+// nullSeq is a parent sequence number for the database: NULL for the root's.
+func nullSeq(seq int) sql.NullInt64 { return sql.NullInt64{Int64: int64(seq), Valid: seq > 0} }
 
 // retireQueueItems deletes the pending inputs that msgs deliver.
 func retireQueueItems(ctx context.Context, tx *sql.Tx, sessionID string, msgs []agent.Message) error {

@@ -2,6 +2,7 @@ package persistence
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -215,7 +216,7 @@ func TestEndRun(t *testing.T) {
 	}
 }
 
-func TestRewriteTranscriptReplacesEverything(t *testing.T) {
+func TestRewriteTranscriptKeepsTheHistory(t *testing.T) {
 	f := newFixture(t)
 	f.append(t, user("one", 1), assistantText("two", 2), user("three", 3), assistantText("four", 4))
 	before := f.session(t)
@@ -225,15 +226,70 @@ func TestRewriteTranscriptReplacesEverything(t *testing.T) {
 	}
 	assertMessages(t, f.transcript(t), summary)
 	after := f.session(t)
-	if after.MessageCount != 2 || after.Cost != before.Cost || after.InputTokens != before.InputTokens ||
+	if after.MessageCount != before.MessageCount || after.Cost != before.Cost || after.InputTokens != before.InputTokens ||
 		after.Title != before.Title {
 		t.Errorf("session after the rewrite %+v (before %+v)", after, before)
 	}
-	// Appends continue after the rewritten entries.
+	// Appends continue after the context entry.
 	f.append(t, user("five", 12))
 	if got := f.transcript(t); len(got) != 3 || got[2].TextContent() != "five" {
 		t.Errorf("transcript after an append %v", got)
 	}
+	history, err := f.store.LoadHistory(f.ctx, testSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"message:one", "message:two", "message:three", "message:four", "context:2", "message:five"}
+	if got := entryShapes(history); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("history = %q, want %q", got, want)
+	}
+	for i, e := range history {
+		if e.Seq != i+1 || e.Parent != i {
+			t.Errorf("entry %d: seq %d parent %d, want a single branch", i, e.Seq, e.Parent)
+		}
+	}
+}
+
+// TestContextIsTheLatestContextEntryOn: after two rewrites the model sees
+// the second's messages and what came after; the history holds every entry.
+func TestContextIsTheLatestContextEntryOn(t *testing.T) {
+	f := newFixture(t)
+	f.append(t, user("a", 1), assistantText("b", 2))
+	if err := f.store.RewriteTranscript(f.ctx, testSession, testRun, []agent.Message{user("sum1", 3)}); err != nil {
+		t.Fatal(err)
+	}
+	f.append(t, user("c", 4), assistantText("d", 5))
+	second := []agent.Message{user("sum2", 6), assistantText("d", 7)}
+	if err := f.store.RewriteTranscript(f.ctx, testSession, testRun, second); err != nil {
+		t.Fatal(err)
+	}
+	f.append(t, user("e", 8))
+	assertMessages(t, f.transcript(t), append(second, user("e", 8)))
+	history, err := f.store.LoadHistory(f.ctx, testSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"message:a", "message:b", "context:1", "message:c", "message:d", "context:2", "message:e"}
+	if got := entryShapes(history); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("history = %q, want %q", got, want)
+	}
+	if err := f.store.RewriteTranscript(f.ctx, testSession, "stale", nil); !errors.Is(err, ErrStaleWriter) {
+		t.Errorf("a stale writer's rewrite gave %v", err)
+	}
+}
+
+// entryShapes names each entry: its kind and its text, or a context
+// entry's length.
+func entryShapes(es []Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		if e.Kind == EntryContext {
+			out[i] = fmt.Sprintf("context:%d", len(e.Context))
+			continue
+		}
+		out[i] = string(e.Kind) + ":" + e.Message.TextContent()
+	}
+	return out
 }
 
 func beginRun(t *testing.T, f fixture, id string) {

@@ -25,6 +25,7 @@ type Args struct {
 	Pace     float64       // --pace
 	StateDir string        // --state-dir
 	JSON     bool          // --json
+	Context  bool          // --context (sessions show: what the model would get)
 	Timeout  time.Duration // --timeout
 	Session  string        // --session
 	Continue bool          // --continue
@@ -60,6 +61,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.Float64Var(&o.Pace, "pace", defaultPace, "")
 	fs.StringVar(&o.StateDir, "state-dir", "", "")
 	fs.BoolVar(&o.JSON, "json", false, "")
+	fs.BoolVar(&o.Context, "context", false, "")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "")
 	fs.StringVar(&o.Session, "session", "", "")
 	fs.BoolVar(&o.Continue, "continue", false, "")
@@ -105,7 +107,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	case "run":
 	case "sessions":
 		if n := len(o.Args); !(n == 0 || n == 2 && o.Args[0] == "show") {
-			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--json]")
+			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json]")
 		}
 	case "inspect":
 		if err := checkInspect(o.Args, o.Clear); err != nil {
@@ -113,6 +115,9 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		}
 	default:
 		return o, usagef("unknown command %q; see 'steer help'", o.Command)
+	}
+	if o.Context && !(o.Command == "sessions" && len(o.Args) == 2) {
+		return o, usagef("--context applies to 'steer sessions show ID' only")
 	}
 	if o.Clear != "" && o.Command != "inspect" {
 		return o, usagef(clearOnly)

@@ -31,7 +31,7 @@ Usage:
   steer run [--json] [flags] PROMPT   answer one prompt headless (PROMPT "-" or absent: read stdin)
   steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
   steer sessions [--json]             list saved sessions, newest first
-  steer sessions show ID [--json]     print a session's transcript
+  steer sessions show ID [--json]     print a session's whole history (--context: what the model sees)
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from
@@ -109,13 +109,17 @@ error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.
 `
 
 const sessionsUsage = `Usage: steer sessions [--json]
-       steer sessions show ID [--json]
+       steer sessions show ID [--context] [--json]
 
 Lists the saved sessions of every workspace, newest first, or prints one
-session's transcript (with --json: pi's message objects). Works while another
-steer uses the state directory.
+session's whole history: every message ever written, compactions marked where
+they happened (nothing is deleted). With --json: pi's message objects, each
+with its "id" and "parentId"; a compaction is an object with a "type" and no
+"role". Works while another steer uses the state directory.
 
 Flags:
+  --context          print what the model sees instead: the latest compaction's
+                     summary, what it kept and everything after
   --json             print JSON
   --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
 

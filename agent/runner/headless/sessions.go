@@ -3,7 +3,6 @@ package headless
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -41,27 +40,6 @@ func ListSessions(ctx context.Context, store *runner.StateView, asJSON bool, std
 			s.MessageCount, s.Model, open, s.Workspace, s.Title)
 	}
 	tw.Flush()
-	return ExitOK
-}
-
-// ShowSession prints one transcript: pi's message objects with asJSON, else a
-// plain rendering.
-func ShowSession(ctx context.Context, store *runner.StateView, id string, asJSON bool, stdout, stderr io.Writer) int {
-	msgs, err := store.Transcript(ctx, id)
-	if errors.Is(err, runner.ErrNoSavedSession) {
-		fmt.Fprintf(stderr, "steer: no saved session %q; 'steer sessions' lists them\n", id)
-		return ExitUsage
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "steer: %v\n", err)
-		return storeFailure(err)
-	}
-	if asJSON {
-		return writeJSON(stdout, stderr, msgs)
-	}
-	for _, m := range msgs {
-		writeMessage(stdout, m)
-	}
 	return ExitOK
 }
 

@@ -18,6 +18,9 @@ type SessionsOptions struct {
 	Show string
 	// JSON prints JSON instead of text.
 	JSON bool
+	// Context prints what the model sees of the session instead of its
+	// whole history.
+	Context bool
 }
 
 // Sessions is `steer sessions`: it prints the saved sessions (ListSessions),
@@ -32,6 +35,9 @@ func Sessions(ctx context.Context, o SessionsOptions, stdout, stderr io.Writer) 
 	}
 	defer store.Close()
 	if o.Show != "" {
+		if o.Context {
+			return ShowContext(ctx, store, o.Show, o.JSON, stdout, stderr)
+		}
 		return ShowSession(ctx, store, o.Show, o.JSON, stdout, stderr)
 	}
 	return ListSessions(ctx, store, o.JSON, stdout, stderr)

@@ -405,7 +405,23 @@ func TestOverflowCompactsOnceAndKeepsTheTail(t *testing.T) {
 		t.Fatalf("the run's answer %v", last)
 	}
 
-	msgs := savedTranscript(t, s)
+	history := savedTranscript(t, s)
+	if first := history[0]; first["role"] != "user" || messageText(first) != "read big.txt" || first["id"] != "1" || first["parentId"] != nil {
+		t.Fatalf("the history starts with %v, want the first prompt, kept", first)
+	}
+	compactions := 0
+	for i, e := range history {
+		if i > 0 && e["parentId"] != history[i-1]["id"] {
+			t.Fatalf("entry %d's parent is %v, want %v", i, e["parentId"], history[i-1]["id"])
+		}
+		if e["type"] == "context" && e["role"] == nil {
+			compactions++
+		}
+	}
+	if compactions != 1 {
+		t.Fatalf("%d compaction entries in the history, want 1", compactions)
+	}
+	msgs := savedTranscript(t, s, "--context")
 	if first := msgs[0]; first["role"] != "user" || !strings.Contains(messageText(first), "<summary>") {
 		t.Fatalf("the saved transcript starts with %v, want the summary", first)
 	}
@@ -416,9 +432,9 @@ func TestOverflowCompactsOnceAndKeepsTheTail(t *testing.T) {
 	}
 }
 
-// savedTranscript reads the only session's messages through `steer
-// sessions show ID --json`.
-func savedTranscript(t *testing.T, s *sandbox) []map[string]any {
+// savedTranscript reads the only session's history through `steer
+// sessions show ID --json`, or with "--context" what the model sees.
+func savedTranscript(t *testing.T, s *sandbox, flags ...string) []map[string]any {
 	t.Helper()
 	out, err := s.command("sessions", "--json").Output()
 	if err != nil {
@@ -428,7 +444,7 @@ func savedTranscript(t *testing.T, s *sandbox) []map[string]any {
 	if err := json.Unmarshal(out, &list); err != nil || len(list) != 1 {
 		t.Fatalf("sessions: %s (%v)", out, err)
 	}
-	out, err = s.command("sessions", "show", list[0].ID, "--json").Output()
+	out, err = s.command(append([]string{"sessions", "show", list[0].ID, "--json"}, flags...)...).Output()
 	if err != nil {
 		t.Fatalf("steer sessions show: %v", err)
 	}

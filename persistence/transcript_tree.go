@@ -1,0 +1,217 @@
+package persistence
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// EntryKind says what a transcript entry holds.
+type EntryKind string
+
+const (
+	// EntryMessage holds one message of the conversation.
+	EntryMessage EntryKind = "message"
+	// EntryContext holds the messages the model sees from it on instead of
+	// the entries before it (a compaction's summary and what it kept, or a
+	// truncated transcript); those entries stay in the history.
+	EntryContext EntryKind = "context"
+)
+
+// Entry is one entry of a session's transcript tree. Entries are never
+// changed or deleted: compactions and truncations append context entries.
+type Entry struct {
+	// Seq identifies the entry within its session; Parent is its parent's
+	// Seq, 0 for the root.
+	Seq, Parent int
+	Kind        EntryKind
+	// Message is an EntryMessage's message.
+	Message agent.Message
+	// Context is an EntryContext's messages.
+	Context []agent.Message
+	Created time.Time
+}
+
+// node is an entry without its content: enough to walk the tree.
+type node struct {
+	parent int
+	kind   EntryKind
+}
+
+// LoadHistory returns every entry of the session's path root → leaf, the
+// history a user sees (context entries mark compactions), or an error
+// wrapping ErrNotFound when the session does not exist.
+func (s *Store) LoadHistory(ctx context.Context, sessionID string) ([]Entry, error) {
+	var out []Entry
+	err := s.readPath(ctx, sessionID, func([]int, map[int]node) int { return 0 },
+		func(entries []Entry) { out = entries })
+	if err != nil {
+		return nil, s.classify(fmt.Errorf("load history of session %s: %w", sessionID, err))
+	}
+	return out, nil
+}
+
+// loadContext returns what the model sees of the session (LoadTranscript)
+// and the leaf it was read at.
+func (s *Store) loadContext(ctx context.Context, sessionID string) ([]agent.Message, int, error) {
+	var msgs []agent.Message
+	leaf := 0
+	err := s.readPath(ctx, sessionID, lastContext, func(entries []Entry) {
+		for i, e := range entries {
+			if i == 0 && e.Kind == EntryContext {
+				msgs = append(msgs, e.Context...)
+				continue
+			}
+			msgs = append(msgs, e.Message)
+		}
+		if len(entries) > 0 {
+			leaf = entries[len(entries)-1].Seq
+		}
+	})
+	if err != nil {
+		return nil, 0, s.classify(fmt.Errorf("load transcript of session %s: %w", sessionID, err))
+	}
+	return msgs, leaf, nil
+}
+
+// lastContext is the index in path of its latest context entry, 0 when it
+// has none: where the model's context begins.
+func lastContext(path []int, nodes map[int]node) int {
+	for i := len(path) - 1; i >= 0; i-- {
+		if nodes[path[i]].kind == EntryContext {
+			return i
+		}
+	}
+	return 0
+}
+
+// readPath reads, in one snapshot, the session's path root → leaf from the
+// index from(path) on, and hands its entries, decoded, to got.
+func (s *Store) readPath(ctx context.Context, sessionID string, from func([]int, map[int]node) int, got func([]Entry)) error {
+	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }() // read-only: nothing to keep
+	var leaf int
+	err = tx.QueryRowContext(ctx, `SELECT COALESCE(leaf_seq, 0) FROM sessions WHERE id = ?`, sessionID).Scan(&leaf)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil || leaf == 0 {
+		return err
+	}
+	nodes, err := readNodes(ctx, tx, sessionID)
+	if err != nil {
+		return err
+	}
+	path, err := pathTo(nodes, leaf)
+	if err != nil {
+		return err
+	}
+	entries, err := readEntries(ctx, tx, sessionID, nodes, path[from(path, nodes):])
+	if err != nil {
+		return err
+	}
+	got(entries)
+	return nil
+}
+
+// readNodes reads the shape of the session's tree.
+func readNodes(ctx context.Context, tx *sql.Tx, sessionID string) (map[int]node, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT seq, COALESCE(parent_seq, 0), kind
+		FROM transcript_entries WHERE session_id = ?`, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	nodes := map[int]node{}
+	for rows.Next() {
+		var seq int
+		var n node
+		if err := rows.Scan(&seq, &n.parent, &n.kind); err != nil {
+			return nil, err
+		}
+		nodes[seq] = n
+	}
+	return nodes, rows.Err()
+}
+
+// pathTo is the sequence numbers root → leaf. A parent that is missing or
+// a cycle is reported: the tree is damaged.
+func pathTo(nodes map[int]node, leaf int) ([]int, error) {
+	var path []int
+	for seq := leaf; seq != 0; seq = nodes[seq].parent {
+		if _, ok := nodes[seq]; !ok {
+			return nil, fmt.Errorf("transcript entry %d is missing from the tree", seq)
+		}
+		if len(path) > len(nodes) {
+			return nil, fmt.Errorf("the transcript tree has a cycle through entry %d", seq)
+		}
+		path = append(path, seq)
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path, nil
+}
+
+// readEntries reads and decodes the entries path names, in its order.
+// Messages are decoded on every CPU (decoder); context entries here.
+func readEntries(ctx context.Context, tx *sql.Tx, sessionID string, nodes map[int]node, path []int) ([]Entry, error) {
+	if len(path) == 0 {
+		return nil, nil
+	}
+	want := make(map[int]int, len(path)) // seq → index in path
+	low := path[0]
+	for i, seq := range path {
+		want[seq] = i
+		low = min(low, seq)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT seq, kind, content, created_at FROM transcript_entries
+		WHERE session_id = ? AND seq >= ? ORDER BY seq`, sessionID, low)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	entries := make([]Entry, len(path))
+	var order []int // the path indexes of the messages, in the decoder's order
+	d := newDecoder()
+	var scanErr error
+	for rows.Next() {
+		var seq int
+		var created int64
+		var kind EntryKind
+		var content []byte
+		if scanErr = rows.Scan(&seq, &kind, &content, &created); scanErr != nil {
+			break
+		}
+		i, ok := want[seq]
+		if !ok {
+			continue // another branch's
+		}
+		entries[i] = Entry{Seq: seq, Parent: nodes[seq].parent, Kind: kind, Created: time.UnixMilli(created).UTC()}
+		if kind == EntryContext {
+			if err := json.Unmarshal(content, &entries[i].Context); err != nil {
+				scanErr = fmt.Errorf("decode context entry %d: %w", seq, err)
+				break
+			}
+			continue
+		}
+		order = append(order, i)
+		d.add(content)
+	}
+	msgs, derr := d.finish()
+	if err := errors.Join(scanErr, rows.Err(), derr); err != nil {
+		return nil, err
+	}
+	for k, i := range order {
+		entries[i].Message = msgs[k]
+	}
+	return entries, nil
+}
