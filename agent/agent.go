@@ -463,10 +463,11 @@ func (a *Agent) ReplaceMessages(msgs []Message) error {
 		a.mu.Unlock()
 		return ErrBusy
 	}
+	replaced := a.messages
 	a.messages = append([]Message(nil), msgs...)
 	subs := a.subs
 	a.mu.Unlock()
-	a.notify(subs, ContextReplaced{Messages: append([]Message(nil), msgs...)})
+	a.notify(subs, ContextReplaced{Messages: append([]Message(nil), msgs...), Replaced: replaced})
 	return nil
 }
 

@@ -66,10 +66,11 @@ type ToolExecutionEnd struct {
 // QueueUpdate carries both pending queues, whole, after any change.
 type QueueUpdate struct{ Items []QueueItem }
 
-// ContextReplaced says that the run's context, and so the transcript, is now
-// Messages: a compaction replaced older history with a summary. State's
-// Messages become these; a store rewrites the session's transcript.
-type ContextReplaced struct{ Messages []Message }
+// ContextReplaced says that the run's context is now Messages: a compaction
+// replaced older history with a summary, or a truncation shortened it.
+// State's Messages become these; Replaced are the messages the model saw
+// before, which a front end keeps showing and a store keeps.
+type ContextReplaced struct{ Messages, Replaced []Message }
 
 // Type names of the events, as pi's clients read them.
 func (AgentStart) Type() string          { return "agent_start" }

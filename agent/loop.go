@@ -368,8 +368,9 @@ func (l *loop) replaceContext(msgs []Message) {
 	if l.messageOpen {
 		return
 	}
+	replaced := l.context
 	l.context = append([]Message(nil), msgs...)
-	l.emit(ContextReplaced{Messages: append([]Message(nil), msgs...)})
+	l.emit(ContextReplaced{Messages: append([]Message(nil), msgs...), Replaced: replaced})
 }
 
 // drainAfterAbort gives an aborted provider the grace period to end its

@@ -203,7 +203,7 @@ func (b *bridge) take() []tea.Msg {
 func loadedMsg(l runner.SessionLoaded) *msgs.SessionLoadedMsg {
 	st := l.State
 	return &msgs.SessionLoadedMsg{
-		SessionID: st.SessionID, Messages: st.Messages, Queue: st.Queue, Streaming: st.Streaming,
+		SessionID: st.SessionID, Earlier: st.Earlier, Messages: st.Messages, Queue: st.Queue, Streaming: st.Streaming,
 		Model: st.Model, Thinking: st.Thinking, Running: st.Running,
 		PersistError: st.PersistError, Approvals: l.Approvals, Switched: true, RunStarted: st.RunStarted,
 		Stalled:   st.Stalled,

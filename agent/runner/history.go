@@ -66,27 +66,88 @@ func entryID(seq int) string {
 	return strconv.Itoa(seq)
 }
 
-// NewInContext are the messages of a context entry that the history before
-// it does not hold: a compaction's summary, not the messages it kept. A
-// message is the same one when its role, time and tool call id are (a
-// truncation keeps them while it shortens the content).
-func NewInContext(before []HistoryEntry, ctxMsgs []agent.Message) []agent.Message {
-	type identity struct {
-		role agent.Role
-		at   int64
-		call string
+// identity tells one message from another across a rewrite: a truncation
+// keeps a message's role, time and tool call id while it shortens its
+// content; a compaction's summary is a message of its own.
+type identity struct {
+	role agent.Role
+	at   int64
+	call string
+}
+
+func identityOf(m agent.Message) identity {
+	return identity{m.Role, m.Timestamp.UnixMilli(), m.ToolCallID}
+}
+
+func identities(msgs []agent.Message) map[identity]bool {
+	seen := make(map[identity]bool, len(msgs))
+	for _, m := range msgs {
+		seen[identityOf(m)] = true
 	}
+	return seen
+}
+
+// NewInContext are the messages of a context entry that the history before
+// it does not hold: a compaction's summary, not the messages it kept.
+func NewInContext(before []HistoryEntry, ctxMsgs []agent.Message) []agent.Message {
 	seen := map[identity]bool{}
 	for _, e := range before {
 		if e.Kind == HistoryMessage {
-			seen[identity{e.Message.Role, e.Message.Timestamp.UnixMilli(), e.Message.ToolCallID}] = true
+			seen[identityOf(e.Message)] = true
 		}
 	}
 	var out []agent.Message
 	for _, m := range ctxMsgs {
-		if !seen[identity{m.Role, m.Timestamp.UnixMilli(), m.ToolCallID}] {
+		if !seen[identityOf(m)] {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// splitHistory divides a session's history into what the model no longer
+// sees, for the screen, and what it sees: the latest context entry's
+// messages and the messages after it. The earlier part leaves out the
+// messages the context still holds (shown once, where the context has
+// them) and ends with the context entry, the compaction's marker.
+func splitHistory(history []HistoryEntry) (earlier []HistoryEntry, context []agent.Message) {
+	last := -1
+	for i, e := range history {
+		if e.Kind == HistoryContext {
+			last = i
+		}
+	}
+	if last < 0 {
+		context = make([]agent.Message, len(history))
+		for i, e := range history {
+			context[i] = e.Message
+		}
+		return nil, context
+	}
+	context = append(context, history[last].Context...)
+	for _, e := range history[last+1:] {
+		context = append(context, e.Message)
+	}
+	kept := identities(history[last].Context)
+	for _, e := range history[:last+1] {
+		if e.Kind == HistoryMessage && kept[identityOf(e.Message)] {
+			continue
+		}
+		earlier = append(earlier, e)
+	}
+	return earlier, context
+}
+
+// replacedEntries is what a rewrite of the context adds to the earlier
+// history: the messages replaced that the new context does not hold, and the
+// marker.
+func replacedEntries(ev agent.ContextReplaced, at time.Time) []HistoryEntry {
+	kept := identities(ev.Messages)
+	var out []HistoryEntry
+	for _, m := range ev.Replaced {
+		if !kept[identityOf(m)] {
+			out = append(out, HistoryEntry{Kind: HistoryMessage, Message: m, Created: m.Timestamp})
+		}
+	}
+	return append(out, HistoryEntry{Kind: HistoryContext, Context: ev.Messages, Created: at})
 }

@@ -13,6 +13,11 @@ import (
 // the event path. The session and run are read here, in event order, so that
 // a write lands where its event happened.
 func (r *Runtime) persist(ev agent.Event) {
+	if e, ok := ev.(agent.ContextReplaced); ok {
+		r.mu.Lock()
+		r.session.earlier = append(r.session.earlier, replacedEntries(e, r.opts.Now())...)
+		r.mu.Unlock()
+	}
 	if r.store == nil {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -26,6 +27,10 @@ type State struct {
 	// Stalled is when the run under way last made progress, while it is
 	// stalled (see StallAfter); zero otherwise.
 	Stalled time.Time
+	// Earlier is the history the model no longer sees (compacted away),
+	// oldest first, each compaction's marker last of what it replaced:
+	// shown before Messages, so that nothing the user saw disappears.
+	Earlier []HistoryEntry
 }
 
 // Runtime is one session's runtime: the facade over its Agent. It is
@@ -299,7 +304,7 @@ func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
-		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince()}
+		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince(), Earlier: slices.Clip(r.session.earlier)}
 }
 
 // regate gives a session it changed to tools behind a fresh approval gate,

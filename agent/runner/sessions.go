@@ -46,6 +46,9 @@ type sessionState struct {
 	// claim makes this process the session's one writer (SPEC §8); other
 	// steer processes cannot open it until it is released or we die.
 	claim *persistence.Claim
+	// earlier is the history the model no longer sees (State.Earlier):
+	// loaded with the session, grown by each rewrite of its context.
+	earlier []HistoryEntry
 }
 
 // sessionBook keeps the runtime's current session: which one it is (its
@@ -197,10 +200,11 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 	if err != nil {
 		return err
 	}
-	msgs, err := b.store.LoadTranscript(ctx, id)
+	history, err := b.store.LoadHistory(ctx, id)
 	if err != nil {
 		return err
 	}
+	earlier, msgs := splitHistory(historyOf(history))
 	pending, err := b.store.PendingInputs(ctx, id)
 	if err != nil {
 		return err
@@ -210,7 +214,7 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 	}
 	b.adoptModel(sess.ID, sess.Model)
 	b.mu.Lock()
-	b.session = sessionState{id: id, created: true, claim: claim, title: sess.Title}
+	b.session = sessionState{id: id, created: true, claim: claim, title: sess.Title, earlier: earlier}
 	b.mu.Unlock()
 	b.writes.release(ctx, previous, claim)
 	b.choice.adoptSaved(ctx, id, choice)

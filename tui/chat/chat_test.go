@@ -92,6 +92,25 @@ func TestHistoryLoads(t *testing.T) {
 	}
 }
 
+// TestCompactedHistoryLoads: a session loads with what was compacted away
+// above a marker, then what the model sees.
+func TestCompactedHistoryLoads(t *testing.T) {
+	m := newChat(80, 30)
+	m, _ = m.Update(msgs.SessionLoadedMsg{
+		Earlier: []runner.HistoryEntry{
+			{Kind: runner.HistoryMessage, Message: user("the very first prompt")},
+			{Kind: runner.HistoryMessage, Message: reply("its answer")},
+			{Kind: runner.HistoryContext, Context: []agent.Message{user("a summary")}},
+		},
+		Messages: []agent.Message{user("a summary"), user("after it")},
+	})
+	v := m.View()
+	first, marker, after := strings.Index(v, "the very first prompt"), strings.Index(v, compactedMarker), strings.Index(v, "after it")
+	if first < 0 || marker < first || after < marker || !strings.Contains(v, "its answer") {
+		t.Fatalf("the compacted history is not above its marker and the rest below:\n%s", v)
+	}
+}
+
 func TestSanitisesModelAndToolText(t *testing.T) {
 	m := newChat(80, 20)
 	m, _ = m.Update(events(

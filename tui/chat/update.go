@@ -19,7 +19,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.apply(ev)
 		}
 	case msgs.SessionLoadedMsg:
-		m.load(msg.Messages, msg.Running, msg.Subagents)
+		m.load(msg.Earlier, msg.Messages, msg.Running, msg.Subagents)
 		if msg.Note != "" {
 			m.add(&noticeItem{text: msg.Note})
 		}
@@ -152,27 +152,20 @@ func (m *Model) nextExpander(i int) int {
 // load replaces the transcript with items built from saved messages; running
 // says that the session's run goes on (calls without results are running),
 // children where its sub-agents stand.
-func (m *Model) load(messages []agent.Message, running bool, children []runner.SubagentProgress) {
+func (m *Model) load(earlier []runner.HistoryEntry, messages []agent.Message, running bool, children []runner.SubagentProgress) {
 	m.reset()
 	for _, p := range children {
 		m.t.children[p.SessionID] = p.Summary()
 	}
-	for _, msg := range messages {
-		switch msg.Role {
-		case agent.RoleUser:
-			m.add(&userItem{text: msg.TextContent(), label: label("", msg.QueueItemID)})
-		case agent.RoleAssistant:
-			a := &assistantItem{}
-			a.finish(msg)
-			m.add(a)
-			for _, c := range msg.ToolCalls() {
-				m.tool(c.ID, c.Name).args = c.Arguments
-			}
-		case agent.RoleToolResult:
-			t := m.tool(msg.ToolCallID, msg.ToolName)
-			t.finish(agent.ToolResult{Content: msg.Content, Details: msg.Details}, msg.IsError, msg.Timestamp)
-			t.progress = m.t.children[t.child]
+	for _, e := range earlier {
+		if e.Kind == runner.HistoryContext {
+			m.add(&noticeItem{text: compactedMarker})
+			continue
 		}
+		m.loadMessage(e.Message)
+	}
+	for _, msg := range messages {
+		m.loadMessage(msg)
 	}
 	for t := range m.t.active {
 		if running { // a session switched to mid-run: its calls run now
@@ -182,5 +175,28 @@ func (m *Model) load(messages []agent.Message, running bool, children []runner.S
 		t.skipped = t.state == toolPending // calls without results never ran
 		t.state = toolDone
 		delete(m.t.active, t)
+	}
+}
+
+// compactedMarker stands where a loaded session was compacted: what is
+// above it the model no longer sees.
+const compactedMarker = "⟲ compacted here: the model sees a summary of what is above"
+
+// loadMessage adds a saved message to the transcript.
+func (m *Model) loadMessage(msg agent.Message) {
+	switch msg.Role {
+	case agent.RoleUser:
+		m.add(&userItem{text: msg.TextContent(), label: label("", msg.QueueItemID)})
+	case agent.RoleAssistant:
+		a := &assistantItem{}
+		a.finish(msg)
+		m.add(a)
+		for _, c := range msg.ToolCalls() {
+			m.tool(c.ID, c.Name).args = c.Arguments
+		}
+	case agent.RoleToolResult:
+		t := m.tool(msg.ToolCallID, msg.ToolName)
+		t.finish(agent.ToolResult{Content: msg.Content, Details: msg.Details}, msg.IsError, msg.Timestamp)
+		t.progress = m.t.children[t.child]
 	}
 }

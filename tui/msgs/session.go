@@ -41,11 +41,14 @@ type ResumeSessionMsg struct{ ID, Title string }
 // among its events, Switched set), with the settings of the status bar.
 type SessionLoadedMsg struct {
 	SessionID string
-	Messages  []agent.Message
-	Queue     []agent.QueueItem
-	Model     agent.Model
-	Thinking  agent.ThinkingLevel
-	Running   bool
+	// Earlier is the history compacted away (runner.State.Earlier), shown
+	// before Messages, which the model sees.
+	Earlier  []runner.HistoryEntry
+	Messages []agent.Message
+	Queue    []agent.QueueItem
+	Model    agent.Model
+	Thinking agent.ThinkingLevel
+	Running  bool
 	// PersistError says why the last save failed, if it did.
 	PersistError string
 	// RunStarted is when the run under way began (the elapsed time counts
