@@ -1,0 +1,25 @@
+// Package export writes a session's transcript tree for people and machines —
+// a self-contained HTML page, Markdown for pasting and JSONL that ReadJSONL
+// reads back — redacting secrets in every string it writes.
+//
+// # Input
+//
+// Session and Entry are this package's own view of a session, so that it
+// depends on nothing but agent: entries form a tree by ParentID and the path
+// root → Leaf is the current branch. Every writer validates the tree first
+// (unique ids, known parents, no cycles, a known leaf) and returns a
+// *TreeError instead of writing half a page.
+//
+// # Redaction
+//
+// A Redactor replaces known secret values and recognisable token shapes with
+// [redacted] at write time and counts what it replaced. Opaque provider blobs
+// (thinking signatures, image data) are written as they are: they are base64
+// payloads a resumed session must send back byte for byte.
+//
+// # No network
+//
+// The HTML page loads nothing: styles and its one script are inline, a
+// Content-Security-Policy forbids every fetch, images are data: URLs, and
+// links in rendered Markdown become plain text.
+package export
