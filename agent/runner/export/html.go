@@ -124,11 +124,11 @@ func (p *page) entry(e *Entry) {
 		p.w.WriteString("</div>\n")
 		return
 	}
+	if p.shown[e.ID] {
+		return // written inside its call
+	}
 	m := p.r.message(*e.Message)
 	if m.Role == agent.RoleToolResult {
-		if p.shown[e.ID] {
-			return
-		}
 		p.open(e, "tool")
 		p.result(m)
 		p.w.WriteString("</div>\n")
