@@ -22,4 +22,17 @@
 // The HTML page loads nothing: styles and its one script are inline, a
 // Content-Security-Policy forbids every fetch, images are data: URLs, and
 // links in rendered Markdown become plain text.
+//
+// The page was checked by hand in headless Chromium (not in a Go test, which
+// must not depend on a browser): write a page, then
+//
+//	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+//	  --disable-background-networking --disable-component-update --disable-sync \
+//	  --user-data-dir=$(mktemp -d) --enable-logging=stderr --v=0 \
+//	  --log-net-log=net.json --dump-dom file://$PWD/page.html
+//
+// and expect no "CONSOLE" line on stderr and, in net.json, only the URLs
+// Chromium itself fetches for about:blank too. Editing the saved page so
+// that another branch's <option> is selected and dumping again shows the
+// script hiding the current branch and showing that one.
 package export
