@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/steer-tui/steer/agent"
 )
 
 type writer func(*bytes.Buffer, Session, *Redactor) error
@@ -189,3 +191,33 @@ func TestTreeErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestSecretAnywhereIsCountedOnce(t *testing.T) {
+	placements := map[string]func(*Session){
+		"title":          func(s *Session) { s.Title = "about " + ghToken },
+		"user prompt":    func(s *Session) { s.Entries[0].Message.Content[0].Text = "token " + ghToken },
+		"tool arguments": func(s *Session) { s.Entries[1].Message.Content[2].Arguments["token"] = ghToken },
+		"thinking":       func(s *Session) { s.Entries[1].Message.Content[0].Thinking = "use " + ghToken },
+		"summary":        func(s *Session) { s.Entries[3].Summary = "saw " + ghToken },
+	}
+	for name, place := range placements {
+		for format := range writers {
+			t.Run(name+"/"+format, func(t *testing.T) {
+				s := fixture()
+				s.Entries[2].Message = &agent.Message{Role: agent.RoleToolResult, ToolCallID: "c1", ToolName: "read",
+					Timestamp: at(3), Content: []agent.Content{agent.Text("clean")}}
+				place(&s)
+				r := NewRedactor()
+				out := write(t, format, s, r)
+				if strings.Contains(out, ghToken) {
+					t.Errorf("the token is in the %s export", format)
+				}
+				if r.Count() != 1 {
+					t.Errorf("Count() = %d, want 1", r.Count())
+				}
+			})
+		}
+	}
+}
+
+const ghToken = "ghp_FAKEfakeFAKEfake0123456789abcdefABCD"

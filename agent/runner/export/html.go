@@ -21,7 +21,7 @@ func HTML(w io.Writer, s Session, r *Redactor) error {
 	if err != nil {
 		return err
 	}
-	p := &page{w: bufio.NewWriter(w), t: t, r: r, results: map[string][]*Entry{}, onPath: map[string]bool{}}
+	p := &page{w: bufio.NewWriter(w), t: t, r: r, results: map[string][]*Entry{}, onPath: map[string]bool{}, msgs: map[string]agent.Message{}}
 	for _, e := range t.path(s.Leaf) {
 		p.onPath[e.ID] = true
 	}
@@ -46,6 +46,17 @@ type page struct {
 	results map[string][]*Entry // tool results by the call id they answer
 	shown   map[string]bool     // results already written inside their call
 	onPath  map[string]bool
+	msgs    map[string]agent.Message // redacted once, so Count counts each secret once
+}
+
+// msg returns e's message, redacted.
+func (p *page) msg(e *Entry) agent.Message {
+	m, ok := p.msgs[e.ID]
+	if !ok {
+		m = p.r.message(*e.Message)
+		p.msgs[e.ID] = m
+	}
+	return m
 }
 
 // esc redacts and escapes one transcript string.
@@ -82,11 +93,11 @@ func (p *page) head(s Session) {
 func (p *page) branchName(leaf *Entry) string {
 	for _, e := range slicesBackward(p.t.path(leaf.ID)) {
 		if e.Type == TypeMessage && e.Message.Role == agent.RoleUser {
-			text := []rune(e.Message.TextContent())
+			text := []rune(p.msg(e).TextContent())
 			if len(text) > 60 {
 				text = append(text[:60], '…')
 			}
-			return html.EscapeString(leaf.ID) + " — " + html.EscapeString(p.r.String(string(text)))
+			return html.EscapeString(leaf.ID) + " — " + html.EscapeString(string(text))
 		}
 	}
 	return html.EscapeString(leaf.ID)
@@ -127,7 +138,7 @@ func (p *page) entry(e *Entry) {
 	if p.shown[e.ID] {
 		return // written inside its call
 	}
-	m := p.r.message(*e.Message)
+	m := p.msg(e)
 	if m.Role == agent.RoleToolResult {
 		p.open(e, "tool")
 		p.result(m)
@@ -173,7 +184,7 @@ func (p *page) block(role string, c agent.Content) {
 				class = " off"
 			}
 			fmt.Fprintf(p.w, "<div class=\"part%s\" data-entry=\"%s\" data-parent=\"%s\">\n", class, html.EscapeString(re.ID), html.EscapeString(re.ParentID))
-			p.result(p.r.message(*re.Message))
+			p.result(p.msg(re))
 			p.w.WriteString("</div>\n")
 		}
 		p.w.WriteString("</details>\n")
