@@ -1,0 +1,59 @@
+package export
+
+import (
+	"time"
+
+	"github.com/steer-tui/steer/agent"
+)
+
+// EntryType names the kind of a transcript entry.
+type EntryType = string
+
+// The entry kinds of the transcript tree.
+const (
+	TypeMessage        EntryType = "message"
+	TypeCompaction     EntryType = "compaction"
+	TypeModelChange    EntryType = "model_change"
+	TypeThinkingChange EntryType = "thinking_change"
+	TypeLabel          EntryType = "label"
+	TypeBranchSummary  EntryType = "branch_summary"
+)
+
+// knownTypes is every EntryType a writer understands.
+var knownTypes = map[EntryType]bool{
+	TypeMessage: true, TypeCompaction: true, TypeModelChange: true,
+	TypeThinkingChange: true, TypeLabel: true, TypeBranchSummary: true,
+}
+
+// Session is a whole transcript tree with the facts a reader needs about it.
+type Session struct {
+	ID        string
+	Title     string
+	Workspace string
+	Model     string
+	Created   time.Time
+	// Leaf is the id of the current branch's last entry; empty only when
+	// there are no entries.
+	Leaf    string
+	Entries []Entry
+}
+
+// Entry is one node of the transcript tree. Only the fields of its Type are
+// meaningful: Message for a message; Summary, FirstKeptID and the token
+// counts for a compaction; Summary for a branch summary; Model for a model
+// change; Thinking for a thinking change; Label for a label.
+type Entry struct {
+	ID       string
+	ParentID string // empty for a root
+	Type     EntryType
+
+	Message      *agent.Message
+	Summary      string
+	Label        string
+	Model        string
+	Thinking     string
+	FirstKeptID  string
+	TokensBefore int
+	TokensAfter  int
+	Time         time.Time
+}
