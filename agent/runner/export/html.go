@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/lazyregexp"
 )
 
 // HTML writes s as one self-contained page that loads nothing from the
@@ -204,14 +204,14 @@ func (p *page) result(m agent.Message) {
 }
 
 var (
-	safeMime   = regexp.MustCompile(`^image/[a-z0-9.+-]+$`)
-	safeBase64 = regexp.MustCompile(`^[A-Za-z0-9+/=\s]*$`)
+	safeMime   = lazyregexp.Regexp{Expr: `^image/[a-z0-9.+-]+$`}
+	safeBase64 = lazyregexp.Regexp{Expr: `^[A-Za-z0-9+/=\s]*$`}
 )
 
 // image writes an image block as a data: URL, or a note when its fields
 // could break out of the attribute.
 func (p *page) image(c agent.Content) {
-	if !safeMime.MatchString(c.MimeType) || !safeBase64.MatchString(c.Data) {
+	if !safeMime.Get().MatchString(c.MimeType) || !safeBase64.Get().MatchString(c.Data) {
 		fmt.Fprintf(p.w, "<p>[image %s]</p>\n", html.EscapeString(c.MimeType))
 		return
 	}

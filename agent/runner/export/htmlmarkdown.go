@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
@@ -20,15 +21,19 @@ import (
 // raw HTML with a comment, so transcript text cannot inject markup; the
 // offline renderer below turns links and images into text and highlights
 // code.
-var md = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(offline{}, 100))),
-)
+// It is built on first use: package initialisation runs in every steer
+// process, and only an export needs it.
+var md = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(offline{}, 100))),
+	)
+})
 
 // renderMarkdown returns src as HTML, falling back to escaped text.
 func renderMarkdown(src string) string {
 	var b bytes.Buffer
-	if err := md.Convert([]byte(src), &b); err != nil {
+	if err := md().Convert([]byte(src), &b); err != nil {
 		return "<pre>" + html.EscapeString(src) + "</pre>"
 	}
 	return b.String()

@@ -150,7 +150,7 @@ func readEntry(data []byte) (Entry, error) {
 	if err := json.Unmarshal(data, &l); err != nil {
 		return Entry{}, fmt.Errorf("not an entry: %v", err)
 	}
-	if !knownTypes[l.Type] {
+	if !knownType(l.Type) {
 		return Entry{}, fmt.Errorf("unknown entry type %q", l.Type)
 	}
 	if l.ID == "" {

@@ -1,10 +1,11 @@
 package export
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 	"sync/atomic"
+
+	"github.com/steer-tui/steer/agent/lazyregexp"
 )
 
 // Redacted replaces every secret a Redactor finds.
@@ -17,20 +18,20 @@ const minKnownLen = 8
 // shape is a recognisable token pattern. When keep is set, the first
 // submatch (a label such as "Bearer ") stays and only the rest is replaced.
 type shape struct {
-	re   *regexp.Regexp
+	re   *lazyregexp.Regexp
 	keep bool
 }
 
 // shapes are the token forms redacted even when nobody declared them.
 var shapes = []shape{
-	{re: regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},                    // OpenAI, Anthropic sk-ant-…
-	{re: regexp.MustCompile(`\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}`)}, // GitHub tokens
-	{re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`)},             // GitHub fine-grained
-	{re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},              // AWS access key ids
-	{re: regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}`)},             // Slack
-	{re: regexp.MustCompile(`(?i)(aws_secret_access_key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{16,}`), keep: true},
+	{re: &lazyregexp.Regexp{Expr: `\bsk-[A-Za-z0-9_-]{20,}`}},                    // OpenAI, Anthropic sk-ant-…
+	{re: &lazyregexp.Regexp{Expr: `\b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}`}}, // GitHub tokens
+	{re: &lazyregexp.Regexp{Expr: `\bgithub_pat_[A-Za-z0-9_]{20,}`}},             // GitHub fine-grained
+	{re: &lazyregexp.Regexp{Expr: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`}},              // AWS access key ids
+	{re: &lazyregexp.Regexp{Expr: `\bxox[baprs]-[A-Za-z0-9-]{10,}`}},             // Slack
+	{re: &lazyregexp.Regexp{Expr: `(?i)(aws_secret_access_key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{16,}`}, keep: true},
 	// A bearer token needs 16 characters so that prose ("Bearer authentication") survives.
-	{re: regexp.MustCompile(`(?i)(\bBearer\s+)[A-Za-z0-9._~+/=-]{16,}`), keep: true},
+	{re: &lazyregexp.Regexp{Expr: `(?i)(\bBearer\s+)[A-Za-z0-9._~+/=-]{16,}`}, keep: true},
 }
 
 // Redactor replaces secrets in the strings an export writes and counts the
@@ -85,7 +86,7 @@ func (r *Redactor) String(s string) string {
 
 // replace applies one shape to s.
 func (r *Redactor) replace(s string, sh shape) string {
-	matches := sh.re.FindAllStringSubmatchIndex(s, -1)
+	matches := sh.re.Get().FindAllStringSubmatchIndex(s, -1)
 	if len(matches) == 0 {
 		return s
 	}

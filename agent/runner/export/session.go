@@ -19,10 +19,14 @@ const (
 	TypeBranchSummary  EntryType = "branch_summary"
 )
 
-// knownTypes is every EntryType a writer understands.
-var knownTypes = map[EntryType]bool{
-	TypeMessage: true, TypeCompaction: true, TypeModelChange: true,
-	TypeThinkingChange: true, TypeLabel: true, TypeBranchSummary: true,
+// knownType says whether a writer understands t (a switch, not a map
+// literal, so that package initialisation runs no code).
+func knownType(t EntryType) bool {
+	switch t {
+	case TypeMessage, TypeCompaction, TypeModelChange, TypeThinkingChange, TypeLabel, TypeBranchSummary:
+		return true
+	}
+	return false
 }
 
 // Session is a whole transcript tree with the facts a reader needs about it.

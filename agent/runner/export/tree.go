@@ -35,7 +35,7 @@ func buildTree(s Session) (*tree, error) {
 			return nil, &TreeError{Problem: fmt.Sprintf("entry %d has no id", i)}
 		case t.byID[e.ID] != nil:
 			return nil, &TreeError{EntryID: e.ID, Problem: "id is used twice"}
-		case !knownTypes[e.Type]:
+		case !knownType(e.Type):
 			return nil, &TreeError{EntryID: e.ID, Problem: fmt.Sprintf("unknown type %q", e.Type)}
 		case e.Type == TypeMessage && e.Message == nil:
 			return nil, &TreeError{EntryID: e.ID, Problem: "message entry has no message"}
