@@ -20,6 +20,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -163,8 +164,11 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	so := headless.SessionsOptions{StateDir: stateDir, JSON: o.JSON, Context: o.Context}
-	if len(o.Args) == 2 {
+	so := headless.SessionsOptions{StateDir: stateDir, JSON: o.JSON, Context: o.Context, Format: o.Format}
+	switch {
+	case len(o.Args) == 2 && o.Args[0] == "export":
+		so.Export, so.Secrets = o.Args[1], secretValues(os.Environ())
+	case len(o.Args) == 2:
 		so.Show = o.Args[1]
 	}
 	return headless.Sessions(context.Background(), so, stdout, stderr)
@@ -518,3 +522,16 @@ func engineConfigs(cfg *config.Config) map[string]runner.EngineConfig {
 // toolOutputDir is where in the state directory the bash tool keeps the
 // full output of a command whose result it had to cut.
 const toolOutputDir = "tool-output"
+
+// secretValues are the values of the environment's secret variables
+// (tools.IsSecretEnv: the provider keys among them), which an export
+// redacts wherever they occur.
+func secretValues(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		if name, value, ok := strings.Cut(kv, "="); ok && value != "" && tools.IsSecretEnv(name) {
+			out = append(out, value)
+		}
+	}
+	return out
+}

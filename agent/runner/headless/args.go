@@ -26,6 +26,7 @@ type Args struct {
 	StateDir string        // --state-dir
 	JSON     bool          // --json
 	Context  bool          // --context (sessions show: what the model would get)
+	Format   string        // --format (sessions export: html, md or jsonl)
 	Timeout  time.Duration // --timeout
 	Session  string        // --session
 	Continue bool          // --continue
@@ -62,6 +63,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.StringVar(&o.StateDir, "state-dir", "", "")
 	fs.BoolVar(&o.JSON, "json", false, "")
 	fs.BoolVar(&o.Context, "context", false, "")
+	fs.StringVar(&o.Format, "format", "", "")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "")
 	fs.StringVar(&o.Session, "session", "", "")
 	fs.BoolVar(&o.Continue, "continue", false, "")
@@ -106,8 +108,8 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		}
 	case "run":
 	case "sessions":
-		if n := len(o.Args); !(n == 0 || n == 2 && o.Args[0] == "show") {
-			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json]")
+		if n := len(o.Args); !(n == 0 || n == 2 && (o.Args[0] == "show" || o.Args[0] == "export")) {
+			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl]")
 		}
 	case "inspect":
 		if err := checkInspect(o.Args, o.Clear); err != nil {
@@ -116,8 +118,18 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	default:
 		return o, usagef("unknown command %q; see 'steer help'", o.Command)
 	}
-	if o.Context && !(o.Command == "sessions" && len(o.Args) == 2) {
+	exporting := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "export"
+	if o.Context && (!(o.Command == "sessions" && len(o.Args) == 2) || exporting) {
 		return o, usagef("--context applies to 'steer sessions show ID' only")
+	}
+	if o.Format != "" && !exporting {
+		return o, usagef("--format applies to 'steer sessions export ID' only")
+	}
+	if exporting && o.JSON {
+		return o, usagef("--json does not apply to 'steer sessions export': use --format jsonl")
+	}
+	if exporting && !knownFormat(o.Format) {
+		return o, usagef("--format: unknown export format %q (want html, md or jsonl)", o.Format)
 	}
 	if o.Clear != "" && o.Command != "inspect" {
 		return o, usagef(clearOnly)
@@ -215,4 +227,13 @@ func interleaved(fs *flag.FlagSet, rest []string) ([]string, error) {
 		args, rest = append(args, after[0]), after[1:]
 	}
 	return args, nil
+}
+
+// knownFormat says whether f is an export format; "" is the default, html.
+func knownFormat(f string) bool {
+	switch f {
+	case "", "html", "md", "jsonl":
+		return true
+	}
+	return false
 }

@@ -32,6 +32,7 @@ Usage:
   steer rpc [flags]                   pi's RPC protocol: JSON commands on stdin, events on stdout
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's whole history (--context: what the model sees)
+  steer sessions export ID            the session as a page (--format html, md or jsonl), secrets redacted
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from
@@ -110,6 +111,7 @@ error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.
 
 const sessionsUsage = `Usage: steer sessions [--json]
        steer sessions show ID [--context] [--json]
+       steer sessions export ID [--format html|md|jsonl]
 
 Lists the saved sessions of every workspace, newest first, or prints one
 session's whole history: every message ever written, compactions marked where
@@ -118,6 +120,10 @@ with its "id" and "parentId"; a compaction is an object with a "type" and no
 "role". Works while another steer uses the state directory.
 
 Flags:
+  --format F         export: html (default; one self-contained page that loads
+                     nothing), md (for pasting) or jsonl (every entry). Secrets
+                     are redacted: the environment's keys and token shapes
+                     (sk-…, ghp_…, AWS keys, bearer tokens); stderr says how many
   --context          print what the model sees instead: the latest compaction's
                      summary, what it kept and everything after
   --json             print JSON

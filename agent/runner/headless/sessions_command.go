@@ -21,6 +21,11 @@ type SessionsOptions struct {
 	// Context prints what the model sees of the session instead of its
 	// whole history.
 	Context bool
+	// Export is the id of the session to export in Format (html, md or
+	// jsonl; "" is html), with Secrets (the environment's keys) redacted.
+	Export  string
+	Format  string
+	Secrets []string
 }
 
 // Sessions is `steer sessions`: it prints the saved sessions (ListSessions),
@@ -34,6 +39,9 @@ func Sessions(ctx context.Context, o SessionsOptions, stdout, stderr io.Writer) 
 		return ExitUsage
 	}
 	defer store.Close()
+	if o.Export != "" {
+		return ExportSession(ctx, store, o.Export, o.Format, o.Secrets, stdout, stderr)
+	}
 	if o.Show != "" {
 		if o.Context {
 			return ShowContext(ctx, store, o.Show, o.JSON, stdout, stderr)

@@ -1,0 +1,45 @@
+package e2e
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/steer-tui/steer/agent/runner/headless"
+)
+
+// TestExportRedactsSecrets: a key that a tool printed (one of the
+// environment's, and one only its shape gives away) is in no export format,
+// and the export says how many it replaced.
+func TestExportRedactsSecrets(t *testing.T) {
+	s := newSandbox(t)
+	const envKey, shapedKey = "zq-env-secret-7f3a9c2e1b", "ghp_abcdefghijklmnopqrstuvwx123456"
+	s.setenv("DEPLOY_TOKEN", envKey)
+	if code, _, errOut := s.run(nil, "run", "--approve", "auto", "run echo "+shapedKey+" && echo $DEPLOY_TOKEN-"+envKey); code != headless.ExitOK {
+		t.Fatalf("steer run: exit %d: %s", code, errOut)
+	}
+	code, out, _ := s.run(nil, "sessions", "--json")
+	var list []struct{ ID string }
+	if code != headless.ExitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 {
+		t.Fatalf("sessions: %q", out)
+	}
+	counted := regexp.MustCompile(`; (\d+) secrets redacted`)
+	for _, format := range []string{"md", "html", "jsonl"} {
+		t.Run(format, func(t *testing.T) {
+			code, out, errOut := s.run(nil, "sessions", "export", list[0].ID, "--format", format)
+			if code != headless.ExitOK {
+				t.Fatalf("export: exit %d: %s", code, errOut)
+			}
+			if strings.Contains(out, envKey) || strings.Contains(out, shapedKey) {
+				t.Fatalf("the %s export holds a key:\n%.2000s", format, out)
+			}
+			if !strings.Contains(out, "[redacted]") {
+				t.Fatalf("the %s export says nothing was redacted:\n%.2000s", format, out)
+			}
+			if m := counted.FindStringSubmatch(errOut); m == nil || m[1] == "0" {
+				t.Fatalf("stderr %q does not count the secrets replaced", errOut)
+			}
+		})
+	}
+}
