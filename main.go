@@ -166,6 +166,8 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 	}
 	so := headless.SessionsOptions{StateDir: stateDir, JSON: o.JSON, Context: o.Context, Format: o.Format}
 	switch {
+	case len(o.Args) >= 2 && o.Args[0] == "search":
+		so.Search = strings.Join(o.Args[1:], " ")
 	case len(o.Args) == 2 && o.Args[0] == "export":
 		so.Export, so.Secrets = o.Args[1], secretValues(os.Environ())
 	case len(o.Args) == 2:

@@ -202,7 +202,7 @@ func insertEntries(ctx context.Context, tx *sql.Tx, sessionID, runID string, at 
 		}
 		parent = seq
 	}
-	return nil
+	return indexMessages(ctx, tx, sessionID, at.next, msgs)
 }
 
 // insertContext inserts a context entry holding content (a JSON array of

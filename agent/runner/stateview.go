@@ -108,6 +108,33 @@ func (v *StateView) Transcript(ctx context.Context, id string) ([]agent.Message,
 	return msgs, err
 }
 
+// SearchHit is a saved session that matches a search, with the best
+// matching text (the terms in [brackets]).
+type SearchHit struct {
+	SessionID string    `json:"id"`
+	Title     string    `json:"title"`
+	Workspace string    `json:"workspace"`
+	Updated   time.Time `json:"updated"`
+	Snippet   string    `json:"match"`
+}
+
+// SearchLimit is how many sessions a search returns at most.
+const SearchLimit = 50
+
+// Search finds the saved sessions of every workspace whose messages or
+// titles hold every word of query, best match first; never null.
+func (v *StateView) Search(ctx context.Context, query string) ([]SearchHit, error) {
+	hits, err := v.store.SearchSessions(ctx, query, "", SearchLimit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SearchHit, len(hits))
+	for i, h := range hits {
+		out[i] = SearchHit{SessionID: h.SessionID, Title: h.Title, Workspace: h.Workspace, Updated: h.Updated, Snippet: h.Snippet}
+	}
+	return out, nil
+}
+
 // ProfileChoosers are, by auth profile id, the saved sessions that prefer
 // it and those locked to it, each in the order the store lists them (most
 // recently updated first).

@@ -108,8 +108,8 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		}
 	case "run":
 	case "sessions":
-		if n := len(o.Args); !(n == 0 || n == 2 && (o.Args[0] == "show" || o.Args[0] == "export")) {
-			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl]")
+		if n := len(o.Args); !(n == 0 || n == 2 && (o.Args[0] == "show" || o.Args[0] == "export") || n >= 2 && o.Args[0] == "search") {
+			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions search QUERY [--json]")
 		}
 	case "inspect":
 		if err := checkInspect(o.Args, o.Clear); err != nil {
@@ -119,7 +119,8 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		return o, usagef("unknown command %q; see 'steer help'", o.Command)
 	}
 	exporting := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "export"
-	if o.Context && (!(o.Command == "sessions" && len(o.Args) == 2) || exporting) {
+	showing := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "show"
+	if o.Context && !showing {
 		return o, usagef("--context applies to 'steer sessions show ID' only")
 	}
 	if o.Format != "" && !exporting {

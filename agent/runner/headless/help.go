@@ -33,6 +33,7 @@ Usage:
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's whole history (--context: what the model sees)
   steer sessions export ID            the session as a page (--format html, md or jsonl), secrets redacted
+  steer sessions search QUERY         the sessions whose messages or titles hold every word of QUERY
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from
@@ -112,12 +113,15 @@ error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.
 const sessionsUsage = `Usage: steer sessions [--json]
        steer sessions show ID [--context] [--json]
        steer sessions export ID [--format html|md|jsonl]
+       steer sessions search QUERY [--json]
 
 Lists the saved sessions of every workspace, newest first, or prints one
 session's whole history: every message ever written, compactions marked where
 they happened (nothing is deleted). With --json: pi's message objects, each
 with its "id" and "parentId"; a compaction is an object with a "type" and no
-"role". Works while another steer uses the state directory.
+"role". search lists the sessions whose messages (tool output included) or
+titles hold every word of QUERY, each word a prefix, best match first, with the
+matching text. Works while another steer uses the state directory.
 
 Flags:
   --format F         export: html (default; one self-contained page that loads

@@ -26,6 +26,9 @@ type SessionsOptions struct {
 	Export  string
 	Format  string
 	Secrets []string
+	// Search, when set, lists the sessions whose messages or titles match
+	// it.
+	Search string
 }
 
 // Sessions is `steer sessions`: it prints the saved sessions (ListSessions),
@@ -39,6 +42,9 @@ func Sessions(ctx context.Context, o SessionsOptions, stdout, stderr io.Writer) 
 		return ExitUsage
 	}
 	defer store.Close()
+	if o.Search != "" {
+		return SearchSessions(ctx, store, o.Search, o.JSON, stdout, stderr)
+	}
 	if o.Export != "" {
 		return ExportSession(ctx, store, o.Export, o.Format, o.Secrets, stdout, stderr)
 	}

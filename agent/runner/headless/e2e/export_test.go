@@ -43,3 +43,22 @@ func TestExportRedactsSecrets(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchFindsAWordOfAToolResult: a word that only a tool printed finds
+// its session, and only that one.
+func TestSearchFindsAWordOfAToolResult(t *testing.T) {
+	s := newSandbox(t)
+	for _, prompt := range []string{"run echo nothing here", "run printf 'x%sbarite' zanzi"} {
+		if code, _, errOut := s.run(nil, "run", "--approve", "auto", prompt); code != headless.ExitOK {
+			t.Fatalf("steer run: exit %d: %s", code, errOut)
+		}
+	}
+	code, out, errOut := s.run(nil, "sessions", "search", "xzanzibarite", "--json")
+	var hits []struct{ ID, Title, Match string }
+	if code != headless.ExitOK || json.Unmarshal([]byte(out), &hits) != nil {
+		t.Fatalf("search: exit %d: %s %s", code, out, errOut)
+	}
+	if len(hits) != 1 || !strings.Contains(hits[0].Title, "printf") || !strings.Contains(hits[0].Match, "[xzanzibarite]") {
+		t.Fatalf("hits %+v, want the printf session's tool output", hits)
+	}
+}
