@@ -168,11 +168,10 @@ func readEntries(ctx context.Context, tx *sql.Tx, sessionID string, nodes map[in
 		return nil, nil
 	}
 	want := make(map[int]int, len(path)) // seq → index in path
-	low := path[0]
 	for i, seq := range path {
 		want[seq] = i
-		low = min(low, seq)
 	}
+	low := path[0] // a parent is written before its children: the root's seq is the lowest
 	rows, err := tx.QueryContext(ctx, `SELECT seq, kind, content, created_at FROM transcript_entries
 		WHERE session_id = ? AND seq >= ? ORDER BY seq`, sessionID, low)
 	if err != nil {
