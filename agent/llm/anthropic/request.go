@@ -253,7 +253,12 @@ func acceptsImages(m agent.Model) bool {
 
 // toolsOf converts the tool specs; the schema's properties and required go
 // to their fields, anything else (definitions, additionalProperties…) along.
+// It is nil for no tools, so the request has no "tools" field at all: some
+// servers refuse an empty list, and a summariser request carries none.
 func toolsOf(specs []agent.ToolSpec) ([]sdk.ToolUnionParam, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
 	out := make([]sdk.ToolUnionParam, 0, len(specs))
 	for _, t := range specs {
 		var schema map[string]any

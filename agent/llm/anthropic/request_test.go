@@ -30,6 +30,7 @@ func TestRequestOptions(t *testing.T) {
 		opts  agent.StreamOptions
 		want  map[string]any // top-level fields; nil value means absent
 	}{
+		{name: "no tools, no tools field", model: testModel, want: map[string]any{"tools": nil, "tool_choice": nil}},
 		{name: "default max tokens", model: testModel, want: map[string]any{"max_tokens": float64(DefaultMaxTokens), "thinking": nil}},
 		{name: "model max output", model: capped, want: map[string]any{"max_tokens": 8000.0}},
 		{name: "requested max tokens", model: capped, opts: agent.StreamOptions{MaxTokens: 1000}, want: map[string]any{"max_tokens": 1000.0}},

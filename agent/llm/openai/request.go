@@ -184,7 +184,12 @@ func acceptsImages(m agent.Model) bool {
 	return len(m.Input) == 0 || slices.Contains(m.Input, "image")
 }
 
+// toolsOf is nil for no tools, so the request has no "tools" field at all:
+// some servers refuse an empty list, and a summariser request carries none.
 func toolsOf(specs []agent.ToolSpec) ([]sdk.ChatCompletionToolUnionParam, error) {
+	if len(specs) == 0 {
+		return nil, nil
+	}
 	out := make([]sdk.ChatCompletionToolUnionParam, 0, len(specs))
 	for _, t := range specs {
 		schema := map[string]any{"type": "object", "properties": map[string]any{}}

@@ -26,6 +26,7 @@ func TestRequestOptions(t *testing.T) {
 		official bool
 		want     map[string]any // top-level fields; nil value means absent
 	}{
+		{name: "no tools, no tools field", model: testModel, want: map[string]any{"tools": nil, "tool_choice": nil}},
 		{name: "max tokens elsewhere", model: testModel, opts: agent.StreamOptions{MaxTokens: 100},
 			want: map[string]any{"max_tokens": 100.0, "max_completion_tokens": nil, "prompt_cache_key": nil}},
 		{name: "max tokens and cache key at openai", model: testModel, official: true,

@@ -30,6 +30,9 @@ func (s *stallingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !strings.Contains(string(body), `"content":"You are steer`) { // the summariser has a system prompt of its own
 		kind = "summary"
+		if strings.Contains(string(body), `"tools"`) || !strings.Contains(string(body), "summary") {
+			kind = "summary with tools or not asking for a summary" // the issue: no tools, "summary" in those words
+		}
 	}
 	s.mu.Lock()
 	s.requests = append(s.requests, model+" "+kind)
