@@ -168,6 +168,8 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 	switch {
 	case len(o.Args) >= 2 && o.Args[0] == "search":
 		so.Search = strings.Join(o.Args[1:], " ")
+	case len(o.Args) >= 3 && o.Args[0] == "rename":
+		so.Rename, so.Name = o.Args[1], strings.Join(o.Args[2:], " ")
 	case len(o.Args) == 2 && o.Args[0] == "export":
 		so.Export, so.Secrets = o.Args[1], secretValues(os.Environ())
 	case len(o.Args) == 2:

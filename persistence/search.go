@@ -15,8 +15,8 @@ import (
 // returned: the best match of each session is among the first rows.
 const searchRowsPerHit = 20
 
-// SearchHit is a session whose messages (or title) match a search, with
-// the best matching line.
+// SearchHit is a session whose messages (or title, or name) match a
+// search, with the best matching line; its Title is its name when it has one.
 type SearchHit struct {
 	SessionID, Title, Workspace string
 	Updated                     time.Time
@@ -25,7 +25,7 @@ type SearchHit struct {
 	Snippet string
 }
 
-// SearchSessions finds the sessions whose messages or titles hold every
+// SearchSessions finds the sessions whose messages, titles or names hold every
 // word of query (each a prefix), best match first, at most limit of them,
 // in workspace ("" for all). Words are taken literally: query has no syntax.
 func (s *Store) SearchSessions(ctx context.Context, query, workspace string, limit int) ([]SearchHit, error) {
@@ -33,7 +33,7 @@ func (s *Store) SearchSessions(ctx context.Context, query, workspace string, lim
 	if match == "" || limit <= 0 {
 		return nil, nil
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT s.id, s.title, s.workspace, s.updated_at,
+	rows, err := s.reader.QueryContext(ctx, `SELECT s.id, CASE s.name WHEN '' THEN s.title ELSE s.name END, s.workspace, s.updated_at,
 			snippet(transcript_search, 2, '[', ']', '…', 12)
 		FROM transcript_search JOIN sessions s ON s.id = transcript_search.session_id
 		WHERE transcript_search MATCH ? AND (? = '' OR s.workspace = ?)
@@ -46,9 +46,12 @@ func (s *Store) SearchSessions(ctx context.Context, query, workspace string, lim
 		return nil, s.classify(fmt.Errorf("search sessions: %w", err))
 	}
 	if len(hits) < limit {
-		rows, err := s.reader.QueryContext(ctx, `SELECT id, title, workspace, updated_at, title FROM sessions
-			WHERE title LIKE ? ESCAPE '\' AND (? = '' OR workspace = ?) ORDER BY updated_at DESC LIMIT ?`,
-			"%"+likeEscape(strings.TrimSpace(query))+"%", workspace, workspace, limit)
+		like := "%" + likeEscape(strings.TrimSpace(query)) + "%"
+		rows, err := s.reader.QueryContext(ctx, `SELECT id, CASE name WHEN '' THEN title ELSE name END, workspace, updated_at,
+				CASE WHEN name LIKE ? ESCAPE '\' THEN name ELSE title END FROM sessions
+			WHERE (title LIKE ? ESCAPE '\' OR name LIKE ? ESCAPE '\') AND (? = '' OR workspace = ?)
+			ORDER BY updated_at DESC LIMIT ?`,
+			like, like, like, workspace, workspace, limit)
 		if err != nil {
 			return nil, s.classify(fmt.Errorf("search session titles: %w", err))
 		}

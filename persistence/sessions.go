@@ -18,6 +18,7 @@ type Session struct {
 	ID        string
 	Workspace string // the working directory the session belongs to
 	Title     string // empty until the first user message names it
+	Name      string // what the user named it (SetSessionName); empty for none
 	Model     string
 	ParentID  string // the session that delegated to this sub-agent (SPEC §7); empty for a top-level one
 	Created   time.Time
@@ -55,7 +56,7 @@ const sessionColumns = `id, workspace, title, model, parent_id, created_at, upda
 
 // sessionSelect reads what scanSession scans: a session and its recorded
 // owner, from sessions s.
-const sessionSelect = `SELECT s.id, s.workspace, s.title, s.model, s.parent_id, s.created_at, s.updated_at,
+const sessionSelect = `SELECT s.id, s.workspace, s.title, s.name, s.model, s.parent_id, s.created_at, s.updated_at,
 	s.message_count, s.input_tokens, s.output_tokens, s.cost, o.pid, o.host, o.claimed_at
 	FROM sessions s LEFT JOIN session_owners o ON o.session_id = s.id`
 
@@ -64,7 +65,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, ownerRecord, err
 	var ss Session
 	var rec ownerRecord
 	var created, updated int64
-	err := row.Scan(&ss.ID, &ss.Workspace, &ss.Title, &ss.Model, &ss.ParentID, &created, &updated,
+	err := row.Scan(&ss.ID, &ss.Workspace, &ss.Title, &ss.Name, &ss.Model, &ss.ParentID, &created, &updated,
 		&ss.MessageCount, &ss.InputTokens, &ss.OutputTokens, &ss.Cost, &rec.pid, &rec.host, &rec.since)
 	ss.Created, ss.Updated = fromMS(created), fromMS(updated)
 	return ss, rec, err
@@ -211,6 +212,12 @@ func (s *Store) firstListed(ctx context.Context, opts ListOptions) (Session, err
 // session keeps its place in the list.
 func (s *Store) SetSessionTitle(ctx context.Context, id, title string) error {
 	return s.setSessionField(ctx, id, "title", title)
+}
+
+// SetSessionName names a session (an empty name removes it). Like a
+// title, it does not count as activity.
+func (s *Store) SetSessionName(ctx context.Context, id, name string) error {
+	return s.setSessionField(ctx, id, "name", name)
 }
 
 // SetSessionModel records the model a session uses from now on.

@@ -182,3 +182,9 @@ func (h *Host) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	}
 	return list, nil
 }
+
+// RenameSession names saved session id ("" for the current one); an empty
+// name removes it. It answers with the name as saved.
+func (h *Host) RenameSession(ctx context.Context, id, name string) (string, error) {
+	return h.Current().RenameSession(ctx, id, name)
+}

@@ -14,8 +14,10 @@ import (
 
 // SessionInfo summarises a saved session for pickers and listings.
 type SessionInfo struct {
-	ID       string
-	Title    string
+	ID    string
+	Title string
+	// Name is what the user named the session (/name); "" for none.
+	Name     string
 	Model    string
 	Updated  time.Time
 	Messages int
@@ -41,7 +43,7 @@ func (b *sessionBook) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 	}
 	out := make([]SessionInfo, len(sessions))
 	for i, s := range sessions {
-		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount, ParentID: s.ParentID,
+		out[i] = SessionInfo{ID: s.ID, Title: s.Title, Name: s.Name, Model: s.Model, Updated: s.Updated, Messages: s.MessageCount, ParentID: s.ParentID,
 			OpenElsewhere: elsewhere(s.Owner, s.ID == b.SessionID())}
 	}
 	return out, nil

@@ -62,6 +62,7 @@ type SavedSession struct {
 	ID           string    `json:"id"`
 	Workspace    string    `json:"workspace"`
 	Title        string    `json:"title"`
+	Name         string    `json:"name"` // what the user named it; "" for none
 	Model        string    `json:"model"`
 	ParentID     string    `json:"parentId"` // the delegating session; "" for a top-level one
 	Created      time.Time `json:"created"`
@@ -89,7 +90,7 @@ func (v *StateView) Sessions(ctx context.Context) ([]SavedSession, error) {
 	}
 	out := make([]SavedSession, len(sessions))
 	for i, s := range sessions {
-		out[i] = SavedSession{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Model: s.Model,
+		out[i] = SavedSession{ID: s.ID, Workspace: s.Workspace, Title: s.Title, Name: s.Name, Model: s.Model,
 			ParentID: s.ParentID, Created: s.Created, Updated: s.Updated, MessageCount: s.MessageCount,
 			InputTokens: int64(s.InputTokens), OutputTokens: int64(s.OutputTokens), Cost: s.Cost}
 		if s.Owner.Live() {

@@ -108,8 +108,8 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		}
 	case "run":
 	case "sessions":
-		if n := len(o.Args); !(n == 0 || n == 2 && (o.Args[0] == "show" || o.Args[0] == "export") || n >= 2 && o.Args[0] == "search") {
-			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions search QUERY [--json]")
+		if n := len(o.Args); !(n == 0 || n == 2 && (o.Args[0] == "show" || o.Args[0] == "export") || n >= 2 && o.Args[0] == "search" || n >= 3 && o.Args[0] == "rename") {
+			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions search QUERY [--json] | steer sessions rename ID NAME")
 		}
 	case "inspect":
 		if err := checkInspect(o.Args, o.Clear); err != nil {

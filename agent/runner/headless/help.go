@@ -33,7 +33,8 @@ Usage:
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's whole history (--context: what the model sees)
   steer sessions export ID            the session as a page (--format html, md or jsonl), secrets redacted
-  steer sessions search QUERY         the sessions whose messages or titles hold every word of QUERY
+  steer sessions search QUERY         the sessions whose messages, titles or names hold every word of QUERY
+  steer sessions rename ID NAME       name a session (as /name does)
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from
@@ -114,14 +115,16 @@ const sessionsUsage = `Usage: steer sessions [--json]
        steer sessions show ID [--context] [--json]
        steer sessions export ID [--format html|md|jsonl]
        steer sessions search QUERY [--json]
+       steer sessions rename ID NAME
 
 Lists the saved sessions of every workspace, newest first, or prints one
 session's whole history: every message ever written, compactions marked where
 they happened (nothing is deleted). With --json: pi's message objects, each
 with its "id" and "parentId"; a compaction is an object with a "type" and no
 "role". search lists the sessions whose messages (tool output included) or
-titles hold every word of QUERY, each word a prefix, best match first, with the
-matching text. Works while another steer uses the state directory.
+titles or names hold every word of QUERY, each word a prefix, best match first,
+with the matching text. rename names a session (an empty NAME, "", removes the
+name); the list shows the name instead of the title. Works while another steer uses the state directory.
 
 Flags:
   --format F         export: html (default; one self-contained page that loads

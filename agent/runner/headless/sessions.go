@@ -36,8 +36,12 @@ func ListSessions(ctx context.Context, store *runner.StateView, asJSON bool, std
 		if s.ParentID != "" {
 			parent = s.ParentID
 		}
+		title := s.Title
+		if s.Name != "" {
+			title = s.Name
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", s.ID, parent, s.Updated.Local().Format("2006-01-02 15:04"),
-			s.MessageCount, s.Model, open, s.Workspace, s.Title)
+			s.MessageCount, s.Model, open, s.Workspace, oneLine(title))
 	}
 	tw.Flush()
 	return ExitOK

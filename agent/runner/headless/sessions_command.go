@@ -29,6 +29,8 @@ type SessionsOptions struct {
 	// Search, when set, lists the sessions whose messages or titles match
 	// it.
 	Search string
+	// Rename is the id of the session to name Name.
+	Rename, Name string
 }
 
 // Sessions is `steer sessions`: it prints the saved sessions (ListSessions),
@@ -42,6 +44,9 @@ func Sessions(ctx context.Context, o SessionsOptions, stdout, stderr io.Writer) 
 		return ExitUsage
 	}
 	defer store.Close()
+	if o.Rename != "" {
+		return RenameSession(ctx, store, o.Rename, o.Name, stdout, stderr)
+	}
 	if o.Search != "" {
 		return SearchSessions(ctx, store, o.Search, o.JSON, stdout, stderr)
 	}

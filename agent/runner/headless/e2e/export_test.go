@@ -62,3 +62,33 @@ func TestSearchFindsAWordOfAToolResult(t *testing.T) {
 		t.Fatalf("hits %+v, want the printf session's tool output", hits)
 	}
 }
+
+// TestRenameNamesTheSessionEverywhere: `steer sessions rename` names a
+// session; the list shows the name, --json carries it, search finds it, and
+// an unknown id or a missing name is a usage error.
+func TestRenameNamesTheSessionEverywhere(t *testing.T) {
+	s := newSandbox(t)
+	if code, _, errOut := s.run(nil, "run", "hello"); code != headless.ExitOK {
+		t.Fatalf("steer run: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := s.run(nil, "sessions", "--json")
+	var list []struct{ ID, Name string }
+	if code != headless.ExitOK || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 {
+		t.Fatalf("sessions: exit %d: %s %s", code, out, errOut)
+	}
+	id := list[0].ID
+	if code, out, errOut := s.run(nil, "sessions", "rename", id, "the", "parser", "rewrite"); code != headless.ExitOK || !strings.Contains(out, `"the parser rewrite"`) {
+		t.Fatalf("rename: exit %d: %s %s", code, out, errOut)
+	}
+	if _, out, _ := s.run(nil, "sessions"); !strings.Contains(out, "the parser rewrite") {
+		t.Fatalf("the list does not show the name:\n%s", out)
+	}
+	if _, out, _ := s.run(nil, "sessions", "search", "parser", "--json"); !strings.Contains(out, id) {
+		t.Fatalf("search by name does not find the session: %s", out)
+	}
+	for _, args := range [][]string{{"sessions", "rename", "s_nope", "x"}, {"sessions", "rename", id}} {
+		if code, _, errOut := s.run(nil, args...); code != headless.ExitUsage {
+			t.Errorf("%v: exit %d (%s), want %d", args, code, errOut, headless.ExitUsage)
+		}
+	}
+}

@@ -1,0 +1,45 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
+)
+
+// TestRenameSession: the current session is named before its first prompt
+// (its row is made then), the name is cleaned and listed, and a name too
+// long or a session unknown is refused with a reason.
+func TestRenameSession(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)), Options{})
+	ctx := context.Background()
+	got, err := rt.RenameSession(ctx, "", "  the\tparser   rewrite \n")
+	if err != nil || got != "the parser rewrite" {
+		t.Fatalf("RenameSession = %q, %v", got, err)
+	}
+	if err := rt.Prompt(ctx, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	list, err := rt.ListSessions(ctx)
+	if err != nil || len(list) != 1 || list[0].Name != "the parser rewrite" || list[0].Title != "hello" {
+		t.Fatalf("ListSessions = %+v, %v", list, err)
+	}
+	cases := []struct{ name, id, text, want string }{
+		{"too long", "", strings.Repeat("x", MaxSessionName+1), "at most 120 characters"},
+		{"unknown session", "s_nope", "x", "no saved session s_nope"},
+	}
+	for _, tc := range cases {
+		if _, err := rt.RenameSession(ctx, tc.id, tc.text); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := rt.RenameSession(ctx, "s_nope", "x"); !errors.Is(err, ErrNoSavedSession) {
+		t.Errorf("unknown session: %v is not ErrNoSavedSession", err)
+	}
+}
