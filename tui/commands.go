@@ -23,6 +23,8 @@ func (m Model) registerCommands() *command.Registry {
 		Run: func(string) tea.Msg { return msgs.NewSessionMsg{} }})
 	r.Register(command.Command{Name: "sessions", Summary: "resume a saved session", Aliases: []string{"resume"},
 		Run: func(string) tea.Msg { return msgs.OpenSessionsMsg{} }})
+	r.Register(command.Command{Name: "name", Args: "[name]", Summary: "name this session (the list shows the name)",
+		Run: func(args string) tea.Msg { return nameSessionMsg{name: args} }})
 	r.Register(command.Command{Name: "model", Args: "[provider/model]", Summary: "pick or set the model",
 		Run: func(args string) tea.Msg {
 			if args == "" {

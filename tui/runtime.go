@@ -111,6 +111,9 @@ type SessionBrowser interface {
 	// is when the TUI shows it. A run of the session left behind goes on in
 	// the background.
 	SwitchSession(ctx context.Context, id string) error
+	// RenameSession names saved session id ("" for the current one; an
+	// empty name removes the name) and answers with the name as saved.
+	RenameSession(ctx context.Context, id, name string) (string, error)
 }
 
 // SessionSummary is one saved session as the picker lists it.
@@ -122,6 +125,7 @@ var _ Runtime = (*runner.Host)(nil)
 type RunnerSessions interface {
 	ListSessions(ctx context.Context) ([]runner.SessionInfo, error)
 	SwitchSession(ctx context.Context, id string) error
+	RenameSession(ctx context.Context, id, name string) (string, error)
 }
 
 // SessionsOf adapts the runtime's saved sessions to the picker's
@@ -138,7 +142,7 @@ func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, err
 	}
 	out := make([]SessionSummary, len(infos))
 	for i, in := range infos {
-		out[i] = SessionSummary{ID: in.ID, Title: in.Title, Updated: in.Updated, Messages: in.Messages,
+		out[i] = SessionSummary{ID: in.ID, Title: in.Title, Name: in.Name, Updated: in.Updated, Messages: in.Messages,
 			OpenElsewhere: in.OpenElsewhere, Running: in.Running, ParentID: in.ParentID}
 	}
 	return out, nil
@@ -147,6 +151,11 @@ func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, err
 // SwitchSession switches the runtime's session.
 func (s runnerSessions) SwitchSession(ctx context.Context, id string) error {
 	return s.rt.SwitchSession(ctx, id)
+}
+
+// RenameSession names a saved session.
+func (s runnerSessions) RenameSession(ctx context.Context, id, name string) (string, error) {
+	return s.rt.RenameSession(ctx, id, name)
 }
 
 var _ RunnerSessions = (*runner.Host)(nil)

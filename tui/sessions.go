@@ -156,6 +156,9 @@ func (m Model) handleSessionsListed(msg msgs.SessionsListedMsg) (Model, tea.Cmd)
 	selected := 0
 	for i, s := range msg.Sessions {
 		title := s.Title
+		if s.Name != "" {
+			title = s.Name
+		}
 		if title == "" {
 			title = "(untitled)"
 		}

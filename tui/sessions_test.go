@@ -24,6 +24,7 @@ type fakeSessions struct {
 	mu       sync.Mutex
 	list     []SessionSummary
 	switched []string
+	renamed  []string
 	fail     error
 	switchTo func(ctx context.Context, id string) error
 }
@@ -42,6 +43,13 @@ func (f *fakeSessions) SwitchSession(_ context.Context, id string) error {
 		return f.switchTo(context.Background(), id)
 	}
 	return f.fail
+}
+
+func (f *fakeSessions) RenameSession(_ context.Context, id, name string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.renamed = append(f.renamed, id+"="+name)
+	return name, f.fail
 }
 
 func (f *fakeSessions) calls() []string {

@@ -116,6 +116,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
+	case nameSessionMsg:
+		return m.handleNameSession(msg)
+	case sessionNamedMsg:
+		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
 	case compactMsg:
 		return m.handleCompact(msg)
 	case compactDoneMsg:

@@ -9,8 +9,10 @@ import (
 
 // SessionSummary is one saved session as the picker shows it.
 type SessionSummary struct {
-	ID       string
-	Title    string
+	ID    string
+	Title string
+	// Name is what the user named the session (/name); "" for none.
+	Name     string
 	Updated  time.Time
 	Messages int
 	// OpenElsewhere names the steer process that has the session open
