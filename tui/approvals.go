@@ -109,22 +109,15 @@ func (m Model) dropDialog(tag string) Model {
 
 // hasDialog reports whether the question tagged tag is open: a session
 // switched to lists its waiting approvals, whose events may follow.
-func (m Model) hasDialog(tag string) bool {
-	for _, d := range m.dialogs {
-		if d.Tag() == tag {
-			return true
-		}
-	}
-	return false
-}
+func (m Model) hasDialog(tag string) bool { return m.dialogIndex(tag) >= 0 }
 
-// dropApprovalDialogs closes every approval question (only they carry a
-// tag): after a switch they belong to a session in the background, which
+// dropApprovalDialogs closes every approval question (the dialogs tagged
+// other than the session picker): after a switch they belong to a session in the background, which
 // keeps waiting for its answer until the user switches back.
 func (m Model) dropApprovalDialogs() Model {
 	kept := m.dialogs[:0:0]
 	for _, d := range m.dialogs {
-		if d.Tag() == "" {
+		if d.Tag() == "" || d.Tag() == sessionPickerTag {
 			kept = append(kept, d)
 		}
 	}

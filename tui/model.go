@@ -89,7 +89,9 @@ type Model struct {
 	queue   queue.Model
 	status  status.Model
 	dialogs []dialog.Model
-	help    *help.Model // only its Width changes, in refresh
+	// searchEverywhere says the session picker searches every workspace.
+	searchEverywhere bool
+	help             *help.Model // only its Width changes, in refresh
 
 	// The open inspector (inspectors.go), while inspecting; inspectGen
 	// counts openings (its ticks carry it), inspectPending says a read of

@@ -114,7 +114,14 @@ type SessionBrowser interface {
 	// RenameSession names saved session id ("" for the current one; an
 	// empty name removes the name) and answers with the name as saved.
 	RenameSession(ctx context.Context, id, name string) (string, error)
+	// SearchSessions finds the sessions whose messages, titles or names
+	// hold every word of query, best first: this workspace's, or every
+	// workspace's when everywhere.
+	SearchSessions(ctx context.Context, query string, everywhere bool) ([]SessionHit, error)
 }
+
+// SessionHit is a session a search found, with its matching line.
+type SessionHit = msgs.SessionHit
 
 // SessionSummary is one saved session as the picker lists it.
 type SessionSummary = msgs.SessionSummary
@@ -126,6 +133,7 @@ type RunnerSessions interface {
 	ListSessions(ctx context.Context) ([]runner.SessionInfo, error)
 	SwitchSession(ctx context.Context, id string) error
 	RenameSession(ctx context.Context, id, name string) (string, error)
+	SearchSessions(ctx context.Context, query string, everywhere bool) ([]runner.SearchHit, error)
 }
 
 // SessionsOf adapts the runtime's saved sessions to the picker's
@@ -151,6 +159,19 @@ func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, err
 // SwitchSession switches the runtime's session.
 func (s runnerSessions) SwitchSession(ctx context.Context, id string) error {
 	return s.rt.SwitchSession(ctx, id)
+}
+
+// SearchSessions converts the runtime's search hits.
+func (s runnerSessions) SearchSessions(ctx context.Context, query string, everywhere bool) ([]SessionHit, error) {
+	hits, err := s.rt.SearchSessions(ctx, query, everywhere)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SessionHit, len(hits))
+	for i, h := range hits {
+		out[i] = SessionHit{ID: h.SessionID, Title: h.Title, Workspace: h.Workspace, Updated: h.Updated, Match: h.Snippet}
+	}
+	return out, nil
 }
 
 // RenameSession names a saved session.

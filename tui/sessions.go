@@ -145,16 +145,29 @@ func (m Model) handleOpenSessions() (Model, tea.Cmd) {
 	return m, nil
 }
 
-// handleSessionsListed opens the picker. Titles repeat (and many sessions
-// have none), so every row also shows the session's id.
+// handleSessionsListed opens the picker, or, when it is open, shows the
+// listing again (the search was cleared).
 func (m Model) handleSessionsListed(msg msgs.SessionsListedMsg) (Model, tea.Cmd) {
+	items, selected := m.sessionItems(msg.Sessions)
+	if i := m.dialogIndex(sessionPickerTag); i >= 0 {
+		m.dialogs[i].SetItems(items, "")
+		return m, nil
+	}
 	if len(msg.Sessions) == 0 {
 		return m.hint("no saved sessions yet")
 	}
+	d := dialog.NewSearchPicker(m.dialogDeps(), "Resume a session", items, selected, m.sessionSearch(false))
+	return m.openDialog(d.WithTag(sessionPickerTag)), nil
+}
+
+// sessionItems are the picker's rows for list, and the index of the session
+// on screen. Titles repeat (and many sessions have none), so every row also
+// shows the session's id.
+func (m Model) sessionItems(list []SessionSummary) ([]dialog.Item, int) {
 	now := m.opts.Now()
-	items := make([]dialog.Item, len(msg.Sessions))
+	items := make([]dialog.Item, len(list))
 	selected := 0
-	for i, s := range msg.Sessions {
+	for i, s := range list {
 		title := s.Title
 		if s.Name != "" {
 			title = s.Name
@@ -179,7 +192,7 @@ func (m Model) handleSessionsListed(msg msgs.SessionsListedMsg) (Model, tea.Cmd)
 		}
 		items[i] = dialog.Item{Label: title, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title}}
 	}
-	return m.openDialog(dialog.NewPicker(m.dialogDeps(), "Resume a session", items, selected)), nil
+	return items, selected
 }
 
 func (m Model) handleResume(msg msgs.ResumeSessionMsg) (Model, tea.Cmd) {

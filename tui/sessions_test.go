@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +26,7 @@ type fakeSessions struct {
 	list     []SessionSummary
 	switched []string
 	renamed  []string
+	searched []string // "query everywhere?"
 	fail     error
 	switchTo func(ctx context.Context, id string) error
 }
@@ -50,6 +52,22 @@ func (f *fakeSessions) RenameSession(_ context.Context, id, name string) (string
 	defer f.mu.Unlock()
 	f.renamed = append(f.renamed, id+"="+name)
 	return name, f.fail
+}
+
+// SearchSessions finds the listed sessions whose title holds query, the
+// matching title as the match.
+func (f *fakeSessions) SearchSessions(_ context.Context, query string, everywhere bool) ([]SessionHit, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.searched = append(f.searched, fmt.Sprintf("%s %v", query, everywhere))
+	var hits []SessionHit
+	for _, s := range f.list {
+		if strings.Contains(s.Title, query) {
+			hits = append(hits, SessionHit{ID: s.ID, Title: s.Title, Workspace: "/w", Updated: s.Updated,
+				Match: strings.ReplaceAll(s.Title, query, "["+query+"]")})
+		}
+	}
+	return hits, f.fail
 }
 
 func (f *fakeSessions) calls() []string {

@@ -116,6 +116,12 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
+	case sessionQueryMsg:
+		return m.handleSessionQuery(msg.query)
+	case sessionScopeMsg:
+		return m.handleSessionScope()
+	case sessionsFoundMsg:
+		return m.handleSessionsFound(msg)
 	case nameSessionMsg:
 		return m.handleNameSession(msg)
 	case sessionNamedMsg:

@@ -188,3 +188,9 @@ func (h *Host) ListSessions(ctx context.Context) ([]SessionInfo, error) {
 func (h *Host) RenameSession(ctx context.Context, id, name string) (string, error) {
 	return h.Current().RenameSession(ctx, id, name)
 }
+
+// SearchSessions finds the saved sessions matching query in this workspace,
+// or in every workspace when everywhere (the session picker's search).
+func (h *Host) SearchSessions(ctx context.Context, query string, everywhere bool) ([]SearchHit, error) {
+	return h.Current().SearchSessions(ctx, query, everywhere)
+}

@@ -64,3 +64,17 @@ func elsewhere(o persistence.Owner, current bool) string {
 // Workspace is the directory the tools work in: Options.Workspace, or the
 // workspace of the session Options.Session names when that differs.
 func (b *sessionBook) Workspace() string { return b.workspace }
+
+// SearchSessions finds the saved sessions whose messages (tool output
+// included), titles or names hold every word of query, best match first:
+// this workspace's, or every workspace's when everywhere.
+func (b *sessionBook) SearchSessions(ctx context.Context, query string, everywhere bool) ([]SearchHit, error) {
+	if b.store == nil {
+		return nil, errors.New("saved sessions are not available without a state directory")
+	}
+	workspace := b.workspace
+	if everywhere {
+		workspace = ""
+	}
+	return searchSessions(ctx, b.store, query, workspace)
+}

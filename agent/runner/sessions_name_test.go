@@ -43,3 +43,32 @@ func TestRenameSession(t *testing.T) {
 		t.Errorf("unknown session: %v is not ErrNoSavedSession", err)
 	}
 }
+
+// TestSearchSessionsInTheWorkspace: the book's search finds a word of a
+// prompt in its own workspace, and another workspace's only everywhere.
+func TestSearchSessionsInTheWorkspace(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	ctx := context.Background()
+	script := func() *agenttest.Script { return agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)) }
+	here := newRuntime(t, store, script(), Options{Workspace: "/here"})
+	there := newRuntime(t, store, script(), Options{Workspace: "/there"})
+	for _, rt := range []*Runtime{here, there} {
+		if err := rt.Prompt(ctx, "zanzibarite in "+rt.Workspace()); err != nil {
+			t.Fatal(err)
+		}
+		waitIdle(t, rt)
+	}
+	for _, tc := range []struct {
+		everywhere bool
+		want       int
+	}{{false, 1}, {true, 2}} {
+		hits, err := here.SearchSessions(ctx, "zanzibarite", tc.everywhere)
+		if err != nil || len(hits) != tc.want {
+			t.Fatalf("everywhere=%v: %+v, %v; want %d hits", tc.everywhere, hits, err, tc.want)
+		}
+		if !tc.everywhere && hits[0].SessionID != here.SessionID() {
+			t.Fatalf("the workspace's search found %s, want %s", hits[0].SessionID, here.SessionID())
+		}
+	}
+}

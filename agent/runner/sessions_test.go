@@ -24,7 +24,10 @@ func openStore(t *testing.T, dir string) *persistence.Store {
 func newRuntime(t *testing.T, store *persistence.Store, script *agenttest.Script, opts Options) *Runtime {
 	t.Helper()
 	opts.Providers = []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}}
-	opts.Store, opts.Workspace, opts.Now = store, "/ws", agenttest.Clock
+	if opts.Workspace == "" {
+		opts.Workspace = "/ws"
+	}
+	opts.Store, opts.Now = store, agenttest.Clock
 	rt, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

@@ -125,7 +125,12 @@ const SearchLimit = 50
 // Search finds the saved sessions of every workspace whose messages or
 // titles hold every word of query, best match first; never null.
 func (v *StateView) Search(ctx context.Context, query string) ([]SearchHit, error) {
-	hits, err := v.store.SearchSessions(ctx, query, "", SearchLimit)
+	return searchSessions(ctx, v.store, query, "")
+}
+
+// searchSessions searches store's sessions of workspace ("" for all).
+func searchSessions(ctx context.Context, store *persistence.Store, query, workspace string) ([]SearchHit, error) {
+	hits, err := store.SearchSessions(ctx, query, workspace, SearchLimit)
 	if err != nil {
 		return nil, err
 	}

@@ -82,6 +82,9 @@ type Model struct {
 	guarded bool
 	shown   time.Time
 	paused  bool
+	// search, when set, makes a picker filter as the user types (search.go).
+	search *Search
+	query  string
 }
 
 // PausedNote is what a guarded question says while it ignores keys.
@@ -163,6 +166,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	page := max(m.rows()-1, 1)
+	if cmd, ok := m.typeQuery(k); ok {
+		m.render()
+		return m, cmd
+	}
 	if i, ok := m.shortcut(k); ok {
 		return m, m.choose(i)
 	}
@@ -172,7 +179,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, tea.Sequence(func() tea.Msg { return msgs.CloseDialogMsg{} }, func() tea.Msg { return answer })
 	case key.Matches(k, m.keys.Close):
 		return m, func() tea.Msg { return msgs.CloseDialogMsg{} }
-	case key.Matches(k, m.keys.Choose):
+	case key.Matches(k, m.keys.Choose) && len(m.items) > 0:
 		return m, m.choose(m.sel)
 	case key.Matches(k, m.keys.Up):
 		m.move(-1)
@@ -215,8 +222,14 @@ func (m *Model) move(n int) {
 	m.offset = min(max(m.offset+n, 0), max(len(m.lines)-m.rows(), 0))
 }
 
-// rows is how many rows of content fit inside the box.
-func (m Model) rows() int { return max(m.height-3, 1) }
+// rows is how many rows of content fit inside the box (a search picker's
+// query line takes one).
+func (m Model) rows() int {
+	if m.search != nil {
+		return max(m.height-4, 1)
+	}
+	return max(m.height-3, 1)
+}
 
 // View returns the dialog, drawn to fill its area.
 func (m Model) View() string { return m.view }
@@ -257,6 +270,9 @@ func (m *Model) render() {
 		}
 	}
 	title := st.Title.Render(m.title)
+	if m.search != nil {
+		title += "\n" + m.searchLine(inner)
+	}
 	if m.paused {
 		title += st.Hint.Render("  " + PausedNote)
 	}

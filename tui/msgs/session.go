@@ -7,6 +7,14 @@ import (
 	"github.com/steer-tui/steer/agent/runner"
 )
 
+// SessionHit is a saved session the picker's search found.
+type SessionHit struct {
+	ID, Title, Workspace string
+	Updated              time.Time
+	// Match is the matching text, the words found in [brackets].
+	Match string
+}
+
 // SessionSummary is one saved session as the picker shows it.
 type SessionSummary struct {
 	ID    string
