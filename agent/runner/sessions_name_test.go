@@ -50,7 +50,9 @@ func TestSearchSessionsInTheWorkspace(t *testing.T) {
 	store := openStore(t, t.TempDir())
 	defer store.Close()
 	ctx := context.Background()
-	script := func() *agenttest.Script { return agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)) }
+	script := func() *agenttest.Script {
+		return agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop))
+	}
 	here := newRuntime(t, store, script(), Options{Workspace: "/here"})
 	there := newRuntime(t, store, script(), Options{Workspace: "/there"})
 	for _, rt := range []*Runtime{here, there} {
