@@ -54,6 +54,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.typeThrough(msg)
 	}
 	if input.Burst(msg) {
+		if n := len(m.dialogs); n > 0 && m.dialogs[n-1].Searches() { // typed fast into a search: its query
+			var cmd tea.Cmd
+			m.dialogs[n-1], cmd = m.dialogs[n-1].Update(msg)
+			return m, cmd
+		}
 		if len(m.dialogs) > 0 || m.inspecting {
 			return m, nil
 		}

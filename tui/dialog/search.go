@@ -28,6 +28,10 @@ func NewSearchPicker(d Deps, title string, items []Item, selected int, s Search)
 	return m
 }
 
+// Searches reports whether the dialog is a search picker, whose query
+// takes text typed in a burst too.
+func (m Model) Searches() bool { return m.search != nil }
+
 // Query is what the user typed into a search picker.
 func (m Model) Query() string { return m.query }
 
