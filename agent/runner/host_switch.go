@@ -194,3 +194,9 @@ func (h *Host) RenameSession(ctx context.Context, id, name string) (string, erro
 func (h *Host) SearchSessions(ctx context.Context, query string, everywhere bool) ([]SearchHit, error) {
 	return h.Current().SearchSessions(ctx, query, everywhere)
 }
+
+// DeleteSession deletes saved session id, refused while it is open here or
+// in another steer.
+func (h *Host) DeleteSession(ctx context.Context, id string) error {
+	return h.Current().DeleteSession(ctx, id)
+}

@@ -74,3 +74,38 @@ func TestSearchSessionsInTheWorkspace(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteSessionRefusesTheCurrentOne: the current session cannot be
+// deleted; one switched away from can, and is gone from the list.
+func TestDeleteSessionRefusesTheCurrentOne(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	defer store.Close()
+	ctx := context.Background()
+	rt := newRuntime(t, store, agenttest.NewScript(
+		agenttest.Reply().Text("one").Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("two").Stop(agent.StopReasonStop)), Options{})
+	if err := rt.Prompt(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	first := rt.SessionID()
+	if err := rt.DeleteSession(ctx, first); err == nil || !strings.Contains(err.Error(), "is open in this steer") {
+		t.Fatalf("deleting the current session: %v", err)
+	}
+	if err := rt.NewSession(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Prompt(ctx, "second"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	if err := rt.DeleteSession(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := rt.ListSessions(ctx); err != nil || len(list) != 1 || list[0].ID != rt.SessionID() {
+		t.Fatalf("after deleting: %+v, %v", list, err)
+	}
+	if err := rt.DeleteSession(ctx, first); !errors.Is(err, ErrNoSavedSession) {
+		t.Fatalf("deleting it again: %v", err)
+	}
+}

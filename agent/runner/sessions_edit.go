@@ -59,3 +59,21 @@ func (b *sessionBook) RenameSession(ctx context.Context, id, name string) (strin
 func (v *StateView) RenameSession(ctx context.Context, id, name string) (string, error) {
 	return renameSession(ctx, v.store, id, name)
 }
+
+// DeleteSession deletes saved session id and everything of it, at the
+// user's explicit request (the picker asks first). A session open here (the
+// current one, a background run's, a sub-agent's) or in another steer is
+// refused, saying so.
+func (b *sessionBook) DeleteSession(ctx context.Context, id string) error {
+	if b.store == nil {
+		return errors.New("saved sessions are not available without a state directory")
+	}
+	err := b.store.DeleteSession(ctx, id)
+	switch {
+	case errors.Is(err, persistence.ErrOpenHere):
+		return fmt.Errorf("session %s is open in this steer (the current session, or one still running): switch away or let it end first", id)
+	case errors.Is(err, persistence.ErrNotFound):
+		return fmt.Errorf("%w %s", ErrNoSavedSession, id)
+	}
+	return err
+}
