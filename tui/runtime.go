@@ -102,7 +102,7 @@ type Inspectors interface {
 
 // SessionBrowser lists and resumes saved sessions. It is optional (see
 // Options.Sessions): without it /sessions says saved sessions are not
-// available. Both methods are called from tea.Cmd goroutines and may do IO.
+// available. Its methods are called from tea.Cmd goroutines and may do IO.
 type SessionBrowser interface {
 	// ListSessions returns the saved sessions, newest first.
 	ListSessions(ctx context.Context) ([]SessionSummary, error)
@@ -118,6 +118,9 @@ type SessionBrowser interface {
 	// hold every word of query, best first: this workspace's, or every
 	// workspace's when everywhere.
 	SearchSessions(ctx context.Context, query string, everywhere bool) ([]SessionHit, error)
+	// DeleteSession deletes saved session id, refused while it is open
+	// here or in another steer.
+	DeleteSession(ctx context.Context, id string) error
 }
 
 // SessionHit is a session a search found, with its matching line.
@@ -134,6 +137,7 @@ type RunnerSessions interface {
 	SwitchSession(ctx context.Context, id string) error
 	RenameSession(ctx context.Context, id, name string) (string, error)
 	SearchSessions(ctx context.Context, query string, everywhere bool) ([]runner.SearchHit, error)
+	DeleteSession(ctx context.Context, id string) error
 }
 
 // SessionsOf adapts the runtime's saved sessions to the picker's
@@ -159,6 +163,11 @@ func (s runnerSessions) ListSessions(ctx context.Context) ([]SessionSummary, err
 // SwitchSession switches the runtime's session.
 func (s runnerSessions) SwitchSession(ctx context.Context, id string) error {
 	return s.rt.SwitchSession(ctx, id)
+}
+
+// DeleteSession deletes a saved session.
+func (s runnerSessions) DeleteSession(ctx context.Context, id string) error {
+	return s.rt.DeleteSession(ctx, id)
 }
 
 // SearchSessions converts the runtime's search hits.

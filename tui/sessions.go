@@ -190,7 +190,8 @@ func (m Model) sessionItems(list []SessionSummary) ([]dialog.Item, int) {
 		case s.Running && s.ID != m.sessionID:
 			detail += " · running in the background"
 		}
-		items[i] = dialog.Item{Label: title, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title}}
+		items[i] = dialog.Item{Label: title, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title},
+			Delete: askDeleteSessionMsg{id: s.ID, title: title, messages: s.Messages}}
 	}
 	return items, selected
 }

@@ -99,7 +99,8 @@ func (m Model) handleSessionsFound(msg sessionsFoundMsg) (Model, tea.Cmd) {
 		if msg.everywhere {
 			detail += " · " + h.Workspace
 		}
-		items[k] = dialog.Item{Label: title + " — " + h.Match, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: h.ID, Title: h.Title}}
+		items[k] = dialog.Item{Label: title + " — " + h.Match, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: h.ID, Title: h.Title},
+			Delete: askDeleteSessionMsg{id: h.ID, title: title}}
 	}
 	m.dialogs[i].SetItems(items, "")
 	return m, nil

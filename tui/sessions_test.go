@@ -54,6 +54,21 @@ func (f *fakeSessions) RenameSession(_ context.Context, id, name string) (string
 	return name, f.fail
 }
 
+// DeleteSession takes the session off the list.
+func (f *fakeSessions) DeleteSession(_ context.Context, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fail != nil {
+		return f.fail
+	}
+	for i, s := range f.list {
+		if s.ID == id {
+			f.list = append(f.list[:i:i], f.list[i+1:]...)
+		}
+	}
+	return nil
+}
+
 // SearchSessions finds the listed sessions whose title holds query, the
 // matching title as the match.
 func (f *fakeSessions) SearchSessions(_ context.Context, query string, everywhere bool) ([]SessionHit, error) {

@@ -124,6 +124,12 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleSessionsFound(msg)
 	case nameSessionMsg:
 		return m.handleNameSession(msg)
+	case askDeleteSessionMsg:
+		return m.handleAskDeleteSession(msg)
+	case deleteSessionMsg:
+		return m.handleDeleteSession(msg)
+	case sessionDeletedMsg:
+		return m.handleSessionDeleted(msg)
 	case sessionNamedMsg:
 		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
 	case compactMsg:

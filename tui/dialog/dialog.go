@@ -22,6 +22,9 @@ import (
 type KeyMap struct {
 	Up, Down, PageUp, PageDown key.Binding
 	Choose, Close              key.Binding
+	// Delete sends the selected item's Delete request (the picker stays
+	// open); it is on only for an item that has one.
+	Delete key.Binding
 }
 
 // DefaultKeyMap returns the default dialog bindings.
@@ -33,25 +36,29 @@ func DefaultKeyMap() KeyMap {
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		Delete:   key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
 	}
 }
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Choose, k.Close}
+	return []key.Binding{k.Up, k.Down, k.Choose, k.Delete, k.Close}
 }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Choose, k.Close}}
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Choose, k.Delete, k.Close}}
 }
 
 // Item is one row of a picker. Msg is the request sent when it is chosen.
 // Shortcut, when set, is a key (one character, "y") that chooses it at once.
+// Delete, when set, is the request sent for the delete key on it: the
+// owner asks before it deletes anything.
 type Item struct {
 	Label, Detail string
 	Msg           tea.Msg
 	Shortcut      string
+	Delete        tea.Msg
 }
 
 // Deps is what a dialog needs from its owner.
@@ -93,14 +100,21 @@ const PausedNote = "keys paused: you were typing"
 // NewPicker returns a picker of items with selected highlighted.
 func NewPicker(d Deps, title string, items []Item, selected int) Model {
 	m := Model{d: &d, keys: d.Keys, title: title, items: items, sel: min(max(selected, 0), max(len(items)-1, 0))}
-	m.keys.Choose.SetEnabled(len(items) > 0)
+	m.enableKeys()
 	return m
+}
+
+// enableKeys turns on the bindings that apply to the items and the
+// selected one, so that help shows only those.
+func (m *Model) enableKeys() {
+	m.keys.Choose.SetEnabled(len(m.items) > 0)
+	m.keys.Delete.SetEnabled(m.sel < len(m.items) && m.items[m.sel].Delete != nil)
 }
 
 // NewInfo returns a dialog that shows text.
 func NewInfo(d Deps, title, text string) Model {
 	m := Model{d: &d, keys: d.Keys, title: title, lines: strings.Split(text, "\n")}
-	m.keys.Choose.SetEnabled(false)
+	m.enableKeys()
 	return m
 }
 
@@ -181,6 +195,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, func() tea.Msg { return msgs.CloseDialogMsg{} }
 	case key.Matches(k, m.keys.Choose) && len(m.items) > 0:
 		return m, m.choose(m.sel)
+	case key.Matches(k, m.keys.Delete) && m.keys.Delete.Enabled():
+		del := m.items[m.sel].Delete
+		return m, func() tea.Msg { return del }
 	case key.Matches(k, m.keys.Up):
 		m.move(-1)
 	case key.Matches(k, m.keys.Down):
@@ -217,6 +234,7 @@ func (m Model) shortcut(k tea.KeyMsg) (int, bool) {
 func (m *Model) move(n int) {
 	if len(m.items) > 0 {
 		m.sel = min(max(m.sel+n, 0), len(m.items)-1)
+		m.enableKeys()
 		return
 	}
 	m.offset = min(max(m.offset+n, 0), max(len(m.lines)-m.rows(), 0))

@@ -45,7 +45,7 @@ func (m *Model) SetItems(items []Item, scope string) {
 	if m.search != nil && scope != "" {
 		m.search.Scope = scope
 	}
-	m.keys.Choose.SetEnabled(len(items) > 0)
+	m.enableKeys()
 	m.render()
 }
 
