@@ -21,8 +21,12 @@ type Session struct {
 	Name      string // what the user named it (SetSessionName); empty for none
 	Model     string
 	ParentID  string // the session that delegated to this sub-agent (SPEC §7); empty for a top-level one
-	Created   time.Time
-	Updated   time.Time // the last transcript write
+	// ForkedFrom is the session this one was forked or cloned from, at its
+	// entry ForkedAt; empty for none. Read, never written: ForkSession sets it.
+	ForkedFrom string
+	ForkedAt   int
+	Created    time.Time
+	Updated    time.Time // the last transcript write
 
 	// MessageCount is the length of the transcript.
 	MessageCount int
@@ -56,7 +60,7 @@ const sessionColumns = `id, workspace, title, model, parent_id, created_at, upda
 
 // sessionSelect reads what scanSession scans: a session and its recorded
 // owner, from sessions s.
-const sessionSelect = `SELECT s.id, s.workspace, s.title, s.name, s.model, s.parent_id, s.created_at, s.updated_at,
+const sessionSelect = `SELECT s.id, s.workspace, s.title, s.name, s.model, s.parent_id, s.forked_from, s.forked_at, s.created_at, s.updated_at,
 	s.message_count, s.input_tokens, s.output_tokens, s.cost, o.pid, o.host, o.claimed_at
 	FROM sessions s LEFT JOIN session_owners o ON o.session_id = s.id`
 
@@ -65,7 +69,7 @@ func scanSession(row interface{ Scan(...any) error }) (Session, ownerRecord, err
 	var ss Session
 	var rec ownerRecord
 	var created, updated int64
-	err := row.Scan(&ss.ID, &ss.Workspace, &ss.Title, &ss.Name, &ss.Model, &ss.ParentID, &created, &updated,
+	err := row.Scan(&ss.ID, &ss.Workspace, &ss.Title, &ss.Name, &ss.Model, &ss.ParentID, &ss.ForkedFrom, &ss.ForkedAt, &created, &updated,
 		&ss.MessageCount, &ss.InputTokens, &ss.OutputTokens, &ss.Cost, &rec.pid, &rec.host, &rec.since)
 	ss.Created, ss.Updated = fromMS(created), fromMS(updated)
 	return ss, rec, err

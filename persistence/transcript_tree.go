@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/steer-tui/steer/agent"
@@ -34,6 +35,9 @@ type Entry struct {
 	Message agent.Message
 	// Context is an EntryContext's messages.
 	Context []agent.Message
+	// Marker is what a marker entry (a label, a branch summary, a change of
+	// model or thinking level) says.
+	Marker  Marker
 	Created time.Time
 }
 
@@ -63,11 +67,14 @@ func (s *Store) loadContext(ctx context.Context, sessionID string) ([]agent.Mess
 	leaf := 0
 	err := s.readPath(ctx, sessionID, lastContext, func(entries []Entry) {
 		for i, e := range entries {
-			if i == 0 && e.Kind == EntryContext {
+			switch {
+			case i == 0 && e.Kind == EntryContext:
 				msgs = append(msgs, e.Context...)
-				continue
+			case e.Kind == EntryBranchSummary:
+				msgs = append(msgs, BranchSummaryMessage(e))
+			case e.Kind == EntryMessage:
+				msgs = append(msgs, e.Message)
 			}
-			msgs = append(msgs, e.Message)
 		}
 		if len(entries) > 0 {
 			leaf = entries[len(entries)-1].Seq
@@ -195,9 +202,8 @@ func readEntries(ctx context.Context, tx *sql.Tx, sessionID string, nodes map[in
 			continue // another branch's
 		}
 		entries[i] = Entry{Seq: seq, Parent: nodes[seq].parent, Kind: kind, Created: time.UnixMilli(created).UTC()}
-		if kind == EntryContext {
-			if err := json.Unmarshal(content, &entries[i].Context); err != nil {
-				scanErr = fmt.Errorf("decode context entry %d: %w", seq, err)
+		if kind != EntryMessage {
+			if scanErr = decodeOther(&entries[i], content); scanErr != nil {
 				break
 			}
 			continue
@@ -213,4 +219,75 @@ func readEntries(ctx context.Context, tx *sql.Tx, sessionID string, nodes map[in
 		entries[i].Message = msgs[k]
 	}
 	return entries, nil
+}
+
+// decodeOther decodes the content of an entry that is not a message.
+func decodeOther(e *Entry, content []byte) error {
+	var err error
+	switch {
+	case e.Kind == EntryContext:
+		err = json.Unmarshal(content, &e.Context)
+	case e.Kind.IsMarker():
+		err = json.Unmarshal(content, &e.Marker)
+	default:
+		err = fmt.Errorf("unknown kind %q (written by a newer steer?)", e.Kind)
+	}
+	if err != nil {
+		return fmt.Errorf("decode %s entry %d: %w", e.Kind, e.Seq, err)
+	}
+	return nil
+}
+
+// branchSummaryIntro introduces a branch summary to the model.
+const branchSummaryIntro = "The conversation went down another branch, which the user has left. A summary of that branch:\n\n"
+
+// BranchSummaryMessage is how the model sees branch summary entry e: a
+// user message that says what it is.
+func BranchSummaryMessage(e Entry) agent.Message {
+	return agent.Message{Role: agent.RoleUser, Timestamp: e.Created,
+		Content: []agent.Content{agent.Text(branchSummaryIntro + e.Marker.Summary)}}
+}
+
+// Tree is a session's whole transcript tree: every entry of every branch in
+// the order written (a parent before its children), and the leaf.
+type Tree struct {
+	Leaf    int
+	Entries []Entry
+}
+
+// LoadTree reads session id's whole tree in one snapshot, or an error
+// wrapping ErrNotFound when the session does not exist.
+func (s *Store) LoadTree(ctx context.Context, sessionID string) (Tree, error) {
+	t, err := s.loadTree(ctx, sessionID)
+	if err != nil {
+		return Tree{}, s.classify(fmt.Errorf("load the tree of session %s: %w", sessionID, err))
+	}
+	return t, nil
+}
+
+func (s *Store) loadTree(ctx context.Context, sessionID string) (Tree, error) {
+	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Tree{}, err
+	}
+	defer func() { _ = tx.Rollback() }() // read-only: nothing to keep
+	var t Tree
+	err = tx.QueryRowContext(ctx, `SELECT COALESCE(leaf_seq, 0) FROM sessions WHERE id = ?`, sessionID).Scan(&t.Leaf)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Tree{}, ErrNotFound
+	}
+	if err != nil {
+		return Tree{}, err
+	}
+	nodes, err := readNodes(ctx, tx, sessionID)
+	if err != nil {
+		return Tree{}, err
+	}
+	all := make([]int, 0, len(nodes))
+	for seq := range nodes {
+		all = append(all, seq)
+	}
+	slices.Sort(all)
+	t.Entries, err = readEntries(ctx, tx, sessionID, nodes, all)
+	return t, err
 }
