@@ -19,6 +19,15 @@ const (
 	// HistoryContext marks a compaction or a truncation: from it on the
 	// model sees Context instead of the entries before it, which stay.
 	HistoryContext HistoryKind = "context"
+	// HistoryLabel names the entry Target with Label ("" removes it).
+	HistoryLabel HistoryKind = "label"
+	// HistoryBranchSummary is Summary of a branch the user left (/tree):
+	// the model sees it as a user message (BranchSummaryMessage).
+	HistoryBranchSummary HistoryKind = "branch_summary"
+	// HistoryModelChange and HistoryThinkingChange record that the session
+	// went on with Model or Thinking.
+	HistoryModelChange    HistoryKind = "model_change"
+	HistoryThinkingChange HistoryKind = "thinking_change"
 )
 
 // HistoryEntry is one entry of a saved session's history: everything the
@@ -29,7 +38,23 @@ type HistoryEntry struct {
 	Kind         HistoryKind
 	Message      agent.Message   // a HistoryMessage's
 	Context      []agent.Message // a HistoryContext's
-	Created      time.Time
+	// A marker's: what it says (see the kinds).
+	Target, Label, Summary, Model, Thinking string
+	Created                                 time.Time
+}
+
+// InContext is how the model sees e where it follows the context's start:
+// a message as itself, a branch summary as a user message; other markers
+// not at all.
+func (e HistoryEntry) InContext() (agent.Message, bool) {
+	switch e.Kind {
+	case HistoryMessage:
+		return e.Message, true
+	case HistoryBranchSummary:
+		return persistence.BranchSummaryMessage(persistence.Entry{Created: e.Created,
+			Marker: persistence.Marker{Summary: e.Summary}}), true
+	}
+	return agent.Message{}, false
 }
 
 // History is session id's whole history, the path to its latest entry, or
@@ -49,11 +74,10 @@ func (v *StateView) History(ctx context.Context, id string) ([]HistoryEntry, err
 func historyOf(entries []persistence.Entry) []HistoryEntry {
 	out := make([]HistoryEntry, len(entries))
 	for i, e := range entries {
-		out[i] = HistoryEntry{ID: entryID(e.Seq), ParentID: entryID(e.Parent), Kind: HistoryMessage,
-			Message: e.Message, Context: e.Context, Created: e.Created}
-		if e.Kind == persistence.EntryContext {
-			out[i].Kind = HistoryContext
-		}
+		out[i] = HistoryEntry{ID: entryID(e.Seq), ParentID: entryID(e.Parent), Kind: HistoryKind(e.Kind),
+			Message: e.Message, Context: e.Context, Created: e.Created,
+			Target: entryID(e.Marker.Target), Label: e.Marker.Label, Summary: e.Marker.Summary,
+			Model: e.Marker.Model, Thinking: e.Marker.Thinking}
 	}
 	return out
 }
@@ -117,16 +141,16 @@ func splitHistory(history []HistoryEntry) (earlier []HistoryEntry, context []age
 			last = i
 		}
 	}
-	if last < 0 {
-		context = make([]agent.Message, len(history))
-		for i, e := range history {
-			context[i] = e.Message
-		}
-		return nil, context
+	if last >= 0 {
+		context = append(context, history[last].Context...)
 	}
-	context = append(context, history[last].Context...)
 	for _, e := range history[last+1:] {
-		context = append(context, e.Message)
+		if m, ok := e.InContext(); ok {
+			context = append(context, m)
+		}
+	}
+	if last < 0 {
+		return nil, context
 	}
 	kept := identities(history[last].Context)
 	for _, e := range history[:last+1] {

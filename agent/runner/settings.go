@@ -75,6 +75,8 @@ func (s *settings) SetModel(ctx context.Context, ref string) (agent.Model, error
 			ctx, done := scoped(ctx, s.writes.ctx)
 			defer done()
 			s.writes.saved("saving the session's model", s.store.SetSessionModel(ctx, id, m.Ref()))
+			_, err := s.store.AppendMarker(ctx, id, persistence.EntryModelChange, persistence.Marker{Model: m.Ref()})
+			s.writes.saved("recording the change of model", err)
 		}
 	}
 	return m, nil
@@ -89,7 +91,18 @@ func (s *settings) SetFollowUpMode(m agent.QueueMode) { s.agent.SetFollowUpMode(
 // SetThinking sets the thinking level the session chose: it outlasts a
 // change of model (a session that chose none follows each model's
 // default).
-func (s *settings) SetThinking(l agent.ThinkingLevel) { s.thinking.choose(l) }
+// The change is recorded in the session's tree.
+func (s *settings) SetThinking(l agent.ThinkingLevel) {
+	was := s.agent.State().Thinking
+	s.thinking.choose(l)
+	if s.store == nil || was == s.agent.State().Thinking {
+		return
+	}
+	if id, created := s.current(); created {
+		_, err := s.store.AppendMarker(s.writes.ctx, id, persistence.EntryThinkingChange, persistence.Marker{Thinking: string(l)})
+		s.writes.saved("recording the change of thinking level", err)
+	}
+}
 
 // ModelProblem says why m cannot be chosen ("ANTHROPIC_API_KEY is not set"),
 // or "" when it can: pickers mark such models.

@@ -158,11 +158,14 @@ func (m *Model) load(earlier []runner.HistoryEntry, messages []agent.Message, ru
 		m.t.children[p.SessionID] = p.Summary()
 	}
 	for _, e := range earlier {
-		if e.Kind == runner.HistoryContext {
+		switch e.Kind {
+		case runner.HistoryContext:
 			m.add(&noticeItem{text: compactedMarker})
-			continue
+		case runner.HistoryBranchSummary:
+			m.add(&noticeItem{text: branchMarker + e.Summary})
+		case runner.HistoryMessage:
+			m.loadMessage(e.Message)
 		}
-		m.loadMessage(e.Message)
 	}
 	for _, msg := range messages {
 		m.loadMessage(msg)
@@ -181,6 +184,9 @@ func (m *Model) load(earlier []runner.HistoryEntry, messages []agent.Message, ru
 // compactedMarker stands where a loaded session was compacted: what is
 // above it the model no longer sees.
 const compactedMarker = "⟲ compacted here: the model sees a summary of what is above"
+
+// branchMarker stands where the user came back from another branch (/tree).
+const branchMarker = "⑂ back from another branch, summarised: "
 
 // loadMessage adds a saved message to the transcript.
 func (m *Model) loadMessage(msg agent.Message) {

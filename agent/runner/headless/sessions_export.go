@@ -50,13 +50,17 @@ func ExportSession(ctx context.Context, store *runner.StateView, id, format stri
 func exportSession(history []runner.HistoryEntry) export.Session {
 	s := export.Session{Entries: make([]export.Entry, len(history))}
 	for i, e := range history {
-		x := export.Entry{ID: e.ID, ParentID: e.ParentID, Type: export.TypeMessage, Time: e.Created}
-		if e.Kind == runner.HistoryContext {
+		x := export.Entry{ID: e.ID, ParentID: e.ParentID, Type: string(e.Kind), Time: e.Created,
+			Summary: e.Summary, Model: e.Model, Thinking: e.Thinking}
+		switch e.Kind {
+		case runner.HistoryContext:
 			x.Type = export.TypeCompaction
 			x.Summary = summaryText(runner.NewInContext(history[:i], e.Context))
-		} else {
+		case runner.HistoryMessage:
 			msg := e.Message
 			x.Message = &msg
+		case runner.HistoryLabel:
+			x.Label = e.Label
 		}
 		s.Entries[i] = x
 		s.Leaf = e.ID

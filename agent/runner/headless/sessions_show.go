@@ -32,6 +32,10 @@ func ShowSession(ctx context.Context, store *runner.StateView, id string, asJSON
 			}
 			continue
 		}
+		if e.Kind != runner.HistoryMessage {
+			fmt.Fprintf(stdout, "── %s ──\n\n", markerLine(e))
+			continue
+		}
 		writeMessage(stdout, e.Message)
 	}
 	return ExitOK
@@ -76,6 +80,18 @@ type contextEntryJSON struct {
 	Messages []agent.Message `json:"messages"`
 }
 
+// markerEntryJSON is a marker in the JSON history: a "type", no "role".
+type markerEntryJSON struct {
+	Type     string  `json:"type"`
+	ID       string  `json:"id"`
+	ParentID *string `json:"parentId"`
+	TargetID string  `json:"targetId,omitempty"`
+	Label    *string `json:"label,omitempty"`
+	Summary  string  `json:"summary,omitempty"`
+	Model    string  `json:"model,omitempty"`
+	Thinking string  `json:"thinkingLevel,omitempty"`
+}
+
 // writeHistoryJSON prints the history as a JSON list in tree order: each
 // message pi's object with "id" and "parentId" added (null for the first).
 func writeHistoryJSON(stdout, stderr io.Writer, history []runner.HistoryEntry) int {
@@ -85,8 +101,17 @@ func writeHistoryJSON(stdout, stderr io.Writer, history []runner.HistoryEntry) i
 		if e.ParentID != "" {
 			parent = &e.ParentID
 		}
-		if e.Kind == runner.HistoryContext {
-			b, err := json.Marshal(contextEntryJSON{Type: string(e.Kind), ID: e.ID, ParentID: parent, Messages: e.Context})
+		if e.Kind != runner.HistoryMessage {
+			var v any = contextEntryJSON{Type: string(e.Kind), ID: e.ID, ParentID: parent, Messages: e.Context}
+			if e.Kind != runner.HistoryContext {
+				mk := markerEntryJSON{Type: string(e.Kind), ID: e.ID, ParentID: parent, TargetID: e.Target,
+					Summary: e.Summary, Model: e.Model, Thinking: e.Thinking}
+				if e.Kind == runner.HistoryLabel {
+					mk.Label = &e.Label
+				}
+				v = mk
+			}
+			b, err := json.Marshal(v)
 			if err != nil {
 				fmt.Fprintf(stderr, "steer: %v\n", err)
 				return ExitFailed
@@ -108,4 +133,22 @@ func writeHistoryJSON(stdout, stderr io.Writer, history []runner.HistoryEntry) i
 		out = append(out, append(joined, bytes.TrimPrefix(msg, []byte("{"))...))
 	}
 	return writeJSON(stdout, stderr, out)
+}
+
+// markerLine words a marker entry for `sessions show`.
+func markerLine(e runner.HistoryEntry) string {
+	switch e.Kind {
+	case runner.HistoryLabel:
+		if e.Label == "" {
+			return "label removed from entry " + e.Target
+		}
+		return fmt.Sprintf("entry %s labelled %q", e.Target, e.Label)
+	case runner.HistoryBranchSummary:
+		return "back from another branch; its summary: " + e.Summary
+	case runner.HistoryModelChange:
+		return "model: " + e.Model
+	case runner.HistoryThinkingChange:
+		return "thinking: " + e.Thinking
+	}
+	return string(e.Kind)
 }
