@@ -23,6 +23,12 @@ func (m Model) registerCommands() *command.Registry {
 		Run: func(string) tea.Msg { return msgs.NewSessionMsg{} }})
 	r.Register(command.Command{Name: "sessions", Summary: "resume a saved session", Aliases: []string{"resume"},
 		Run: func(string) tea.Msg { return msgs.OpenSessionsMsg{} }})
+	r.Register(command.Command{Name: "tree", Summary: "the session's tree: go back to any entry, branch, label",
+		Run: func(string) tea.Msg { return openTreeMsg{} }})
+	r.Register(command.Command{Name: "fork", Summary: "a new session from before one of your messages, that message in the editor",
+		Run: func(string) tea.Msg { return openForkMsg{} }})
+	r.Register(command.Command{Name: "clone", Summary: "a new session holding this one's history",
+		Run: func(string) tea.Msg { return cloneMsg{} }})
 	r.Register(command.Command{Name: "name", Args: "[name]", Summary: "name this session (the list shows the name)",
 		Run: func(args string) tea.Msg { return nameSessionMsg{name: args} }})
 	r.Register(command.Command{Name: "model", Args: "[provider/model]", Summary: "pick or set the model",

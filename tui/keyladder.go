@@ -59,7 +59,12 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			m.dialogs[n-1], cmd = m.dialogs[n-1].Update(msg)
 			return m, cmd
 		}
-		if len(m.dialogs) > 0 || m.inspecting {
+		if len(m.dialogs) == 0 && m.treeOpen && m.tree.Editing() { // typed fast into the tree's search or label
+			var cmd tea.Cmd
+			m.tree, cmd = m.tree.Update(msg)
+			return m, cmd
+		}
+		if len(m.dialogs) > 0 || m.inspecting || m.treeOpen {
 			return m, nil
 		}
 		return m.handleFocusEditor(msg.Runes)
@@ -70,6 +75,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if n := len(m.dialogs); n > 0 {
 		var cmd tea.Cmd
 		m.dialogs[n-1], cmd = m.dialogs[n-1].Update(msg)
+		return m, cmd
+	}
+	if m.treeOpen {
+		var cmd tea.Cmd
+		m.tree, cmd = m.tree.Update(msg)
 		return m, cmd
 	}
 	if m.inspecting {

@@ -49,7 +49,7 @@ func (k KeyMap) all() []key.Binding {
 // syncKeys enables the bindings that apply now.
 func (m *Model) syncKeys() {
 	k := &m.keys
-	dialog := len(m.dialogs) > 0 || m.inspecting
+	dialog := len(m.dialogs) > 0 || m.inspecting || m.treeOpen
 	popup := m.focus == focusInput && m.input.PopupOpen()
 	// Esc interrupts only from the editor; in another pane it first brings
 	// the focus back, and the help line says a second one interrupts.
@@ -81,6 +81,9 @@ func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	if n := len(m.dialogs); n > 0 {
 		return append(m.dialogs[n-1].Keys().ShortHelp(), k.Quit)
+	}
+	if m.treeOpen {
+		return append(m.tree.Keys().ShortHelp(), k.Quit)
 	}
 	if m.inspecting {
 		return append(m.inspector.Keys().ShortHelp(), k.Quit)

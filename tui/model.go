@@ -17,6 +17,7 @@ import (
 	"github.com/steer-tui/steer/tui/queue"
 	"github.com/steer-tui/steer/tui/status"
 	"github.com/steer-tui/steer/tui/theme"
+	"github.com/steer-tui/steer/tui/treeview"
 )
 
 // Options configure the TUI. The zero value works: the dark theme, no saved
@@ -98,6 +99,9 @@ type Model struct {
 	// its view is under way.
 	inspector      inspect.Model
 	inspecting     bool
+	// tree is /tree while treeOpen.
+	tree     treeview.Model
+	treeOpen bool
 	inspectGen     uint64
 	inspectPending bool
 	// traces records the runs this screen saw, for /trace.

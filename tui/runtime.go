@@ -18,6 +18,21 @@ type Runtime interface {
 	Events
 	Settings
 	Inspectors
+	Tree
+}
+
+// Tree is the current session's transcript tree (/tree, /fork, /clone).
+// The methods may do IO: they are called from tea.Cmd goroutines.
+type Tree interface {
+	Tree(ctx context.Context) (runner.SessionTree, error)
+	// NavigateTree moves the leaf to entry id, the branch left summarised
+	// first when summarize; the session is announced again.
+	NavigateTree(ctx context.Context, id string, summarize bool) error
+	LabelEntry(ctx context.Context, id, label string) error
+	// Fork makes a new session of the path before user message id current
+	// and answers with that message's text; Clone copies the whole path.
+	Fork(ctx context.Context, id string) (string, error)
+	Clone(ctx context.Context) error
 }
 
 // Inputs hands what the user types to the runtime and controls runs.

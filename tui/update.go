@@ -9,6 +9,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/status"
+	"github.com/steer-tui/steer/tui/treeview"
 )
 
 // Update routes one message: each case names the handler or the component
@@ -124,6 +125,33 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleSessionsFound(msg)
 	case nameSessionMsg:
 		return m.handleNameSession(msg)
+	case openTreeMsg:
+		return m.loadTree(false)
+	case openForkMsg:
+		return m.loadTree(true)
+	case treeLoadedMsg:
+		return m.handleTreeLoaded(msg)
+	case treeview.NavigateMsg:
+		return m.handleTreeNavigate(msg)
+	case treeview.LabelMsg:
+		return m.handleTreeLabel(msg)
+	case treeview.CloseMsg:
+		m.treeOpen = false
+		return m, nil
+	case navigateMsg:
+		return m.handleNavigate(msg)
+	case navigatedMsg:
+		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
+	case labelledMsg:
+		return m.hint(msg.note())
+	case forkMsg:
+		return m.handleFork(msg)
+	case forkedMsg:
+		return m.handleForked(msg)
+	case cloneMsg:
+		return m.handleClone()
+	case clonedMsg:
+		return m.updateChat(msgs.NoteMsg{Text: "cloned into a new session"})
 	case askDeleteSessionMsg:
 		return m.handleAskDeleteSession(msg)
 	case deleteSessionMsg:

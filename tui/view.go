@@ -22,6 +22,9 @@ func (m *Model) refresh() {
 	if m.inspecting {
 		m.inspector.SetSize(w, chatHeight)
 	}
+	if m.treeOpen {
+		m.tree.SetSize(w, chatHeight)
+	}
 	m.refreshHelp(w)
 }
 
@@ -51,6 +54,8 @@ func (m Model) View() string {
 	switch n := len(m.dialogs); {
 	case n > 0:
 		top = m.dialogs[n-1].View()
+	case m.treeOpen:
+		top = m.tree.View()
 	case m.inspecting:
 		top = overlay(m.inspector.View(), top)
 	}
