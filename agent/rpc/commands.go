@@ -35,6 +35,10 @@ var (
 		{"abort", (*Server).abort},
 		{"new_session", (*Server).newSession},
 		{"switch_session", (*Server).switchSession},
+		{"get_tree", (*Server).getTree},
+		{"navigate_tree", (*Server).navigateTree},
+		{"fork", (*Server).fork},
+		{"clone", (*Server).clone},
 		{"get_state", (*Server).getState},
 		{"get_messages", (*Server).getMessages},
 		{"set_model", (*Server).setModel},
@@ -56,8 +60,8 @@ var (
 		"set_auto_compaction", "set_auto_retry", "abort_retry",
 		"cycle_model", "cycle_thinking_level", "get_available_thinking_levels",
 		"bash", "abort_bash", "get_session_stats", "export_html",
-		"fork", "clone", "get_fork_messages",
-		"get_entries", "get_tree", "navigate_tree", "set_session_name",
+		"get_fork_messages",
+		"get_entries", "set_session_name",
 		"get_commands",
 		// steer
 	}
