@@ -141,7 +141,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	case navigateMsg:
 		return m.handleNavigate(msg)
 	case navigatedMsg:
-		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
+		return m.hint(msg.note())
 	case labelledMsg:
 		return m.hint(msg.note())
 	case forkMsg:

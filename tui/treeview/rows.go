@@ -141,7 +141,10 @@ func describeMessage(m agent.Message, results int) string {
 	s := "assistant: " + text
 	if len(calls) > 0 {
 		s += " ⚙ " + strings.Join(calls, ", ")
-		if results > 0 {
+		switch {
+		case results == 1:
+			s += " (1 result)"
+		case results > 1:
 			s += fmt.Sprintf(" (%d results)", results)
 		}
 	}
