@@ -97,11 +97,11 @@ type Model struct {
 	// The open inspector (inspectors.go), while inspecting; inspectGen
 	// counts openings (its ticks carry it), inspectPending says a read of
 	// its view is under way.
-	inspector      inspect.Model
-	inspecting     bool
+	inspector  inspect.Model
+	inspecting bool
 	// tree is /tree while treeOpen.
-	tree     treeview.Model
-	treeOpen bool
+	tree           treeview.Model
+	treeOpen       bool
 	inspectGen     uint64
 	inspectPending bool
 	// traces records the runs this screen saw, for /trace.
