@@ -26,7 +26,7 @@ func ExportSession(ctx context.Context, store *runner.StateView, id, format stri
 	s := exportSession(history)
 	for _, l := range listed {
 		if l.ID == id {
-			s.ID, s.Title, s.Workspace, s.Model, s.Created = l.ID, l.Title, l.Workspace, l.Model, l.Created
+			s.ID, s.Title, s.Name, s.Workspace, s.Model, s.Created = l.ID, l.Title, l.Name, l.Workspace, l.Model, l.Created
 		}
 	}
 	write := export.HTML
@@ -46,7 +46,8 @@ func ExportSession(ctx context.Context, store *runner.StateView, id, format stri
 }
 
 // exportSession is a history in export's terms: a compaction's summary is
-// what its context holds that the history before it does not.
+// what its context holds that the history before it does not, and its
+// Context the exact messages the model sees from it on.
 func exportSession(history []runner.HistoryEntry) export.Session {
 	s := export.Session{Entries: make([]export.Entry, len(history))}
 	for i, e := range history {
@@ -54,6 +55,7 @@ func exportSession(history []runner.HistoryEntry) export.Session {
 		if e.Kind == runner.HistoryContext {
 			x.Type = export.TypeCompaction
 			x.Summary = summaryText(runner.NewInContext(history[:i], e.Context))
+			x.Context = e.Context
 		} else {
 			msg := e.Message
 			x.Message = &msg
