@@ -383,6 +383,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
 		HiddenEnv:      cfg.SecretEnvNames(),
+		ExportSecrets:  secretValues(os.Environ()),
 		Approval:       cfg.Approval(o.Approve, o.Command == ""),
 		Interactive:    o.Command == "" || o.Command == "rpc",
 		RunTimeout:     cfg.RunTimeout(o.Timeout),

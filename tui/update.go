@@ -126,6 +126,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleNameSession(msg)
 	case sessionNamedMsg:
 		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
+	case exportSessionMsg:
+		return m.handleExportSession(msg)
+	case sessionExportedMsg:
+		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
 	case compactMsg:
 		return m.handleCompact(msg)
 	case compactDoneMsg:
