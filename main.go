@@ -90,7 +90,7 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, text)
 		return exitOK
 	case opts.Command == "sessions":
-		return sessions(opts, stdout, stderr)
+		return sessions(opts, stdin, stdout, stderr)
 	case opts.Command == "inspect":
 		return inspect(opts, stdout, stderr)
 	}
@@ -158,7 +158,7 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // sessions is `steer sessions`, which needs only the state directory.
-func sessions(o headless.Args, stdout, stderr io.Writer) int {
+func sessions(o headless.Args, stdin io.Reader, stdout, stderr io.Writer) int {
 	stateDir, err := config.StateDir(o.StateDir, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
@@ -170,6 +170,8 @@ func sessions(o headless.Args, stdout, stderr io.Writer) int {
 		so.Search = strings.Join(o.Args[1:], " ")
 	case len(o.Args) >= 3 && o.Args[0] == "rename":
 		so.Rename, so.Name = o.Args[1], strings.Join(o.Args[2:], " ")
+	case len(o.Args) == 2 && o.Args[0] == "import":
+		so.Import, so.Workspace, so.Stdin = o.Args[1], o.Workspace, stdin
 	case len(o.Args) == 2 && o.Args[0] == "export":
 		so.Export, so.Secrets = o.Args[1], secretValues(os.Environ())
 	case len(o.Args) == 2:
@@ -381,6 +383,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
 		HiddenEnv:      cfg.SecretEnvNames(),
+		ExportSecrets:  secretValues(os.Environ()),
 		Approval:       cfg.Approval(o.Approve, o.Command == ""),
 		Interactive:    o.Command == "" || o.Command == "rpc",
 		RunTimeout:     cfg.RunTimeout(o.Timeout),

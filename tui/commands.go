@@ -31,6 +31,8 @@ func (m Model) registerCommands() *command.Registry {
 		Run: func(string) tea.Msg { return cloneMsg{} }})
 	r.Register(command.Command{Name: "name", Args: "[name]", Summary: "name this session (the list shows the name)",
 		Run: func(args string) tea.Msg { return nameSessionMsg{name: args} }})
+	r.Register(command.Command{Name: "export", Args: "[file]", Summary: "save this session as HTML (or .md, .jsonl)",
+		Run: func(args string) tea.Msg { return exportSessionMsg{file: args} }})
 	r.Register(command.Command{Name: "model", Args: "[provider/model]", Summary: "pick or set the model",
 		Run: func(args string) tea.Msg {
 			if args == "" {

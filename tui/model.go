@@ -33,6 +33,8 @@ type Options struct {
 	Profile termenv.Profile
 	// Sessions lists and resumes saved sessions; nil disables /sessions.
 	Sessions SessionBrowser
+	// Exporter writes the current session to a file; nil disables /export.
+	Exporter Exporter
 	// Welcome is a note shown at the top of an empty transcript.
 	Welcome string
 	// Notice is a note shown under the first session's transcript, empty or

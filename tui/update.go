@@ -160,6 +160,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleSessionDeleted(msg)
 	case sessionNamedMsg:
 		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
+	case exportSessionMsg:
+		return m.handleExportSession(msg)
+	case sessionExportedMsg:
+		return m.updateChat(msgs.NoteMsg{Text: msg.note()})
 	case compactMsg:
 		return m.handleCompact(msg)
 	case compactDoneMsg:

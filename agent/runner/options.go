@@ -71,6 +71,9 @@ type Options struct {
 	// profile's apiKeyEnv names), kept from the programs steer starts on top
 	// of every name tools.IsSecretEnv hides.
 	HiddenEnv []string
+	// ExportSecrets are the values every export of a session redacts (the
+	// provider keys), on top of the token shapes export knows.
+	ExportSecrets []string
 	// MaxConcurrent caps the runs of all sessions of this process at once
 	// (agent.maxConcurrent; 0 is lanes.DefaultMaxConcurrent). Lanes, when
 	// set, is the scheduler to share (a parent's, for a sub-agent's

@@ -129,7 +129,7 @@ func TestFence(t *testing.T) {
 func TestJSONLRoundTrip(t *testing.T) {
 	s := fixture()
 	out := write(t, "jsonl", s, nil)
-	got, err := ReadJSONL(strings.NewReader(out))
+	got, err := ReadJSONL(strings.NewReader(out), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,14 +149,15 @@ func TestReadJSONLErrors(t *testing.T) {
 		{"empty", "", 1, "input is empty"},
 		{"not json", "{", 1, "not a session header"},
 		{"wrong first type", `{"type":"message","id":"x"}`, 1, `type "message"`},
-		{"unknown version", `{"type":"session","version":2}`, 1, "unsupported version 2"},
+		{"unknown version", `{"type":"session","version":3}`, 1, "unsupported version 3"},
+		{"bad queue kind", lines[0] + "\n" + `{"type":"queued","id":"q","kind":"soon"}` + "\n", 2, `kind "soon"`},
 		{"bad entry", lines[0] + "\n" + lines[1] + "\n{oops\n", 3, "not an entry"},
 		{"unknown entry type", lines[0] + "\n" + `{"type":"poem","id":"p"}` + "\n", 2, `unknown entry type "poem"`},
 		{"blank line", lines[0] + "\n\n" + lines[1] + "\n", 2, "empty line"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ReadJSONL(strings.NewReader(c.in))
+			_, err := ReadJSONL(strings.NewReader(c.in), nil)
 			var fe *FormatError
 			if !errors.As(err, &fe) || fe.Line != c.line || !strings.Contains(fe.Problem, c.want) {
 				t.Errorf("err = %v, want line %d with %q", err, c.line, c.want)
@@ -221,3 +222,20 @@ func TestSecretAnywhereIsCountedOnce(t *testing.T) {
 }
 
 const ghToken = "ghp_FAKEfakeFAKEfake0123456789abcdefABCD"
+
+// TestReadJSONLCheckNamesTheLine: an entry the caller's check refuses fails
+// on the line it was read from.
+func TestReadJSONLCheckNamesTheLine(t *testing.T) {
+	out := write(t, "jsonl", fixture(), nil)
+	refuse := func(e Entry) error {
+		if e.Type == TypeCompaction {
+			return errors.New("compactions are not supported here")
+		}
+		return nil
+	}
+	_, err := ReadJSONL(strings.NewReader(out), refuse)
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Line != 5 || !strings.Contains(fe.Problem, "not supported here") {
+		t.Fatalf("err = %v, want line 5 (the compaction) refused", err)
+	}
+}

@@ -22,7 +22,8 @@ func msg(id, parent string, m agent.Message) Entry {
 // asks something else.
 func fixture() Session {
 	return Session{
-		ID: "s1", Title: "Fix the <script> bug", Workspace: "/w", Model: "m1", Created: t0, Leaf: "a3",
+		ID: "s1", Title: "Fix the <script> bug", Name: "the script bug",
+		Queue: []agent.QueueItem{{ID: "q1", Kind: agent.QueueFollowUp, Text: "then run the tests", Created: at(8)}}, Workspace: "/w", Model: "m1", Created: t0, Leaf: "a3",
 		Entries: []Entry{
 			msg("u1", "", agent.UserMessage("<script>alert(1)</script> read README.md", at(1))),
 			msg("a1", "u1", agent.Message{Role: agent.RoleAssistant, Timestamp: at(2), Model: "m1", StopReason: agent.StopReasonToolUse,
@@ -33,7 +34,8 @@ func fixture() Session {
 				}}),
 			msg("r1", "a1", agent.Message{Role: agent.RoleToolResult, Timestamp: at(3), ToolCallID: "c1", ToolName: "read",
 				Content: []agent.Content{agent.Text("OPENAI_API_KEY=" + fakeKey + "\n```\nnested fence\n```")}}),
-			{ID: "k1", ParentID: "r1", Type: TypeCompaction, Summary: "read the readme", FirstKeptID: "r1", TokensBefore: 900, TokensAfter: 120, Time: at(4)},
+			{ID: "k1", ParentID: "r1", Type: TypeCompaction, Summary: "read the readme",
+				Context: []agent.Message{agent.UserMessage("summary: read the readme", at(4))}, FirstKeptID: "r1", TokensBefore: 900, TokensAfter: 120, Time: at(4)},
 			msg("u2", "k1", agent.UserMessage("now fix it", at(5))),
 			msg("a3", "u2", agent.Message{Role: agent.RoleAssistant, Timestamp: at(6), Model: "m1", StopReason: agent.StopReasonStop,
 				Content: []agent.Content{agent.Text("Done.")}}),

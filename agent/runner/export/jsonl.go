@@ -10,8 +10,16 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// Version is the JSONL format this package writes and reads.
-const Version = 1
+// Version is the JSONL format this package writes: version 2 added a
+// compaction's context and the queued lines. ReadJSONL reads minVersion on.
+const (
+	Version    = 2
+	minVersion = 1
+)
+
+// lineQueued is the type of a line holding a queued input: not an entry of
+// the tree.
+const lineQueued = "queued"
 
 // headerLine is the first line of a JSONL export.
 type headerLine struct {
@@ -23,22 +31,35 @@ type headerLine struct {
 	Model     string    `json:"model"`
 	Created   time.Time `json:"created"`
 	Leaf      string    `json:"leaf"`
+	Name      string    `json:"name,omitempty"`
+}
+
+// queuedLine is an input queued on the session and not yet sent.
+type queuedLine struct {
+	Type   string          `json:"type"` // always lineQueued
+	ID     string          `json:"id"`
+	Kind   agent.QueueKind `json:"kind"`
+	Text   string          `json:"text"`
+	Images []agent.Content `json:"images,omitempty"`
+	Time   time.Time       `json:"time"`
 }
 
 // entryLine is one entry of a JSONL export; the message is in pi's shape.
 type entryLine struct {
-	Type         string         `json:"type"`
-	ID           string         `json:"id"`
-	ParentID     string         `json:"parentId,omitempty"`
-	Time         time.Time      `json:"time"`
-	Message      *agent.Message `json:"message,omitempty"`
-	Summary      string         `json:"summary,omitempty"`
-	Label        string         `json:"label,omitempty"`
-	Model        string         `json:"model,omitempty"`
-	Thinking     string         `json:"thinking,omitempty"`
-	FirstKeptID  string         `json:"firstKeptId,omitempty"`
-	TokensBefore int            `json:"tokensBefore,omitempty"`
-	TokensAfter  int            `json:"tokensAfter,omitempty"`
+	Type         string          `json:"type"`
+	ID           string          `json:"id"`
+	ParentID     string          `json:"parentId,omitempty"`
+	Time         time.Time       `json:"time"`
+	Message      *agent.Message  `json:"message,omitempty"`
+	Context      []agent.Message `json:"context,omitempty"`
+	Summary      string          `json:"summary,omitempty"`
+	Label        string          `json:"label,omitempty"`
+	TargetID     string          `json:"targetId,omitempty"`
+	Model        string          `json:"model,omitempty"`
+	Thinking     string          `json:"thinking,omitempty"`
+	FirstKeptID  string          `json:"firstKeptId,omitempty"`
+	TokensBefore int             `json:"tokensBefore,omitempty"`
+	TokensAfter  int             `json:"tokensAfter,omitempty"`
 }
 
 // JSONL writes s as one header line and one line per entry in tree order,
@@ -50,21 +71,30 @@ func JSONL(w io.Writer, s Session, r *Redactor) error {
 	}
 	bw := bufio.NewWriter(w)
 	h := headerLine{Type: "session", Version: Version, ID: s.ID, Title: r.String(s.Title),
-		Workspace: s.Workspace, Model: s.Model, Created: s.Created, Leaf: s.Leaf}
+		Workspace: s.Workspace, Model: s.Model, Created: s.Created, Leaf: s.Leaf, Name: r.String(s.Name)}
 	if err := writeLine(bw, h); err != nil {
 		return err
 	}
 	for _, e := range t.order {
 		line := entryLine{Type: e.Type, ID: e.ID, ParentID: e.ParentID, Time: e.Time,
-			Summary: r.String(e.Summary), Label: r.String(e.Label), Model: e.Model,
+			Summary: r.String(e.Summary), Label: r.String(e.Label), TargetID: e.TargetID, Model: e.Model,
 			Thinking: e.Thinking, FirstKeptID: e.FirstKeptID,
 			TokensBefore: e.TokensBefore, TokensAfter: e.TokensAfter}
 		if e.Message != nil {
 			m := r.message(*e.Message)
 			line.Message = &m
 		}
+		for _, m := range e.Context {
+			line.Context = append(line.Context, r.message(m))
+		}
 		if err := writeLine(bw, line); err != nil {
 			return fmt.Errorf("export: entry %q: %w", e.ID, err)
+		}
+	}
+	for _, it := range s.Queue {
+		q := queuedLine{Type: lineQueued, ID: it.ID, Kind: it.Kind, Text: r.String(it.Text), Images: it.Images, Time: it.Created}
+		if err := writeLine(bw, q); err != nil {
+			return fmt.Errorf("export: queued input %q: %w", it.ID, err)
 		}
 	}
 	return bw.Flush()
@@ -94,8 +124,11 @@ const maxLine = 64 << 20
 
 // ReadJSONL reads an export JSONL wrote back into a Session, failing with a
 // *FormatError (with its line number) on malformed input or another version,
-// or a *TreeError when the entries do not form a tree.
-func ReadJSONL(rd io.Reader) (Session, error) {
+// or a *TreeError when the entries do not form a tree. check, when not nil,
+// is asked about each entry as it is read, and its error becomes a
+// *FormatError on that entry's line: a reader that can keep only some
+// entries refuses the others where they are.
+func ReadJSONL(rd io.Reader, check func(Entry) error) (Session, error) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var s Session
@@ -110,10 +143,20 @@ func ReadJSONL(rd io.Reader) (Session, error) {
 			if err != nil {
 				return Session{}, &FormatError{Line: 1, Problem: err.Error()}
 			}
-			s = Session{ID: h.ID, Title: h.Title, Workspace: h.Workspace, Model: h.Model, Created: h.Created, Leaf: h.Leaf}
+			s = Session{ID: h.ID, Title: h.Title, Workspace: h.Workspace, Model: h.Model, Created: h.Created, Leaf: h.Leaf, Name: h.Name}
+			continue
+		}
+		if it, ok, err := readQueued(sc.Bytes()); ok || err != nil {
+			if err != nil {
+				return Session{}, &FormatError{Line: n, Problem: err.Error()}
+			}
+			s.Queue = append(s.Queue, it)
 			continue
 		}
 		e, err := readEntry(sc.Bytes())
+		if err == nil && check != nil {
+			err = check(e)
+		}
 		if err != nil {
 			return Session{}, &FormatError{Line: n, Problem: err.Error()}
 		}
@@ -139,8 +182,8 @@ func readHeader(data []byte) (headerLine, error) {
 	if h.Type != "session" {
 		return h, fmt.Errorf("first line has type %q, want \"session\"", h.Type)
 	}
-	if h.Version != Version {
-		return h, fmt.Errorf("unsupported version %d (this steer reads version %d)", h.Version, Version)
+	if h.Version < minVersion || h.Version > Version {
+		return h, fmt.Errorf("unsupported version %d (this steer reads versions %d to %d)", h.Version, minVersion, Version)
 	}
 	return h, nil
 }
@@ -156,8 +199,23 @@ func readEntry(data []byte) (Entry, error) {
 	if l.ID == "" {
 		return Entry{}, fmt.Errorf("entry has no id")
 	}
-	return Entry{ID: l.ID, ParentID: l.ParentID, Type: l.Type, Message: l.Message,
-		Summary: l.Summary, Label: l.Label, Model: l.Model, Thinking: l.Thinking,
+	return Entry{ID: l.ID, ParentID: l.ParentID, Type: l.Type, Message: l.Message, Context: l.Context,
+		Summary: l.Summary, Label: l.Label, TargetID: l.TargetID, Model: l.Model, Thinking: l.Thinking,
 		FirstKeptID: l.FirstKeptID, TokensBefore: l.TokensBefore, TokensAfter: l.TokensAfter,
 		Time: l.Time}, nil
+}
+
+// readQueued reads a queued line; ok says that data is one.
+func readQueued(data []byte) (it agent.QueueItem, ok bool, err error) {
+	var l queuedLine
+	if err := json.Unmarshal(data, &l); err != nil || l.Type != lineQueued {
+		return it, false, nil // readEntry says what is wrong with it
+	}
+	if l.ID == "" {
+		return it, true, fmt.Errorf("queued input has no id")
+	}
+	if l.Kind != agent.QueueSteer && l.Kind != agent.QueueFollowUp {
+		return it, true, fmt.Errorf("queued input %q has kind %q, want steer or follow_up", l.ID, l.Kind)
+	}
+	return agent.QueueItem{ID: l.ID, Kind: l.Kind, Text: l.Text, Images: l.Images, Created: l.Time}, true, nil
 }

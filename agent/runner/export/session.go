@@ -40,20 +40,27 @@ type Session struct {
 	// there are no entries.
 	Leaf    string
 	Entries []Entry
+	// Name is what the user named the session; "" for none.
+	Name string
+	// Queue are the inputs queued on the session and not yet sent.
+	Queue []agent.QueueItem
 }
 
 // Entry is one node of the transcript tree. Only the fields of its Type are
 // meaningful: Message for a message; Summary, FirstKeptID and the token
-// counts for a compaction; Summary for a branch summary; Model for a model
-// change; Thinking for a thinking change; Label for a label.
+// counts for a compaction, and Context, the exact messages the model sees
+// from it on (what a resumed session needs); Summary for a branch summary; Model for a model
+// change; Thinking for a thinking change; Label and TargetID for a label.
 type Entry struct {
 	ID       string
 	ParentID string // empty for a root
 	Type     EntryType
 
 	Message      *agent.Message
+	Context      []agent.Message
 	Summary      string
 	Label        string
+	TargetID     string // a label's entry
 	Model        string
 	Thinking     string
 	FirstKeptID  string

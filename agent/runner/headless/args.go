@@ -20,22 +20,23 @@ type Args struct {
 	// Args are the command's arguments, in order, without the flags.
 	Args []string
 
-	Model    string        // --model
-	Scenario string        // --scenario
-	Pace     float64       // --pace
-	StateDir string        // --state-dir
-	JSON     bool          // --json
-	Context  bool          // --context (sessions show: what the model would get)
-	Format   string        // --format (sessions export: html, md or jsonl)
-	Timeout  time.Duration // --timeout
-	Session  string        // --session
-	Continue bool          // --continue
-	Config   string        // --config
-	Theme    string        // --theme
-	Approve  tools.Mode    // --approve
-	Clear    string        // --clear (inspect engines: NAME; inspect profiles: ID)
-	Profile  string        // --profile: the auth profile the session prefers
-	Version  bool          // --version
+	Model     string        // --model
+	Scenario  string        // --scenario
+	Pace      float64       // --pace
+	StateDir  string        // --state-dir
+	JSON      bool          // --json
+	Context   bool          // --context (sessions show: what the model would get)
+	Format    string        // --format (sessions export: html, md or jsonl)
+	Workspace string        // --workspace (sessions import: where the session works)
+	Timeout   time.Duration // --timeout
+	Session   string        // --session
+	Continue  bool          // --continue
+	Config    string        // --config
+	Theme     string        // --theme
+	Approve   tools.Mode    // --approve
+	Clear     string        // --clear (inspect engines: NAME; inspect profiles: ID)
+	Profile   string        // --profile: the auth profile the session prefers
+	Version   bool          // --version
 }
 
 // usageError is a mistake on the command line: one line on stderr and
@@ -64,6 +65,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.BoolVar(&o.JSON, "json", false, "")
 	fs.BoolVar(&o.Context, "context", false, "")
 	fs.StringVar(&o.Format, "format", "", "")
+	fs.StringVar(&o.Workspace, "workspace", "", "")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "")
 	fs.StringVar(&o.Session, "session", "", "")
 	fs.BoolVar(&o.Continue, "continue", false, "")
@@ -108,8 +110,8 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		}
 	case "run":
 	case "sessions":
-		if n := len(o.Args); !(n == 0 || n == 2 && (o.Args[0] == "show" || o.Args[0] == "export") || n >= 2 && o.Args[0] == "search" || n >= 3 && o.Args[0] == "rename") {
-			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions search QUERY [--json] | steer sessions rename ID NAME")
+		if n := len(o.Args); !(n == 0 || n == 2 && (o.Args[0] == "show" || o.Args[0] == "export" || o.Args[0] == "import") || n >= 2 && o.Args[0] == "search" || n >= 3 && o.Args[0] == "rename") {
+			return o, usagef("usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions import FILE [--workspace DIR] [--json] | steer sessions search QUERY [--json] | steer sessions rename ID NAME")
 		}
 	case "inspect":
 		if err := checkInspect(o.Args, o.Clear); err != nil {
@@ -120,6 +122,10 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	}
 	exporting := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "export"
 	showing := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "show"
+	importing := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "import"
+	if o.Workspace != "" && !importing {
+		return o, usagef("--workspace applies to 'steer sessions import FILE' only")
+	}
 	if o.Context && !showing {
 		return o, usagef("--context applies to 'steer sessions show ID' only")
 	}

@@ -33,6 +33,7 @@ Usage:
   steer sessions [--json]             list saved sessions, newest first
   steer sessions show ID [--json]     print a session's whole history (--context: what the model sees)
   steer sessions export ID            the session as a page (--format html, md or jsonl), secrets redacted
+  steer sessions import FILE          a JSONL export as a new session (--workspace DIR, --json; FILE - is stdin)
   steer sessions search QUERY         the sessions whose messages, titles or names hold every word of QUERY
   steer sessions rename ID NAME       name a session (as /name does)
 `
@@ -114,6 +115,7 @@ error, 130 SIGINT, 129 SIGHUP, 143 SIGTERM.
 const sessionsUsage = `Usage: steer sessions [--json]
        steer sessions show ID [--context] [--json]
        steer sessions export ID [--format html|md|jsonl]
+       steer sessions import FILE [--workspace DIR] [--json]
        steer sessions search QUERY [--json]
        steer sessions rename ID NAME
 

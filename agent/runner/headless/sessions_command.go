@@ -31,6 +31,10 @@ type SessionsOptions struct {
 	Search string
 	// Rename is the id of the session to name Name.
 	Rename, Name string
+	// Import is the JSONL export to import ("-": Stdin), in Workspace ("":
+	// the export's).
+	Import, Workspace string
+	Stdin             io.Reader
 }
 
 // Sessions is `steer sessions`: it prints the saved sessions (ListSessions),
@@ -44,6 +48,9 @@ func Sessions(ctx context.Context, o SessionsOptions, stdout, stderr io.Writer) 
 		return ExitUsage
 	}
 	defer store.Close()
+	if o.Import != "" {
+		return ImportSession(ctx, store, o.Import, o.Workspace, o.JSON, o.Stdin, stdout, stderr)
+	}
 	if o.Rename != "" {
 		return RenameSession(ctx, store, o.Rename, o.Name, stdout, stderr)
 	}
