@@ -124,10 +124,12 @@ func typeAndText(ev agent.Event) string {
 func TestBridgeThrottlesDeltasButNotFinalStates(t *testing.T) {
 	src := &fakeEvents{}
 	_, out := collect(t, src, 200*time.Millisecond)
+	// Timed from before the flush the interval counts from: the test may
+	// be scheduled late after it, but the deltas never come sooner.
+	start := time.Now()
 	src.emit(agent.AgentStart{})
 	next(t, out, time.Second)
 
-	start := time.Now()
 	src.emit(delta("a"))
 	src.emit(delta("ab"))
 	got := next(t, out, time.Second)

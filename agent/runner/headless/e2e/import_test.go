@@ -86,7 +86,7 @@ func TestImportRefusesAndCreatesNothing(t *testing.T) {
 	cases := []struct{ name, body, want string }{
 		{"malformed line", header + "\n{oops\n", "line 2: not an entry"},
 		{"unknown version", `{"type":"session","version":7}` + "\n", "line 1: unsupported version 7"},
-		{"label not supported yet", header + "\n" + `{"type":"label","id":"1","label":"x"}` + "\n", "line 2: entry \"1\": label entries are not supported yet"},
+		{"a label on no entry", header + "\n" + `{"type":"label","id":"1","label":"x"}` + "\n", "line 2: entry \"1\": the label names no entry"},
 		{"not a tree", header + "\n" + `{"type":"message","id":"1","parentId":"9","message":{"role":"user","content":"hi","timestamp":1}}` + "\n", `parent "9"`},
 	}
 	for _, c := range cases {
