@@ -72,12 +72,13 @@ func Repair(msgs []agent.Message, now time.Time) []agent.Message {
 	})
 }
 
-// RepairSession loads the session's transcript, appends what Repair returns
+// RepairSession loads the end of the session's transcript (its last turn:
+// Repair looks no further), appends what Repair returns
 // through the fenced write path (all of it in one transaction) and returns
 // what it appended, nil when the transcript was sound. The appended messages
 // are stamped with the store's clock to the millisecond, as they load back.
 func (s *Store) RepairSession(ctx context.Context, sessionID, writerRunID string) ([]agent.Message, error) {
-	msgs, leaf, err := s.loadContext(ctx, sessionID)
+	msgs, leaf, err := s.loadFrom(ctx, sessionID, lastTurn)
 	if err != nil {
 		return nil, fmt.Errorf("repair session %s: %w", sessionID, err)
 	}

@@ -45,6 +45,7 @@ type Entry struct {
 type node struct {
 	parent int
 	kind   EntryKind
+	role   agent.Role
 }
 
 // LoadHistory returns every entry of the session's path root → leaf, the
@@ -63,9 +64,16 @@ func (s *Store) LoadHistory(ctx context.Context, sessionID string) ([]Entry, err
 // loadContext returns what the model sees of the session (LoadTranscript)
 // and the leaf it was read at.
 func (s *Store) loadContext(ctx context.Context, sessionID string) ([]agent.Message, int, error) {
+	return s.loadFrom(ctx, sessionID, lastContext)
+}
+
+// loadFrom returns what the model sees of the path from the index from
+// gives on (its first entry's context when it is a context entry), and
+// the leaf it was read at.
+func (s *Store) loadFrom(ctx context.Context, sessionID string, from func([]int, map[int]node) int) ([]agent.Message, int, error) {
 	var msgs []agent.Message
 	leaf := 0
-	err := s.readPath(ctx, sessionID, lastContext, func(entries []Entry) {
+	err := s.readPath(ctx, sessionID, from, func(entries []Entry) {
 		for i, e := range entries {
 			switch {
 			case i == 0 && e.Kind == EntryContext:
@@ -93,6 +101,21 @@ func lastContext(path []int, nodes map[int]node) int {
 		if nodes[path[i]].kind == EntryContext {
 			return i
 		}
+	}
+	return 0
+}
+
+// lastTurn is the index in path of the last entry that is neither a tool
+// result nor a marker (or the latest context entry, if that comes later):
+// the end of the transcript that a repair looks at, read without decoding
+// all of it.
+func lastTurn(path []int, nodes map[int]node) int {
+	for i := len(path) - 1; i >= 0; i-- {
+		n := nodes[path[i]]
+		if n.kind.IsMarker() || n.kind == EntryMessage && n.role == agent.RoleToolResult {
+			continue
+		}
+		return i
 	}
 	return 0
 }
@@ -131,7 +154,7 @@ func (s *Store) readPath(ctx context.Context, sessionID string, from func([]int,
 
 // readNodes reads the shape of the session's tree.
 func readNodes(ctx context.Context, tx *sql.Tx, sessionID string) (map[int]node, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT seq, COALESCE(parent_seq, 0), kind
+	rows, err := tx.QueryContext(ctx, `SELECT seq, COALESCE(parent_seq, 0), kind, role
 		FROM transcript_entries WHERE session_id = ?`, sessionID)
 	if err != nil {
 		return nil, err
@@ -141,7 +164,7 @@ func readNodes(ctx context.Context, tx *sql.Tx, sessionID string) (map[int]node,
 	for rows.Next() {
 		var seq int
 		var n node
-		if err := rows.Scan(&seq, &n.parent, &n.kind); err != nil {
+		if err := rows.Scan(&seq, &n.parent, &n.kind, &n.role); err != nil {
 			return nil, err
 		}
 		nodes[seq] = n
