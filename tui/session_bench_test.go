@@ -41,7 +41,7 @@ func savedSession(b *testing.B, n int) (*persistence.Store, string) {
 			e = persistence.ImportedEntry{Kind: persistence.EntryMessage, Message: agent.UserMessage(fmt.Sprintf("question %d: read the file", i), at)}
 		case i%4 == 1:
 			e = persistence.ImportedEntry{Kind: persistence.EntryMessage, Message: agent.Message{Role: agent.RoleAssistant,
-				Content: []agent.Content{agent.Text("Reading it."), agent.ToolCall(fmt.Sprintf("c%d", i), "read", map[string]any{"path": "f.go"})},
+				Content:    []agent.Content{agent.Text("Reading it."), agent.ToolCall(fmt.Sprintf("c%d", i), "read", map[string]any{"path": "f.go"})},
 				StopReason: agent.StopReasonToolUse}}
 		case i%4 == 2:
 			e = persistence.ImportedEntry{Kind: persistence.EntryMessage, Message: agent.Message{Role: agent.RoleToolResult,
