@@ -21,11 +21,36 @@ func (m Message) MarshalJSON() ([]byte, error) { return EncodeJSON(messageOut(m)
 // pi client sends it. Details and tool-call arguments come back as plain JSON
 // values (map[string]any, []any, float64, string, bool).
 func (m *Message) UnmarshalJSON(data []byte) error {
+	// Content is most often an array of blocks, and the bulk of the bytes:
+	// decoding it in the same pass as the message reads it once. Text
+	// content (a user message's string) takes the second, general pass.
+	var fast messageInBlocks
+	err := json.Unmarshal(data, &fast)
+	var typeErr *json.UnmarshalTypeError
+	if err == nil {
+		content, err := blocksIn(fast.Content)
+		if err != nil {
+			return fmt.Errorf("message content: %w", err)
+		}
+		msg, err := fast.message(content)
+		if err != nil {
+			return err
+		}
+		*m = msg
+		return nil
+	}
+	if !errors.As(err, &typeErr) || typeErr.Field != "content" {
+		return fmt.Errorf("message: %w", err)
+	}
 	var in messageIn
 	if err := json.Unmarshal(data, &in); err != nil {
 		return fmt.Errorf("message: %w", err)
 	}
-	msg, err := in.message()
+	content, err := contentIn(in.Content)
+	if err != nil {
+		return fmt.Errorf("message content: %w", err)
+	}
+	msg, err := in.message(content)
 	if err != nil {
 		return err
 	}
@@ -241,8 +266,19 @@ func blocksOut(cs []Content) []any {
 
 // messageIn is the union of the role shapes, for parsing.
 type messageIn struct {
+	messageFields
+	Content json.RawMessage `json:"content"`
+}
+
+// messageInBlocks is messageIn for content that is an array of blocks.
+type messageInBlocks struct {
+	messageFields
+	Content []blockIn `json:"content"`
+}
+
+// messageFields are the fields of a message besides its content.
+type messageFields struct {
 	Role          string            `json:"role"`
-	Content       json.RawMessage   `json:"content"`
 	Timestamp     float64           `json:"timestamp"`
 	QueueItemID   string            `json:"queueItemId"`
 	API           string            `json:"api"`
@@ -258,7 +294,7 @@ type messageIn struct {
 	Details       json.RawMessage   `json:"details"`
 }
 
-func (in messageIn) message() (Message, error) {
+func (in messageFields) message(content []Content) (Message, error) {
 	role := Role(in.Role)
 	switch role {
 	case RoleUser, RoleAssistant, RoleToolResult:
@@ -266,10 +302,6 @@ func (in messageIn) message() (Message, error) {
 		return Message{}, errors.New("message: missing role")
 	default:
 		return Message{}, fmt.Errorf("message: unsupported role %q", in.Role)
-	}
-	content, err := contentIn(in.Content)
-	if err != nil {
-		return Message{}, fmt.Errorf("message content: %w", err)
 	}
 	m := Message{Role: role, Content: content, Timestamp: fromMillis(int64(in.Timestamp))}
 	if len(in.Details) > 0 && !bytes.Equal(in.Details, []byte("null")) {
@@ -317,6 +349,14 @@ func contentIn(raw json.RawMessage) ([]Content, error) {
 	var blocks []blockIn
 	if err := json.Unmarshal(raw, &blocks); err != nil {
 		return nil, err
+	}
+	return blocksIn(blocks)
+}
+
+// blocksIn turns parsed blocks into content.
+func blocksIn(blocks []blockIn) ([]Content, error) {
+	if blocks == nil {
+		return nil, nil
 	}
 	out := make([]Content, len(blocks))
 	for i, b := range blocks {
