@@ -90,6 +90,7 @@ func (d *decoder) finish() ([]agent.Message, error) {
 			return nil, c.err
 		}
 		msgs = append(msgs, c.msgs...)
+		c.msgs = nil
 	}
 	return msgs, nil
 }
@@ -105,4 +106,5 @@ func (c *chunk) decode() {
 			return
 		}
 	}
+	c.raw = nil // decoded: a long transcript's JSON goes while the rest is read
 }
