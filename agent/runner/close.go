@@ -41,7 +41,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	r.subs.abortChildren(AbortQuit)
 	r.subs.wait(ctx) // their answers are saved before saving stops
 	err := r.writes.flush(ctx)
-	waitOrDone(ctx, &r.profiles.background) // a success recorded after the last run is not cut off
+	r.profiles.background.wait(ctx) // a success recorded after the last run is not cut off
 	r.lanePub.stop(r.writes.ctx)
 	r.keeper.engines.close(ctx) // the feed first: no engine call goes on while the engines close
 	// What is left when ctx ends fails at once, and is logged before Close

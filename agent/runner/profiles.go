@@ -63,7 +63,7 @@ type profileLedger struct {
 
 	answered successes // successes to record when the run ends
 	// background counts the ledger writes that run after a request.
-	background sync.WaitGroup
+	background inflight
 }
 
 // order orders the profiles that may serve model m by the shared ledger
@@ -181,9 +181,9 @@ func (l *profileLedger) settle(ev agent.Event) {
 // writeSuccess records a success at at in the background, warning when the
 // ledger is slow (failover.SuccessRecordSlow). (seed)
 func (l *profileLedger) writeSuccess(id string, at time.Time) {
-	l.background.Add(1)
+	l.background.add()
 	go func() {
-		defer l.background.Done()
+		defer l.background.done()
 		began := time.Now()
 		l.update(l.writes, id, func(st failover.ProfileState) failover.ProfileState { return st.RecordSuccess(at) })
 		if took := time.Since(began); took > failover.SuccessRecordSlow {
@@ -193,7 +193,7 @@ func (l *profileLedger) writeSuccess(id string, at time.Time) {
 }
 
 // wait waits for the background writes.
-func (l *profileLedger) wait() { l.background.Wait() }
+func (l *profileLedger) wait() { l.background.wait(context.Background()) }
 
 // update applies fn to profile id's entry and returns what was stored; ok
 // is false when the ledger failed (logged: a lost record must not fail the
