@@ -82,6 +82,15 @@ func (s *Store) RepairSession(ctx context.Context, sessionID, writerRunID string
 	if err != nil {
 		return nil, fmt.Errorf("repair session %s: %w", sessionID, err)
 	}
+	return s.RepairLoaded(ctx, sessionID, writerRunID, msgs, leaf)
+}
+
+// RepairLoaded is RepairSession for a transcript the caller has read
+// already (a session being opened reads what the model sees anyway): msgs
+// is that transcript, its last turn at least, and leaf the sequence number
+// of the last entry read. When the transcript has grown since, nothing is
+// written and the error says so.
+func (s *Store) RepairLoaded(ctx context.Context, sessionID, writerRunID string, msgs []agent.Message, leaf int) ([]agent.Message, error) {
 	now := s.now()
 	fix := Repair(msgs, time.UnixMilli(now.UnixMilli()).UTC())
 	if len(fix) == 0 {

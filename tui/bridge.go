@@ -203,8 +203,9 @@ func (b *bridge) take() []tea.Msg {
 func loadedMsg(l runner.SessionLoaded) *msgs.SessionLoadedMsg {
 	st := l.State
 	return &msgs.SessionLoadedMsg{
-		SessionID: st.SessionID, Earlier: st.Earlier, Messages: st.Messages, Queue: st.Queue, Streaming: st.Streaming,
-		Model: st.Model, Thinking: st.Thinking, Running: st.Running,
+		SessionID: st.SessionID, Earlier: st.Earlier, EarlierSaved: st.EarlierSaved, Messages: st.Messages, Queue: st.Queue,
+		Streaming: st.Streaming,
+		Model:     st.Model, Thinking: st.Thinking, Running: st.Running,
 		PersistError: st.PersistError, Approvals: l.Approvals, Switched: true, RunStarted: st.RunStarted,
 		Stalled:   st.Stalled,
 		Subagents: l.Subagents, Subagent: l.Subagent,

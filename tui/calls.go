@@ -88,6 +88,7 @@ const (
 	topicHealth               // the profiles and engines the status badge counts
 	topicMeter                // the status bar's context meter
 	topicStore                // the store's version (health.go)
+	topicEarlier              // the saved history above a loaded session's (earlier.go)
 	topicCount
 )
 
@@ -95,7 +96,7 @@ const (
 // and so travel on the reads lane.
 func (t topic) reads() bool {
 	switch t {
-	case topicPicker, topicInspect, topicHealth, topicMeter, topicStore:
+	case topicPicker, topicInspect, topicHealth, topicMeter, topicStore, topicEarlier:
 		return true
 	}
 	return false

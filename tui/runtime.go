@@ -19,6 +19,15 @@ type Runtime interface {
 	Settings
 	Inspectors
 	Tree
+	History
+}
+
+// History reads what a session was loaded without. It may do IO: it is
+// called from tea.Cmd goroutines.
+type History interface {
+	// SavedEarlier reads the saved history of session sessionID from
+	// before its compaction before (runner.State.EarlierSaved).
+	SavedEarlier(ctx context.Context, sessionID, before string) ([]runner.HistoryEntry, error)
 }
 
 // Tree is the current session's transcript tree (/tree, /fork, /clone).

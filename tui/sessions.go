@@ -28,7 +28,7 @@ func loadSession(rt Runtime, welcome, notice string) func() tea.Msg {
 			note = strings.TrimSpace(notice + " " + welcome)
 		}
 		return msgs.SessionLoadedMsg{
-			SessionID: st.SessionID, Earlier: st.Earlier, Messages: st.Messages, Queue: st.Queue,
+			SessionID: st.SessionID, Earlier: st.Earlier, EarlierSaved: st.EarlierSaved, Messages: st.Messages, Queue: st.Queue,
 			Model: st.Model, Thinking: st.Thinking, Running: st.Running,
 			PersistError: st.PersistError, Note: note,
 		}

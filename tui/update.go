@@ -64,7 +64,9 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	case msgs.ResumeSessionMsg:
 		return m.handleResume(msg)
 	case msgs.SessionLoadedMsg:
-		return m.handleSessionLoaded(msg)
+		return m.handleLoaded(msg)
+	case msgs.EarlierLoadedMsg:
+		return m.handleEarlierLoaded(msg)
 	case switchedMsg:
 		return m.handleSwitched(msg, false)
 	case msgs.OpenModelsMsg:

@@ -72,6 +72,12 @@ func (c *currentSession) Compact(ctx context.Context, instructions string) (Comp
 // State is the current session's snapshot.
 func (c *currentSession) State() State { return c.current().State() }
 
+// SavedEarlier reads the saved history of any session from before one of
+// its compactions (see State.EarlierSaved); every session shares the store.
+func (c *currentSession) SavedEarlier(ctx context.Context, sessionID, before string) ([]HistoryEntry, error) {
+	return c.first.SavedEarlier(ctx, sessionID, before)
+}
+
 // SessionID names the current session.
 func (c *currentSession) SessionID() string { return c.current().SessionID() }
 

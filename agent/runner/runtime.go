@@ -31,6 +31,10 @@ type State struct {
 	// oldest first, each compaction's marker last of what it replaced:
 	// shown before Messages, so that nothing the user saw disappears.
 	Earlier []HistoryEntry
+	// EarlierSaved, when not "", is the compaction (Earlier's first entry)
+	// before which the saved history was not read when the session was
+	// opened, so that a long session shows at once: SavedEarlier reads it.
+	EarlierSaved string
 }
 
 // Runtime is one session's runtime: the facade over its Agent. It is
@@ -304,7 +308,8 @@ func (r *Runtime) stateOf(st agent.State) State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
-		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince(), Earlier: slices.Clip(r.session.earlier)}
+		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince(), Earlier: slices.Clip(r.session.earlier),
+		EarlierSaved: r.session.savedBefore}
 }
 
 // regate gives a session it changed to tools behind a fresh approval gate,

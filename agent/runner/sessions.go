@@ -47,8 +47,11 @@ type sessionState struct {
 	// steer processes cannot open it until it is released or we die.
 	claim *persistence.Claim
 	// earlier is the history the model no longer sees (State.Earlier):
-	// loaded with the session, grown by each rewrite of its context.
-	earlier []HistoryEntry
+	// loaded with the session as far as its latest compaction, grown by
+	// each rewrite of its context; savedBefore is that compaction's id
+	// when there is saved history before it (State.EarlierSaved).
+	earlier     []HistoryEntry
+	savedBefore string
 }
 
 // sessionBook keeps the runtime's current session: which one it is (its
@@ -182,7 +185,9 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 	if err := b.store.BeginRun(ctx, persistence.Run{ID: runID, SessionID: id, Trigger: triggerLoad, Started: b.now()}); err != nil {
 		return err
 	}
-	repaired, err := b.store.RepairSession(ctx, id, runID)
+	// The history is read once, and the repair judged from it: a long
+	// session's is most of what opening it costs.
+	loaded, repaired, err := b.loadHistory(ctx, id, runID)
 	outcome, errText := outcomeRepaired, ""
 	if err != nil {
 		outcome, errText = OutcomeFailed, err.Error()
@@ -200,21 +205,17 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 	if err != nil {
 		return err
 	}
-	history, err := b.store.LoadHistory(ctx, id)
-	if err != nil {
-		return err
-	}
-	earlier, msgs := splitHistory(historyOf(history))
 	pending, err := b.store.PendingInputs(ctx, id)
 	if err != nil {
 		return err
 	}
-	if _, err := b.agent.Reset(msgs); err != nil {
+	if _, err := b.agent.Reset(loaded.sees); err != nil {
 		return err
 	}
 	b.adoptModel(sess.ID, sess.Model)
 	b.mu.Lock()
-	b.session = sessionState{id: id, created: true, claim: claim, title: sess.Title, earlier: earlier}
+	b.session = sessionState{id: id, created: true, claim: claim, title: sess.Title,
+		earlier: loaded.earlier, savedBefore: loaded.savedBefore}
 	b.mu.Unlock()
 	b.writes.release(ctx, previous, claim)
 	b.choice.adoptSaved(ctx, id, choice)
@@ -223,6 +224,40 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 		b.agent.Enqueue(it)
 	}
 	return b.regate()
+}
+
+// loadHistory reads the recent part of session id's history (see
+// recentHistory) as run runID, the session's writer, and repairs a
+// transcript cut by a crash (persistence.RepairLoaded). It returns the
+// history the model no longer sees as far as read, what it sees, the
+// compaction before which the saved history was left unread, and what the
+// repair appended, which what it sees then holds.
+func (b *sessionBook) loadHistory(ctx context.Context, id, runID string) (loaded sessionHistory, repaired []agent.Message, err error) {
+	entries, err := b.store.LoadRecentHistory(ctx, id)
+	if err != nil {
+		return sessionHistory{}, nil, err
+	}
+	loaded.earlier, loaded.sees, loaded.savedBefore = recentHistory(entries)
+	leaf := 0
+	if len(entries) > 0 {
+		leaf = entries[len(entries)-1].Seq
+	}
+	if repaired, err = b.store.RepairLoaded(ctx, id, runID, loaded.sees, leaf); err != nil || len(repaired) == 0 {
+		return loaded, nil, err
+	}
+	// Rare (a crash cut the session): read again what the repair appended.
+	if entries, err = b.store.LoadRecentHistory(ctx, id); err != nil {
+		return sessionHistory{}, nil, err
+	}
+	loaded.earlier, loaded.sees, loaded.savedBefore = recentHistory(entries)
+	return loaded, repaired, nil
+}
+
+// sessionHistory is what loadHistory read.
+type sessionHistory struct {
+	earlier     []HistoryEntry
+	sees        []agent.Message
+	savedBefore string
 }
 
 // row says which session is current and whether it has a row in the store.

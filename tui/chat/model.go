@@ -59,6 +59,9 @@ type transcript struct {
 	// child reports before its task call ends and names it.
 	children map[string]string
 	md       *markdown
+	// earlierSaved is the compaction above which saved history is still
+	// to come (msgs.EarlierLoadedMsg), "" when none is.
+	earlierSaved string
 }
 
 func newTranscript(md *markdown) *transcript {

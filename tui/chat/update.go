@@ -20,6 +20,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case msgs.SessionLoadedMsg:
 		m.load(msg.Earlier, msg.Messages, msg.Running, msg.Subagents)
+		m.t.earlierSaved = msg.EarlierSaved
 		if msg.Note != "" {
 			m.add(&noticeItem{text: msg.Note})
 		}
@@ -27,6 +28,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.startMessage(*msg.Streaming)
 			m.toolCalls(*msg.Streaming)
 		}
+	case msgs.EarlierLoadedMsg:
+		if msg.Before == "" || msg.Before != m.t.earlierSaved {
+			return m, nil // not the history this transcript was loaded without
+		}
+		m.t.earlierSaved = ""
+		m.prepend(msg.Entries)
 	case msgs.NoteMsg:
 		kind := noticeInfo
 		if msg.IsError {
@@ -157,6 +164,30 @@ func (m *Model) load(earlier []runner.HistoryEntry, messages []agent.Message, ru
 	for _, p := range children {
 		m.t.children[p.SessionID] = p.Summary()
 	}
+	m.loadEarlier(earlier)
+	for _, msg := range messages {
+		m.loadMessage(msg)
+	}
+	for t := range m.t.active {
+		if running { // a session switched to mid-run: its calls run now
+			t.state, t.started = toolRunning, m.d.Now()
+			continue
+		}
+		settleLoaded(t)
+		delete(m.t.active, t)
+	}
+}
+
+// settleLoaded closes a loaded tool call that is not running: one without a
+// result never ran.
+func settleLoaded(t *toolItem) {
+	t.skipped = t.state == toolPending
+	t.state = toolDone
+}
+
+// loadEarlier adds the history the model no longer sees, compactions and
+// branch summaries as markers.
+func (m *Model) loadEarlier(earlier []runner.HistoryEntry) {
 	for _, e := range earlier {
 		switch e.Kind {
 		case runner.HistoryContext:
@@ -166,18 +197,6 @@ func (m *Model) load(earlier []runner.HistoryEntry, messages []agent.Message, ru
 		case runner.HistoryMessage:
 			m.loadMessage(e.Message)
 		}
-	}
-	for _, msg := range messages {
-		m.loadMessage(msg)
-	}
-	for t := range m.t.active {
-		if running { // a session switched to mid-run: its calls run now
-			t.state, t.started = toolRunning, m.d.Now()
-			continue
-		}
-		t.skipped = t.state == toolPending // calls without results never ran
-		t.state = toolDone
-		delete(m.t.active, t)
 	}
 }
 

@@ -53,12 +53,16 @@ type SessionLoadedMsg struct {
 	SessionID string
 	// Earlier is the history compacted away (runner.State.Earlier), shown
 	// before Messages, which the model sees.
-	Earlier  []runner.HistoryEntry
-	Messages []agent.Message
-	Queue    []agent.QueueItem
-	Model    agent.Model
-	Thinking agent.ThinkingLevel
-	Running  bool
+	Earlier []runner.HistoryEntry
+	// EarlierSaved, when not "", is the compaction (Earlier's first entry)
+	// before which the session has saved history not read yet
+	// (runner.State.EarlierSaved); EarlierLoadedMsg brings it.
+	EarlierSaved string
+	Messages     []agent.Message
+	Queue        []agent.QueueItem
+	Model        agent.Model
+	Thinking     agent.ThinkingLevel
+	Running      bool
 	// PersistError says why the last save failed, if it did.
 	PersistError string
 	// RunStarted is when the run under way began (the elapsed time counts
@@ -83,4 +87,12 @@ type SessionLoadedMsg struct {
 	Switched bool
 	// Note is shown in the transcript when not empty ("new session").
 	Note string
+}
+
+// EarlierLoadedMsg brings the saved history of session SessionID from
+// before compaction Before (SessionLoadedMsg.EarlierSaved), oldest first,
+// to show above what the session was loaded with.
+type EarlierLoadedMsg struct {
+	SessionID, Before string
+	Entries           []runner.HistoryEntry
 }

@@ -23,6 +23,9 @@ type Session struct {
 	CompactEvery int
 	// Start stamps the first message.
 	Start time.Time
+	// Model is the model the session was saved with; "" is scripted/echo,
+	// the offline default.
+	Model string
 }
 
 // Entries is how many entries of the tree s makes: its messages and its
@@ -53,8 +56,13 @@ func (s Session) compacted(msgs []agent.Message, n int) []agent.Message {
 	return append([]agent.Message{summary}, msgs[n-turnLength:n]...)
 }
 
-// model is the model the sessions were written with.
-const model = "scripted/scale"
+// model is the model s was saved with.
+func (s Session) model() string {
+	if s.Model == "" {
+		return "scripted/echo"
+	}
+	return s.Model
+}
 
 // Write creates session s in store and appends its messages one by one as
 // one run, the writer the appends are fenced by, with s's compactions in
@@ -62,7 +70,7 @@ const model = "scripted/scale"
 // another store can open it. Each append is its own transaction, as a live
 // session's are.
 func Write(ctx context.Context, store *persistence.Store, s Session) error {
-	if err := store.CreateSession(ctx, persistence.Session{ID: s.ID, Workspace: s.Workspace, Model: model,
+	if err := store.CreateSession(ctx, persistence.Session{ID: s.ID, Workspace: s.Workspace, Model: s.model(),
 		Created: s.Start, Updated: s.Start}); err != nil {
 		return fmt.Errorf("scale session %s: %w", s.ID, err)
 	}
@@ -118,7 +126,7 @@ func Import(ctx context.Context, store *persistence.Store, s Session) error {
 		}
 	}
 	err := store.ImportSession(ctx, persistence.ImportedSession{
-		Session: persistence.Session{ID: s.ID, Workspace: s.Workspace, Model: model, Created: s.Start},
+		Session: persistence.Session{ID: s.ID, Workspace: s.Workspace, Model: s.model(), Created: s.Start},
 		Entries: entries, Leaf: len(entries) - 1,
 	})
 	if err != nil {
