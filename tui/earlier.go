@@ -25,10 +25,7 @@ func (m Model) handleLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
 		entries, err := rt.SavedEarlier(ctx, id, before)
-		if err != nil {
-			return msgs.ErrorMsg{Action: "read the history before the session's last compaction", Err: err}
-		}
-		return msgs.EarlierLoadedMsg{SessionID: id, Before: before, Entries: entries}
+		return msgs.EarlierLoadedMsg{SessionID: id, Before: before, Entries: entries, Err: err}
 	}})
 	return m, cmd
 }

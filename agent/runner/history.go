@@ -153,6 +153,7 @@ func splitHistory(history []HistoryEntry) (earlier []HistoryEntry, context []age
 		return nil, context
 	}
 	kept := identities(history[last].Context)
+	earlier = make([]HistoryEntry, 0, last+1) // a long history: no copies while it grows
 	for _, e := range history[:last+1] {
 		if e.Kind == HistoryMessage && kept[identityOf(e.Message)] {
 			continue

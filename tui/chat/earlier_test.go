@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,9 +12,11 @@ import (
 )
 
 // TestSavedHistoryGoesAbove: the history a long session was loaded without
-// arrives after it and goes above what the chat shows; the view does not
-// move, whether it follows the end or was scrolled up, and tool calls pair
-// with their results as on a load. A reply for another load is ignored.
+// arrives after it and goes above what the chat shows, in place of the line
+// saying it is being read; the view does not move, whether it follows the
+// end or was scrolled up, and tool calls pair with their results as on a
+// load. A view at the top stays at the top; a failed read says why there;
+// a reply for another load is ignored.
 func TestSavedHistoryGoesAbove(t *testing.T) {
 	call := agent.ToolCall("c_old", "read", map[string]any{"path": "old.go"})
 	saved := []runner.HistoryEntry{
@@ -25,13 +28,17 @@ func TestSavedHistoryGoesAbove(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name      string
-		scrolled  bool   // scrolled up before the history came
+		scroll    int    // lines scrolled up before the history came
 		before    string // the compaction the reply is for
+		err       error
 		wantAdded int
+		wantTop   string // on the top line once the history came
 	}{
-		{"following", false, "40", 3},
-		{"scrolled up", true, "40", 3},
-		{"another load's", false, "12", 0},
+		{"following", 0, "40", nil, 2, ""},
+		{"scrolled up", 12, "40", nil, 2, ""},
+		{"at the top", 1000, "40", nil, 2, "❯ the oldest question"},
+		{"failed", 1000, "40", errors.New("disk I/O error"), 0, "✗ the history above could not be read: disk I/O error"},
+		{"another load's", 0, "12", nil, 0, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newChat(60, 8)
@@ -41,15 +48,26 @@ func TestSavedHistoryGoesAbove(t *testing.T) {
 			}
 			m, _ = m.Update(msgs.SessionLoadedMsg{SessionID: "s", EarlierSaved: "40", Messages: recent,
 				Earlier: []runner.HistoryEntry{{ID: "40", Kind: runner.HistoryContext}}})
-			if tt.scrolled {
-				m, _ = m.Update(msgs.ScrollMsg{Lines: -12})
+			if tt.scroll > 0 {
+				m, _ = m.Update(msgs.ScrollMsg{Lines: -tt.scroll})
+			}
+			if tt.scroll >= 1000 && !strings.HasPrefix(strings.TrimSpace(m.View()), readingEarlier) {
+				t.Fatalf("the top does not say the history is being read:\n%s", m.View())
 			}
 			view, n := m.View(), m.Len()
-			m, _ = m.Update(msgs.EarlierLoadedMsg{SessionID: "s", Before: tt.before, Entries: saved})
+			var entries []runner.HistoryEntry
+			if tt.err == nil {
+				entries = saved
+			}
+			m, _ = m.Update(msgs.EarlierLoadedMsg{SessionID: "s", Before: tt.before, Entries: entries, Err: tt.err})
 			if m.Len() != n+tt.wantAdded {
 				t.Fatalf("%d items after the reply, want %d", m.Len(), n+tt.wantAdded)
 			}
-			if m.View() != view {
+			if tt.wantTop != "" {
+				if first := strings.TrimSpace(strings.SplitN(m.View(), "\n", 2)[0]); first != tt.wantTop {
+					t.Errorf("the top line is %q, want %q", first, tt.wantTop)
+				}
+			} else if m.View() != view {
 				t.Errorf("the view moved:\n%s\nwas:\n%s", m.View(), view)
 			}
 			m, _ = m.Update(msgs.ScrollMsg{Lines: -1000})

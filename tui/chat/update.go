@@ -20,7 +20,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case msgs.SessionLoadedMsg:
 		m.load(msg.Earlier, msg.Messages, msg.Running, msg.Subagents)
-		m.t.earlierSaved = msg.EarlierSaved
+		m.awaitEarlier(msg.EarlierSaved)
 		if msg.Note != "" {
 			m.add(&noticeItem{text: msg.Note})
 		}
@@ -33,7 +33,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil // not the history this transcript was loaded without
 		}
 		m.t.earlierSaved = ""
-		m.prepend(msg.Entries)
+		m.prepend(msg.Entries, msg.Err)
 	case msgs.NoteMsg:
 		kind := noticeInfo
 		if msg.IsError {

@@ -91,8 +91,10 @@ type SessionLoadedMsg struct {
 
 // EarlierLoadedMsg brings the saved history of session SessionID from
 // before compaction Before (SessionLoadedMsg.EarlierSaved), oldest first,
-// to show above what the session was loaded with.
+// to show above what the session was loaded with, or Err, why it could not
+// be read.
 type EarlierLoadedMsg struct {
 	SessionID, Before string
 	Entries           []runner.HistoryEntry
+	Err               error
 }
