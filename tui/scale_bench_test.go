@@ -26,15 +26,25 @@ import (
 // BenchmarkOpenSession10k measures what the user waits for when resuming a
 // session of 10,000 entries (`steer --session ID`): the store opens, the
 // runner claims and loads the session, and the TUI reads its state and
-// produces its first full frame.
+// produces its first full frame (first-frame). The history above the last
+// compaction is read after that frame; whole-history runs on until the
+// chat holds it too.
 func BenchmarkOpenSession10k(b *testing.B) {
 	dir, ws := savedSession(b, 10000)
-	b.ReportAllocs()
-	for b.Loop() {
-		o := openSaved(b, dir, ws)
-		b.StopTimer()
-		o.close(b)
-		b.StartTimer()
+	for _, whole := range []bool{false, true} {
+		name := "first-frame"
+		if whole {
+			name = "whole-history"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				o := openSaved(b, dir, ws, whole)
+				b.StopTimer()
+				o.close(b)
+				b.StartTimer()
+			}
+		})
 	}
 }
 
@@ -46,7 +56,7 @@ func BenchmarkKeystroke10k(b *testing.B) {
 	for _, messages := range []int{10, 10000} {
 		b.Run(fmt.Sprint(messages), func(b *testing.B) {
 			dir, ws := savedSession(b, messages)
-			o := openSaved(b, dir, ws)
+			o := openSaved(b, dir, ws, true)
 			defer o.close(b)
 			keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune{'a'}}, {Type: tea.KeyBackspace}}
 			b.ReportAllocs()
@@ -88,14 +98,15 @@ type opened struct {
 	m     Model
 	host  *runner.Host
 	store *persistence.Store
-	frame string // the first full frame
+	frame string // the frame openSaved waited for
 }
 
 // openSaved opens the store in dir, resumes the saved session through the
 // runner and runs the TUI at 120×40 until its first frame shows the
-// session's transcript: the calls' replies are handed to Update as the
-// program would.
-func openSaved(b *testing.B, dir, workspace string) *opened {
+// session's transcript, and when whole until the chat holds the history
+// above the last compaction too: the calls' replies are handed to Update
+// as the program would.
+func openSaved(b *testing.B, dir, workspace string, whole bool) *opened {
 	b.Helper()
 	ctx := context.Background()
 	store, err := persistence.OpenContext(ctx, dir, persistence.Options{})
@@ -116,7 +127,10 @@ func openSaved(b *testing.B, dir, workspace string) *opened {
 	replies := make(chan tea.Msg, 64)
 	o.m.calls.start(func(msg tea.Msg) { replies <- msg })
 	timeout := time.After(30 * time.Second)
-	for o.m.chat.Len() == 0 {
+	loaded := func(m Model) bool { // the read of the history above is asked for with the load
+		return m.chat.Len() > 0 && (!whole || m.answered[topicEarlier] == m.latest[topicEarlier])
+	}
+	for !loaded(o.m) {
 		select {
 		case msg := <-replies:
 			next, _ := o.m.Update(msg)
