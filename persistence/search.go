@@ -11,10 +11,6 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// searchRowsPerHit bounds the matching messages read for each session
-// returned: the best match of each session is among the first rows.
-const searchRowsPerHit = 20
-
 // SearchHit is a session whose messages (or title, or name) match a
 // search, with the best matching line; its Title is its name when it has one.
 type SearchHit struct {
@@ -33,11 +29,24 @@ func (s *Store) SearchSessions(ctx context.Context, query, workspace string, lim
 	if match == "" || limit <= 0 {
 		return nil, nil
 	}
-	rows, err := s.reader.QueryContext(ctx, `SELECT s.id, CASE s.name WHEN '' THEN s.title ELSE s.name END, s.workspace, s.updated_at,
+	// Each session's best matching message is picked first (matched is
+	// materialised: SQLite cannot rank inside an aggregate), and only those
+	// get a snippet, which costs more than the ranking of every match. The
+	// CROSS JOIN keeps the snippets' pass one scan of the matches: looked
+	// up by rowid, FTS5 would expand every prefix again for each hit.
+	rows, err := s.reader.QueryContext(ctx, `WITH matched AS MATERIALIZED (
+			SELECT session_id, rowid AS entry, bm25(transcript_search) AS score
+			FROM transcript_search WHERE transcript_search MATCH ?1),
+		best AS (
+			SELECT matched.session_id, entry, min(score) AS score
+			FROM matched JOIN sessions s ON s.id = matched.session_id
+			WHERE ?2 = '' OR s.workspace = ?2
+			GROUP BY matched.session_id ORDER BY score LIMIT ?3)
+		SELECT s.id, CASE s.name WHEN '' THEN s.title ELSE s.name END, s.workspace, s.updated_at,
 			snippet(transcript_search, 2, '[', ']', '…', 12)
-		FROM transcript_search JOIN sessions s ON s.id = transcript_search.session_id
-		WHERE transcript_search MATCH ? AND (? = '' OR s.workspace = ?)
-		ORDER BY bm25(transcript_search) LIMIT ?`, match, workspace, workspace, limit*searchRowsPerHit)
+		FROM transcript_search CROSS JOIN best ON best.entry = transcript_search.rowid JOIN sessions s ON s.id = best.session_id
+		WHERE transcript_search MATCH ?1
+		ORDER BY best.score`, match, workspace, limit)
 	if err != nil {
 		return nil, s.classify(fmt.Errorf("search sessions: %w", err))
 	}
