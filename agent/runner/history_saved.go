@@ -14,8 +14,9 @@ import (
 // (State.EarlierSaved), oldest first, as State.Earlier would hold it. A
 // session opens with what the model sees and the compaction before it, so
 // that a long one shows at once; a front end reads the rest with this, off
-// its event loop. The history is append-only: what this returns for a
-// session and an entry never changes.
+// its event loop. The tree is append-only, so what comes before a
+// compaction never changes and a late read is still right; one whose
+// compaction is no longer on the session's branch (after /tree) is refused.
 func (b *sessionBook) SavedEarlier(ctx context.Context, sessionID, before string) ([]HistoryEntry, error) {
 	if b.store == nil {
 		return nil, errors.New("saved sessions need the state directory's database")
