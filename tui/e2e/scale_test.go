@@ -45,6 +45,9 @@ func TestPeakRSSWithALongSession(t *testing.T) {
 	p.typeText("", "Tab", "Home")
 	p.waitFor("the first prompt, above the last compaction", "Turn 0: the parser tests fail", 20*time.Second)
 	p.typeText("", "End", "PPage", "PPage", "PPage", "C-o", "PPage", "C-o", "End", "Escape")
+	// Text typed on the heels of Esc would arrive as Alt+key; wait for the
+	// focus to be back in the editor first.
+	p.waitFor("the editor's focus", "enter send", 5*time.Second)
 	p.typeText("hello", "Enter")
 	p.waitFor("the answer", "You said: hello", 10*time.Second)
 	peak := peakRSS(t, p)
