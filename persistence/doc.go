@@ -151,6 +151,14 @@
 // Sessions record the session that started them (Session.ParentID,
 // migration 0008).
 //
+// # The prompt history
+//
+// AppendPrompt keeps what the user sent from the editor, per workspace
+// (migration 0015): its kind, its text as the editor held it and the pastes
+// its placeholders stand for. Prompts lists a workspace's newest and
+// SearchPrompts finds them by substring. Rows are only ever added, each in a
+// write of its own, so steer processes in one workspace append side by side.
+//
 // # Repair
 //
 // A transcript cut in the middle of a tool batch is repaired on load by
