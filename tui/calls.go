@@ -89,6 +89,8 @@ const (
 	topicMeter                // the status bar's context meter
 	topicStore                // the store's version (health.go)
 	topicEarlier              // the saved history above a loaded session's (earlier.go)
+	topicHistory              // the prompt history the editor walks (prompthistory.go)
+	topicFound                // the older prompt history a search reads
 	topicCount
 )
 
@@ -96,7 +98,7 @@ const (
 // and so travel on the reads lane.
 func (t topic) reads() bool {
 	switch t {
-	case topicPicker, topicInspect, topicHealth, topicMeter, topicStore, topicEarlier:
+	case topicPicker, topicInspect, topicHealth, topicMeter, topicStore, topicEarlier, topicHistory, topicFound:
 		return true
 	}
 	return false

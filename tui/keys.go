@@ -50,7 +50,7 @@ func (k KeyMap) all() []key.Binding {
 func (m *Model) syncKeys() {
 	k := &m.keys
 	dialog := len(m.dialogs) > 0 || m.inspecting || m.treeOpen
-	popup := m.focus == focusInput && m.input.PopupOpen()
+	popup := m.focus == focusInput && (m.input.PopupOpen() || m.input.Searching())
 	// Esc interrupts only from the editor; in another pane it first brings
 	// the focus back, and the help line says a second one interrupts.
 	k.Abort.SetEnabled((m.running || m.compaction != nil) && !dialog && !popup && m.focus == focusInput)
@@ -95,8 +95,9 @@ func (m Model) ShortHelp() []key.Binding {
 		return append([]key.Binding{k.Back}, append(m.queue.Keys().ShortHelp(), k.FocusNext, k.Quit)...)
 	}
 	in := m.input.Keys()
-	return []key.Binding{in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.Inspect, k.TakeBack,
-		in.Newline, k.ToggleTools, k.FocusNext, k.PageUp, k.Quit}
+	hk := in.History
+	return []key.Binding{hk.Take, hk.Older, hk.Cancel, in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.Inspect,
+		k.TakeBack, in.Newline, hk.Prev, hk.Next, hk.Search, k.ToggleTools, k.FocusNext, k.PageUp, k.Quit}
 }
 
 // FullHelp is every binding, for the help dialog.

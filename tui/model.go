@@ -180,7 +180,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth()
+	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth().loadHistory()
 	m.refresh()
 	return m
 }

@@ -20,6 +20,7 @@ type Runtime interface {
 	Inspectors
 	Tree
 	History
+	Prompts
 }
 
 // History reads what a session was loaded without. It may do IO: it is

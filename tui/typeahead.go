@@ -40,6 +40,7 @@ func (m Model) typeThrough(msg tea.KeyMsg) (Model, tea.Cmd) {
 // anything else edits.
 func (m Model) editorKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if req, ok := m.input.Submit(msg); ok {
+		m = m.savePrompt()
 		if req == nil {
 			return m, nil
 		}

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/tui/input"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/status"
 	"github.com/steer-tui/steer/tui/treeview"
@@ -67,6 +68,12 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleLoaded(msg)
 	case msgs.EarlierLoadedMsg:
 		return m.handleEarlierLoaded(msg)
+	case input.LoadHistoryMsg:
+		return m.loadHistory(), nil
+	case input.SearchHistoryMsg:
+		return m.searchHistory(msg), nil
+	case input.HistoryLoadedMsg, input.HistorySavedMsg, input.HistoryFoundMsg:
+		return m.updateInput(msg)
 	case switchedMsg:
 		return m.handleSwitched(msg, false)
 	case msgs.OpenModelsMsg:

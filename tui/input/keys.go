@@ -14,6 +14,7 @@ type KeyMap struct {
 	// Complete, CompletePrev, CompleteNext and Dismiss work the list of
 	// slash commands shown while a command is typed.
 	Complete, CompletePrev, CompleteNext, Dismiss key.Binding
+	History                                       HistoryKeyMap
 }
 
 // DefaultKeyMap returns the editor's default bindings.
@@ -26,6 +27,7 @@ func DefaultKeyMap() KeyMap {
 		CompletePrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous"), key.WithDisabled()),
 		CompleteNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next"), key.WithDisabled()),
 		Dismiss:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close list"), key.WithDisabled()),
+		History:      DefaultHistoryKeyMap(),
 	}
 }
 
@@ -36,7 +38,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Send, k.FollowUp, k.Newline}, {k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss}}
+	return [][]key.Binding{{k.Send, k.FollowUp, k.Newline}, {k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss},
+		k.History.Bindings()}
 }
 
 // EditKeyMap is the text-editing bindings, which the textarea carries out.

@@ -54,6 +54,8 @@ type Model struct {
 	sel       int
 	dismissed bool // the list was closed for this text
 
+	hist history // the prompt history, and a walk or a search through it (history.go)
+
 	view string
 }
 
@@ -162,6 +164,7 @@ func (m Model) Holding() agent.QueueKind { return m.kind }
 func (m *Model) Reset() {
 	m.kind = ""
 	m.pastes = nil
+	m.hist.stop()
 	m.SetValue("")
 }
 
@@ -195,7 +198,7 @@ func (m Model) Wants(msg tea.KeyMsg) bool {
 	if key.Matches(msg, k.Send, k.FollowUp, k.Newline, k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss) {
 		return true
 	}
-	if key.Matches(msg, m.editKeys.Bindings()...) {
+	if key.Matches(msg, m.editKeys.Bindings()...) || key.Matches(msg, k.History.Bindings()...) {
 		return true
 	}
 	return (msg.Type == tea.KeyRunes && !msg.Alt) || msg.Type == tea.KeySpace || msg.Paste
@@ -206,6 +209,10 @@ func (m Model) Wants(msg tea.KeyMsg) bool {
 // sending keys are not handled here but by Submit, which the root calls
 // first, so that what is sent reaches it in the order it was typed.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if cmd, ok := m.handleHistory(msg); ok { // the owner's replies, focused or not
+		m.sync()
+		return m, cmd
+	}
 	if !m.ta.Focused() {
 		return m, nil
 	}
@@ -214,6 +221,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch {
 	case !isKey:
 		cmd = m.edit(msg)
+	case m.hist.search.active || !Burst(k) && key.Matches(k, m.keys.History.Prev, m.keys.History.Next, m.keys.History.Search):
+		cmd = m.historyKey(k)
 	case Burst(k) || k.Paste:
 		// Marked as pasted, a burst matches none of the textarea's bindings
 		// either (Bubble Tea brackets a paste's String()). The sanitiser
@@ -305,6 +314,7 @@ func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
 	if m.kind == agent.QueueFollowUp {
 		followUp = !alt
 	}
+	m.remember(text, followUp)
 	m.Reset()
 	switch sub := commandLine.Get().FindStringSubmatch(text); {
 	case sub != nil:

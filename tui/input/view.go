@@ -22,6 +22,7 @@ func (m *Model) sync() {
 	k.Dismiss.SetEnabled(open)
 	m.editKeys.Up.SetEnabled(!open)
 	m.editKeys.Down.SetEnabled(!open)
+	m.syncHistory()
 	m.ta.KeyMap = m.editKeys.textarea(k.Newline)
 	if m.kind != "" && m.ta.Value() == "" {
 		m.kind = "" // the taken-back text was deleted
@@ -45,6 +46,9 @@ func (m *Model) sync() {
 
 // heldLabel names what a taken-back text will be sent as, on the rule.
 func (m *Model) heldLabel() string {
+	if label := m.historyLabel(); label != "" {
+		return label
+	}
 	switch m.kind {
 	case agent.QueueFollowUp:
 		return " taken back · enter re-queues it as a follow-up "
@@ -79,7 +83,7 @@ func (m Model) View() string { return m.view }
 
 func (m *Model) render() string {
 	st := m.d.Styles
-	out := m.renderMatches()
+	out := append(m.renderMatches(), m.renderSearch()...)
 	rule := st.Rule
 	if m.ta.Focused() {
 		rule = st.RuleFocused

@@ -56,8 +56,12 @@ type InputStyles struct {
 	Focused, Blurred                                  textarea.Style
 	Cursor                                            lipgloss.Style
 	Completion, CompletionSelected, CompletionSummary lipgloss.Style
-	// Held labels the rule while the editor holds a taken-back item.
+	// Held labels the rule while the editor holds a taken-back item (or
+	// one recalled from the prompt history).
 	Held lipgloss.Style
+	// Search, SearchQuery and SearchMatch style the line of a history
+	// search (Ctrl+R): its label, what is typed and the match.
+	Search, SearchQuery, SearchMatch lipgloss.Style
 }
 
 // DialogStyles style pickers and the help dialog.
@@ -112,7 +116,8 @@ func NewStyles(t Theme) Styles {
 			Focused: editor(fg(t.Accent).Bold(true)), Blurred: editor(fg(t.Muted)),
 			Cursor: s().Reverse(true), Completion: fg(t.Text),
 			CompletionSelected: fg(t.Accent).Bold(true), CompletionSummary: fg(t.Muted),
-			Held: fg(t.Warning).Bold(true),
+			Held:   fg(t.Warning).Bold(true),
+			Search: fg(t.Muted), SearchQuery: fg(t.Accent).Bold(true), SearchMatch: fg(t.Text),
 		},
 		Dialog: DialogStyles{
 			Box:   s().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1),
