@@ -216,7 +216,9 @@ func (h *history) stop() {
 // syncHistory notices an edit of a recalled item and sets the history's
 // keys for the cursor: ↑ walks back only from the first line, ↓ forward
 // only from the last, and neither while the completion list is open; while
-// searching, the search's keys replace the sending ones.
+// searching, the search's keys replace the sending ones. A search outlives
+// a blur: the root refocuses the editor (Blur, then Focus) to hand it text
+// typed fast.
 func (m *Model) syncHistory() {
 	h := &m.hist
 	if h.walking && m.ta.Value() != h.shown {
@@ -224,9 +226,6 @@ func (m *Model) syncHistory() {
 	}
 	if m.ta.Value() == "" {
 		h.recalled = false
-	}
-	if h.search.active && !m.ta.Focused() {
-		m.endSearch()
 	}
 	searching := h.search.active
 	walkable := m.ta.Focused() && !m.PopupOpen() && !searching
