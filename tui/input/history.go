@@ -310,15 +310,16 @@ func (m *Model) restore(d draft) {
 	m.dismissed = false
 }
 
-// show puts item i into the editor as it was typed, the cursor at the top
-// when walking back (so that ↑ goes on at once) and at the end otherwise.
+// show puts item i into the editor as it was typed, the cursor at its end;
+// walking back, an item of several lines has it at the top instead, so
+// that ↑ goes on at once.
 // The completion list stays closed: ↑ must go on past a recalled command.
 func (m *Model) show(i int, top bool) {
 	h := &m.hist
 	e := h.items[i]
 	h.pos = i
 	m.ta.SetValue(e.Text)
-	if top {
+	if top && !m.onFirstLine() {
 		for range m.ta.LineCount() * max(m.width, 1) {
 			if m.onFirstLine() {
 				break

@@ -98,7 +98,7 @@ func (m *Model) searchKey(k tea.KeyMsg) tea.Cmd {
 		s.query += " "
 		return m.find(max(s.at, 0))
 	case k.Type == tea.KeyRunes && !k.Alt:
-		s.query += strings.Join(strings.Fields(normalizeNewlines(string(k.Runes))), " ")
+		s.query += strings.ReplaceAll(normalizeNewlines(string(k.Runes)), "\n", " ") // a query is one line
 		return m.find(max(s.at, 0))
 	}
 	return nil
