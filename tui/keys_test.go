@@ -32,6 +32,8 @@ func TestKeyScopes(t *testing.T) {
 		{"editor, running, queue", func(m Model) Model { return m }},
 		{"editor idle", func(m Model) Model { m.running = false; return m }},
 		{"completion open", func(m Model) Model { m.input.SetValue("/"); return m }},
+		{"history walk", func(m Model) Model { m.input, _ = m.input.Update(tea.KeyMsg{Type: tea.KeyUp}); return m }},
+		{"history search", func(m Model) Model { m.input, _ = m.input.Update(tea.KeyMsg{Type: tea.KeyCtrlR}); return m }},
 		{"transcript", func(m Model) Model { return m.setFocus(focusChat) }},
 		{"transcript idle", func(m Model) Model { m.running = false; return m.setFocus(focusChat) }},
 		{"queue", func(m Model) Model { return m.setFocus(focusQueue) }},

@@ -21,8 +21,8 @@ func DefaultHistoryKeyMap() HistoryKeyMap {
 		Next:   key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "later prompt"), key.WithDisabled()),
 		Search: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "search history")),
 		Older:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "older match"), key.WithDisabled()),
-		Take:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "take match"), key.WithDisabled()),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel search"), key.WithDisabled()),
+		Take:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "use match"), key.WithDisabled()),
+		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"), key.WithDisabled()),
 	}
 }
 
