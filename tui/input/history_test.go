@@ -326,3 +326,16 @@ func TestWalkStartReadsAgain(t *testing.T) {
 		t.Error("up within a walk asked for the history again")
 	}
 }
+
+// TestTakenBackIsNotRecalled: an item taken back over a recalled one is
+// labelled as taken back.
+func TestTakenBackIsNotRecalled(t *testing.T) {
+	m := keys(withHistory(prompts("steer:focus")), up)
+	if !strings.Contains(m.View(), "history 1/1 · enter sends it as steering") {
+		t.Fatalf("the recalled item is not labelled:\n%s", m.View())
+	}
+	m.TakeBack("from the queue", agent.QueueSteer)
+	if v := m.View(); !strings.Contains(v, "taken back") || strings.Contains(v, "history") {
+		t.Errorf("the taken-back item is labelled as recalled:\n%s", v)
+	}
+}

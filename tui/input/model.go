@@ -138,6 +138,7 @@ func (m *Model) SetValue(s string) {
 // A large text comes back as a placeholder, as when it was pasted.
 func (m *Model) TakeBack(text string, kind agent.QueueKind) {
 	cur := m.ta.Value()
+	m.hist.stop() // it is taken back, not recalled
 	m.kind = kind
 	if Large(text) {
 		m.ta.SetValue("")
