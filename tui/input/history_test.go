@@ -330,7 +330,9 @@ func TestWalkStartReadsAgain(t *testing.T) {
 // TestTakenBackIsNotRecalled: an item taken back over a recalled one is
 // labelled as taken back.
 func TestTakenBackIsNotRecalled(t *testing.T) {
-	m := keys(withHistory(prompts("steer:focus")), up)
+	m := withHistory(prompts("steer:focus"))
+	m.SetSize(80, 3)
+	m = keys(m, up)
 	if !strings.Contains(m.View(), "history 1/1 · enter sends it as steering") {
 		t.Fatalf("the recalled item is not labelled:\n%s", m.View())
 	}
