@@ -73,10 +73,13 @@ func TestLoginWithBrowserCommandThenToolCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(browserEnv, "1")
+	// Each Authorizer has its own environment: the browser goroutine may
+	// still be reading it when Login returns.
 	env := map[string]string{"BROWSER": exe}
 	store := oauth.NewStore(t.TempDir())
 	now := time.Now()
 	clock := func() time.Time { return now }
+	later := func() time.Time { return now.Add(2 * time.Minute) }
 	a, err := oauth.New(oauth.Options{Server: "remote", URL: res.URL, Store: store, Now: clock,
 		OpenBrowser: oauth.SystemBrowser(func(k string) string { return env[k] })})
 	if err != nil {
@@ -104,11 +107,10 @@ func TestLoginWithBrowserCommandThenToolCall(t *testing.T) {
 	}
 
 	// Later, the token expired: a new process refreshes it silently.
-	now = now.Add(2 * time.Minute)
 	as.ExpireAccessTokens()
-	env["BROWSER"] = "false" // a prompt would now fail the call
-	b, err := oauth.New(oauth.Options{Server: "remote", URL: res.URL, Store: store, Now: clock, AutoLogin: true,
-		OpenBrowser: oauth.SystemBrowser(func(k string) string { return env[k] })})
+	noPrompt := map[string]string{"BROWSER": "false"} // a prompt would fail the call
+	b, err := oauth.New(oauth.Options{Server: "remote", URL: res.URL, Store: store, Now: later, AutoLogin: true,
+		OpenBrowser: oauth.SystemBrowser(func(k string) string { return noPrompt[k] })})
 	if err != nil {
 		t.Fatal(err)
 	}
