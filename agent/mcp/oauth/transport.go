@@ -108,7 +108,10 @@ func (a *Authorizer) reauthorize(ctx context.Context, c challenge, sent *Token, 
 	if err != nil {
 		return err
 	}
-	if rec.ServerURL == a.url && rec.Token != nil && (sent == nil || rec.Token.AccessToken != sent.AccessToken) {
+	a.mu.Lock()
+	known := a.tok
+	a.mu.Unlock()
+	if rec.ServerURL == a.url && rec.Token != nil && (known == nil || rec.Token.AccessToken != known.AccessToken) {
 		// `steer mcp login` in another process signed in meanwhile.
 		a.setToken(rec.Token)
 		return nil

@@ -218,3 +218,30 @@ func TestTransportConcurrent401sShareOneLogin(t *testing.T) {
 		t.Errorf("browser opened %d times, want 1 for all concurrent requests", f.browsed.get())
 	}
 }
+
+func TestTransportExpiredTokenWithoutRefreshNeedsLogin(t *testing.T) {
+	f := newFixture(t, oauthtest.AuthServerOptions{ExpiresIn: 60, NoRefresh: true}, oauthtest.ResourceOptions{}, func(o *Options) { o.AutoLogin = false })
+	if err := f.a.Login(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.advance(time.Hour)
+	if _, err := f.get(t); asNeedsLogin(err) == nil {
+		t.Fatalf("error = %v, want NeedsLoginError", err)
+	}
+}
+
+func TestTransportAdoptsLoginFromAnotherProcess(t *testing.T) {
+	f := newFixture(t, oauthtest.AuthServerOptions{}, oauthtest.ResourceOptions{}, func(o *Options) { o.AutoLogin = false })
+	if _, err := f.get(t); asNeedsLogin(err) == nil {
+		t.Fatalf("error = %v, want NeedsLoginError", err)
+	}
+	// `steer mcp login` runs elsewhere with the same store.
+	other, err := New(Options{Server: "remote", URL: f.res.URL, Store: f.store, OpenBrowser: oauthtest.Browser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Login(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	f.mustGet(t)
+}
