@@ -1,7 +1,6 @@
 package oauthtest
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -125,15 +124,7 @@ func (r *Resource) protect(w http.ResponseWriter, req *http.Request) {
 			}
 		}
 	}
-	r.opts.Handler.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), scopeKey{}, scope)))
-}
-
-type scopeKey struct{}
-
-// GrantedScope is the scope of the token a request to Handler carried.
-func GrantedScope(ctx context.Context) []string {
-	s, _ := ctx.Value(scopeKey{}).([]string)
-	return s
+	r.opts.Handler.ServeHTTP(w, req)
 }
 
 func (r *Resource) challenge(errCode string, scope []string) string {
