@@ -14,12 +14,14 @@ import (
 func (m *Model) sync() {
 	m.forgetDeleted()
 	m.updateMatches()
+	m.updateMentions()
 	open := m.PopupOpen()
 	k := &m.keys
 	k.Complete.SetEnabled(open)
 	k.CompletePrev.SetEnabled(open)
 	k.CompleteNext.SetEnabled(open)
 	k.Dismiss.SetEnabled(open)
+	k.Detach.SetEnabled(len(m.chips) > 0)
 	m.editKeys.Up.SetEnabled(!open)
 	m.editKeys.Down.SetEnabled(!open)
 	m.ta.KeyMap = m.editKeys.textarea(k.Newline)
@@ -79,7 +81,7 @@ func (m Model) View() string { return m.view }
 
 func (m *Model) render() string {
 	st := m.d.Styles
-	out := m.renderMatches()
+	out := append(append(m.renderMatches(), m.renderMentions()...), m.renderChips()...)
 	rule := st.Rule
 	if m.ta.Focused() {
 		rule = st.RuleFocused

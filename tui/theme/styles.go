@@ -24,6 +24,8 @@ type ChatStyles struct {
 	// UserPrompt is the "❯" before a user message, UserText its text and
 	// UserLabel the kind of an injected message (steer, follow-up).
 	UserPrompt, UserText, UserLabel lipgloss.Style
+	// Attachment is the chip of a file sent with a user message.
+	Attachment lipgloss.Style
 	// Thinking is the dimmed reasoning text; ThinkingHeader its one-line
 	// summary when collapsed.
 	Thinking, ThinkingHeader lipgloss.Style
@@ -58,6 +60,8 @@ type InputStyles struct {
 	Completion, CompletionSelected, CompletionSummary lipgloss.Style
 	// Held labels the rule while the editor holds a taken-back item.
 	Held lipgloss.Style
+	// Chip is an attachment waiting to be sent.
+	Chip lipgloss.Style
 }
 
 // DialogStyles style pickers and the help dialog.
@@ -87,8 +91,9 @@ func NewStyles(t Theme) Styles {
 	return Styles{
 		Chat: ChatStyles{
 			UserPrompt: fg(t.Accent).Bold(true), UserText: fg(t.Text).Bold(true),
-			UserLabel: fg(t.Muted).Italic(true),
-			Thinking:  fg(t.Muted).Italic(true), ThinkingHeader: fg(t.Muted),
+			UserLabel:  fg(t.Muted).Italic(true),
+			Attachment: fg(t.Accent),
+			Thinking:   fg(t.Muted).Italic(true), ThinkingHeader: fg(t.Muted),
 			ToolName: fg(t.Text).Bold(true), ToolArgs: fg(t.Muted), ToolMeta: fg(t.Muted),
 			ToolRunning: fg(t.Accent), ToolOK: fg(t.Success), ToolFailed: fg(t.Error),
 			ToolOutput: fg(t.Muted), ToolGutter: fg(t.Border),
@@ -112,7 +117,7 @@ func NewStyles(t Theme) Styles {
 			Focused: editor(fg(t.Accent).Bold(true)), Blurred: editor(fg(t.Muted)),
 			Cursor: s().Reverse(true), Completion: fg(t.Text),
 			CompletionSelected: fg(t.Accent).Bold(true), CompletionSummary: fg(t.Muted),
-			Held: fg(t.Warning).Bold(true),
+			Held: fg(t.Warning).Bold(true), Chip: fg(t.Accent),
 		},
 		Dialog: DialogStyles{
 			Box:   s().Border(lipgloss.RoundedBorder()).BorderForeground(t.Border).Padding(0, 1),

@@ -110,3 +110,31 @@ func TestExpandRefusesWhatCannotBeRead(t *testing.T) {
 		}
 	}
 }
+
+func TestProbeImageAndChip(t *testing.T) {
+	root := tree(t, map[string]string{"logo.png": png, "notes.txt": "hello"})
+	at, err := ProbeImage(root, "logo.png")
+	if err != nil || at != (agent.Attachment{Path: "logo.png", Size: int64(len(png))}) {
+		t.Fatalf("ProbeImage(logo.png) = %+v, %v", at, err)
+	}
+	if abs := filepath.Join(root, "logo.png"); func() error { _, err := ProbeImage("/elsewhere", abs); return err }() != nil {
+		t.Errorf("an absolute path is not the workspace's")
+	}
+	for path, want := range map[string]string{
+		"notes.txt": "notes.txt is not a PNG, JPEG, GIF or WebP image",
+		"gone.png":  "cannot attach gone.png: no such file or directory",
+	} {
+		if _, err := ProbeImage(root, path); err == nil || err.Error() != want {
+			t.Errorf("ProbeImage(%s) = %v, want %q", path, err, want)
+		}
+	}
+	for a, want := range map[agent.Attachment]string{
+		{Path: "README.md", Size: 2100}:     "📎 README.md · 2.1 KB",
+		{Path: "dir/", Size: 1, Dir: true}:  "📎 dir/ · 1 entry",
+		{Path: "shot.png", Size: 5_100_000}: "📎 shot.png · 5.1 MB",
+	} {
+		if got := Chip(a); got != want {
+			t.Errorf("Chip(%+v) = %q, want %q", a, got, want)
+		}
+	}
+}
