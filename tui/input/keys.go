@@ -35,7 +35,7 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Complete, k.Dismiss, k.Send, k.FollowUp, k.Newline, k.Detach}
+	return []key.Binding{k.Complete, k.Dismiss, k.Detach, k.Send, k.FollowUp, k.Newline}
 }
 
 // FullHelp returns every binding, grouped.

@@ -16,8 +16,13 @@ import (
 const mentionLimit = 50
 
 // mentionRetry is how soon a query answered from a walk still going is
-// asked again, so that the list fills in as the walk finds more.
-const mentionRetry = 120 * time.Millisecond
+// asked again, so that the list fills in as the walk finds more;
+// mentionFirst is how soon while it has found nothing to show yet (the
+// walk publishes its first entries within milliseconds).
+const (
+	mentionRetry = 120 * time.Millisecond
+	mentionFirst = 10 * time.Millisecond
+)
 
 // Files gives the editor the workspace's file index (runner.Host's
 // FileIndex). It is called in Cmds only: it may start the walk.
@@ -28,7 +33,8 @@ type Files func() *mention.Index
 // Update, and an answer to an older query than the last is dropped.
 type mentions struct {
 	token   string // from the "@" to the cursor, as typed ("" when none)
-	asked   string // the query last sent out
+	asked   string // the query last sent out, when sent
+	sent    bool
 	seq     int    // numbers the queries
 	matches []mention.Match
 	sel     int
@@ -106,11 +112,11 @@ func (m *Model) mentionCmd() tea.Cmd {
 		return nil
 	}
 	q := mentionQuery(m.men.token)
-	if q == m.men.asked && m.men.seq > 0 {
+	if m.men.sent && q == m.men.asked {
 		return nil
 	}
 	m.men.seq++
-	m.men.asked = q
+	m.men.asked, m.men.sent = q, true
 	seq, files := m.men.seq, m.d.Files
 	return func() tea.Msg { return mentionFoundMsg{seq: seq, res: files().Query(q, mentionLimit)} }
 }
@@ -128,8 +134,11 @@ func (m *Model) handleMentionFound(msg mentionFoundMsg) tea.Cmd {
 	if msg.res.Complete {
 		return nil
 	}
-	seq := msg.seq
-	return tea.Tick(mentionRetry, func(time.Time) tea.Msg { return mentionRetryMsg{seq: seq} })
+	seq, wait := msg.seq, mentionRetry
+	if len(m.men.matches) == 0 {
+		wait = mentionFirst
+	}
+	return tea.Tick(wait, func(time.Time) tea.Msg { return mentionRetryMsg{seq: seq} })
 }
 
 // handleMentionRetry asks the same query again, for what the walk found
@@ -138,7 +147,7 @@ func (m *Model) handleMentionRetry(msg mentionRetryMsg) tea.Cmd {
 	if msg.seq != m.men.seq {
 		return nil
 	}
-	m.men.asked = ""
+	m.men.sent = false
 	return m.mentionCmd()
 }
 

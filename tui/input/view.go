@@ -29,6 +29,9 @@ func (m *Model) sync() {
 		m.kind = "" // the taken-back text was deleted
 	}
 	switch {
+	case m.mentionOpen():
+		k.Send.SetHelp("enter", "insert")
+		k.FollowUp.SetHelp("alt+enter", "send")
 	case m.kind == agent.QueueFollowUp:
 		k.Send.SetHelp("enter", "re-queue follow-up")
 		k.FollowUp.SetHelp("alt+enter", "as steering")
