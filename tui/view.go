@@ -2,6 +2,8 @@ package tui
 
 import (
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // refresh settles what depends on the whole model after every message: which
@@ -43,7 +45,8 @@ func (m *Model) refreshHelp(width int) {
 	}
 	m.helpSig = sig.String()
 	m.help.Width = width
-	m.helpLine = m.help.ShortHelpView(bindings)
+	// bubbles' help goes on past the width when its ellipsis would not fit.
+	m.helpLine = ansi.Truncate(m.help.ShortHelpView(bindings), width, "…")
 }
 
 // View joins the panes' cached strings: transcript (or the open dialog or

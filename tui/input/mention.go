@@ -35,7 +35,7 @@ type mentions struct {
 	token   string // from the "@" to the cursor, as typed ("" when none)
 	asked   string // the query last sent out, when sent
 	sent    bool
-	seq     int    // numbers the queries
+	seq     int // numbers the queries
 	matches []mention.Match
 	sel     int
 }
