@@ -145,7 +145,7 @@ func TestPastedImageInTmux(t *testing.T) {
 	if err := os.WriteFile(pasted, []byte("'"+img+"'"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	chip := "📎 " + img + " · 16 B"
+	chip := "📎 my shot.png · 16 B"
 	for _, tc := range []struct {
 		model  string
 		accept bool

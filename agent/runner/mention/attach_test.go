@@ -132,6 +132,7 @@ func TestProbeImageAndChip(t *testing.T) {
 		{Path: "README.md", Size: 2100}:     "📎 README.md · 2.1 KB",
 		{Path: "dir/", Size: 1, Dir: true}:  "📎 dir/ · 1 entry",
 		{Path: "shot.png", Size: 5_100_000}: "📎 shot.png · 5.1 MB",
+		{Path: "/tmp/a b.png", Size: 900}:   "📎 a b.png · 900 B",
 	} {
 		if got := Chip(a); got != want {
 			t.Errorf("Chip(%+v) = %q, want %q", a, got, want)

@@ -4,14 +4,19 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools"
 )
 
 // Chip is how front ends show an attachment: "📎 README.md · 2.1 KB", a
-// directory's with its number of entries.
+// directory's with its number of entries, a file outside the workspace (a
+// pasted screenshot) by its name alone.
 func Chip(a agent.Attachment) string {
+	if filepath.IsAbs(a.Path) {
+		a.Path = filepath.Base(a.Path)
+	}
 	if a.Dir {
 		word := "entries"
 		if a.Size == 1 {
