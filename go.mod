@@ -25,6 +25,7 @@ require (
 	github.com/muesli/reflow v0.3.0
 	github.com/muesli/termenv v0.16.0
 	github.com/openai/openai-go/v3 v3.98.0
+	github.com/sahilm/fuzzy v0.1.1
 	github.com/tidwall/gjson v1.20.0
 	github.com/yuin/goldmark v1.7.13
 	go.uber.org/goleak v1.3.0

@@ -66,6 +66,11 @@ type Content struct {
 	// MimeType and Data (base64) describe an image.
 	MimeType string
 	Data     string
+
+	// Attached, on a text or image block of a user message, names the file
+	// or directory the block was read from (an @-mention, a pasted image):
+	// front ends show such a block as a chip, the model sees its content.
+	Attached Attachment
 }
 
 // Text returns a text block.

@@ -60,7 +60,8 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON renders a content block in pi's shape: text {type, text},
 // thinking {type, thinking, thinkingSignature?, redacted?}, toolCall {type, id,
-// name, arguments}, image {type, data, mimeType}.
+// name, arguments}, image {type, data, mimeType}; an attached text or image
+// block adds attached {path, size, dir?}.
 func (c Content) MarshalJSON() ([]byte, error) { return EncodeJSON(blockOut(c)) }
 
 // UnmarshalJSON parses a block in pi's shape; images may also come in the
@@ -172,7 +173,7 @@ func messageOut(m Message) any {
 	switch m.Role {
 	case RoleUser:
 		out := userOut{Role: string(m.Role), Timestamp: millis(m.Timestamp), QueueItemID: m.QueueItemID}
-		if len(m.Content) == 1 && m.Content[0].Type == ContentText {
+		if len(m.Content) == 1 && m.Content[0].Type == ContentText && !m.Content[0].Attached.Valid() {
 			out.Content = m.Content[0].Text
 		} else {
 			out.Content = blocksOut(m.Content)
@@ -213,8 +214,9 @@ func messageOut(m Message) any {
 // The wire shapes of the content blocks.
 
 type textOut struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type     string         `json:"type"`
+	Text     string         `json:"text"`
+	Attached *attachmentOut `json:"attached,omitempty"`
 }
 
 type thinkingOut struct {
@@ -232,9 +234,32 @@ type toolCallOut struct {
 }
 
 type imageOut struct {
-	Type     string `json:"type"`
-	Data     string `json:"data"`
-	MimeType string `json:"mimeType"`
+	Type     string         `json:"type"`
+	Data     string         `json:"data"`
+	MimeType string         `json:"mimeType"`
+	Attached *attachmentOut `json:"attached,omitempty"`
+}
+
+// attachmentOut is Content.Attached on the wire; a block not attached has
+// none.
+type attachmentOut struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+	Dir  bool   `json:"dir,omitempty"`
+}
+
+func attachedOut(a Attachment) *attachmentOut {
+	if !a.Valid() {
+		return nil
+	}
+	return &attachmentOut{Path: a.Path, Size: a.Size, Dir: a.Dir}
+}
+
+func (a *attachmentOut) attachment() Attachment {
+	if a == nil {
+		return Attachment{}
+	}
+	return Attachment{Path: a.Path, Size: a.Size, Dir: a.Dir}
 }
 
 // blockOut returns the value whose JSON is c in pi's shape.
@@ -249,9 +274,9 @@ func blockOut(c Content) any {
 		}
 		return toolCallOut{Type: string(c.Type), ID: c.ID, Name: c.Name, Arguments: args}
 	case ContentImage:
-		return imageOut{Type: string(c.Type), Data: c.Data, MimeType: c.MimeType}
+		return imageOut{Type: string(c.Type), Data: c.Data, MimeType: c.MimeType, Attached: attachedOut(c.Attached)}
 	default:
-		return textOut{Type: string(c.Type), Text: c.Text}
+		return textOut{Type: string(c.Type), Text: c.Text, Attached: attachedOut(c.Attached)}
 	}
 }
 
@@ -383,6 +408,7 @@ type blockIn struct {
 	Arguments         map[string]any `json:"arguments"`
 	Data              string         `json:"data"`
 	MimeType          string         `json:"mimeType"`
+	Attached          *attachmentOut `json:"attached"`
 	Source            *struct {
 		Type      string `json:"type"`
 		MediaType string `json:"mediaType"`
@@ -393,7 +419,7 @@ type blockIn struct {
 func (b blockIn) content() (Content, error) {
 	switch ContentType(b.Type) {
 	case ContentText:
-		return Text(b.Text), nil
+		return Content{Type: ContentText, Text: b.Text, Attached: b.Attached.attachment()}, nil
 	case ContentThinking:
 		return Content{Type: ContentThinking, Thinking: b.Thinking, Signature: b.ThinkingSignature, Redacted: b.Redacted}, nil
 	case ContentToolCall:
@@ -421,5 +447,5 @@ func (b blockIn) image() (Content, error) {
 	if mime == "" {
 		return Content{}, errors.New("image has no mimeType")
 	}
-	return Content{Type: ContentImage, Data: data, MimeType: mime}, nil
+	return Content{Type: ContentImage, Data: data, MimeType: mime, Attached: b.Attached.attachment()}, nil
 }

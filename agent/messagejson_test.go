@@ -54,6 +54,21 @@ func TestMessageMarshalJSON(t *testing.T) {
 			want: `{"role":"user","content":[{"type":"text","text":"look"},{"type":"image","data":"aGk=","mimeType":"image/png"}],"timestamp":TS}`,
 		},
 		{
+			name: "attached blocks name their file, even alone",
+			msg: agent.Message{Role: agent.RoleUser, Timestamp: at, Content: []agent.Content{
+				{Type: agent.ContentText, Text: "<file>", Attached: agent.Attachment{Path: "README.md", Size: 2100}},
+			}},
+			want: `{"role":"user","content":[{"type":"text","text":"<file>","attached":{"path":"README.md","size":2100}}],"timestamp":TS}`,
+		},
+		{
+			name: "an attached image and directory",
+			msg: agent.Message{Role: agent.RoleUser, Timestamp: at, Content: []agent.Content{
+				{Type: agent.ContentImage, Data: "aGk=", MimeType: "image/png", Attached: agent.Attachment{Path: "/tmp/a.png", Size: 2}},
+				{Type: agent.ContentText, Text: "a/", Attached: agent.Attachment{Path: "dir/", Size: 3, Dir: true}},
+			}},
+			want: `{"role":"user","content":[{"type":"image","data":"aGk=","mimeType":"image/png","attached":{"path":"/tmp/a.png","size":2}},{"type":"text","text":"a/","attached":{"path":"dir/","size":3,"dir":true}}],"timestamp":TS}`,
+		},
+		{
 			name: "user injected from the queue keeps its item id",
 			msg:  agent.Message{Role: agent.RoleUser, Content: []agent.Content{agent.Text("steer")}, Timestamp: at, QueueItemID: "q_1"},
 			want: `{"role":"user","content":"steer","timestamp":TS,"queueItemId":"q_1"}`,

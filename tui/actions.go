@@ -78,15 +78,19 @@ func (m Model) handleTick(msg tea.Msg) (Model, tea.Cmd) {
 // active, a new prompt otherwise. The runtime decides atomically, so text
 // typed as a run ends is never queued behind a run that stopped listening.
 // Text the runtime refuses (too large, not saved) comes back to the editor.
-func (m Model) handleSend(text string, kind agent.QueueKind) (Model, tea.Cmd) {
-	rt := m.rt
+func (m Model) handleSend(text string, attach []string, kind agent.QueueKind) (Model, tea.Cmd) {
+	rt, mentions := m.rt, m.opts.Mentions
 	m.calls.submit(call{unsent: text, run: func() tea.Msg {
 		deliver := rt.Steer
 		if kind == agent.QueueFollowUp {
 			deliver = rt.FollowUp
 		}
-		if _, _, err := deliver(context.Background(), text); err != nil {
-			back := agent.QueueItem{Text: text, Kind: kind}
+		images, err := readAttached(mentions, text, attach)
+		if err == nil {
+			_, _, err = deliver(context.Background(), text, images...)
+		}
+		if err != nil {
+			back := agent.QueueItem{Text: text, Kind: kind, Images: attached(images, attach)}
 			return msgs.ItemsTakenBackMsg{Items: []agent.QueueItem{back}, Reason: "not sent: " + err.Error(), Unsent: true}
 		}
 		return nil
@@ -193,6 +197,9 @@ func (m Model) handleTakenBack(msg msgs.ItemsTakenBackMsg) (Model, tea.Cmd) {
 	}
 	if len(texts) > 0 {
 		m.input.TakeBack(strings.Join(texts, "\n"), kind)
+		for _, it := range items {
+			m.input.Reattach(it.Text, it.Images)
+		}
 		m = m.setFocus(focusInput)
 	}
 	kept := ""

@@ -33,7 +33,7 @@ func unanswered(run []agent.Message) (string, bool) {
 		case agent.RoleToolResult:
 			return "", false
 		case agent.RoleUser:
-			if t := msg.TextContent(); strings.TrimSpace(t) != "" {
+			if t := msg.Typed(); strings.TrimSpace(t) != "" {
 				prompts = append(prompts, t)
 			}
 		}

@@ -35,6 +35,9 @@ type Options struct {
 	Sessions SessionBrowser
 	// Exporter writes the current session to a file; nil disables /export.
 	Exporter Exporter
+	// Mentions finds files for "@" and reads what a message attaches; nil
+	// offers no files and sends the text as typed.
+	Mentions Mentions
 	// Welcome is a note shown at the top of an empty transcript.
 	Welcome string
 	// Notice is a note shown under the first session's transcript, empty or
@@ -171,7 +174,7 @@ func New(rt Runtime, opts Options) Model {
 	})
 	m.input = input.New(input.Deps{
 		Styles: st.Input, Keys: input.DefaultKeyMap(), Edit: input.DefaultEditKeyMap(),
-		Commands: suggestions, MaxBytes: opts.MaxInputBytes, Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
+		Commands: suggestions, MaxBytes: opts.MaxInputBytes, Files: filesOf(opts.Mentions), Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
 	})
 	m.queue = queue.New(queue.Deps{Styles: st.Queue, Keys: queue.DefaultKeyMap()})
 	m.status = status.New(status.Deps{Styles: st.Status, Now: opts.Now})

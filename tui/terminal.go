@@ -52,6 +52,7 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),
 		Notice:   notice(o),
 		Sessions: SessionsOf(rt),
+		Mentions: rt,
 		Exporter: rt,
 		// The limit is the process's: every session's runtime has it.
 		MaxInputBytes: rt.Current().MaxInputBytes(),

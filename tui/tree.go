@@ -135,7 +135,7 @@ func (m Model) openForkPicker(t runner.SessionTree) (Model, tea.Cmd) {
 	for id := t.Leaf; id != ""; id = byID[id].ParentID {
 		e := byID[id]
 		if e.Kind == runner.HistoryMessage && e.Message.Role == agent.RoleUser {
-			text := strings.Join(strings.Fields(e.Message.TextContent()), " ")
+			text := strings.Join(strings.Fields(e.Message.Typed()), " ")
 			items = append(items, dialog.Item{Label: text, Detail: "entry " + e.ID, Msg: forkMsg{id: e.ID}})
 		}
 	}

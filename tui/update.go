@@ -41,9 +41,9 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	case callDoneMsg:
 		return m.handleCallDone(msg)
 	case msgs.SteerMsg:
-		return m.handleSend(msg.Text, agent.QueueSteer)
+		return m.handleSend(msg.Text, msg.Attach, agent.QueueSteer)
 	case msgs.FollowUpMsg:
-		return m.handleSend(msg.Text, agent.QueueFollowUp)
+		return m.handleSend(msg.Text, msg.Attach, agent.QueueFollowUp)
 	case msgs.RunCommandMsg:
 		return m.handleCommand(msg)
 	case msgs.AbortRunMsg:

@@ -64,6 +64,7 @@ type Host struct {
 	*hostFeed       // Subscribe, SubscribeAll, SubscribeNotices (host_events.go)
 	*watchGroup     // the goroutines the runtimes' events start
 	*everySession   // AbortWith, WaitForIdle over all the sessions (host_all.go)
+	*fileIndexes    // FileIndex, Attach: @-mentions (host_mentions.go)
 
 	first *Runtime // made by New with the process's options; owns the lanes
 	now   func() time.Time
@@ -97,6 +98,7 @@ func NewHost(rt *Runtime) *Host {
 	h := &Host{first: rt, now: rt.opts.Now, background: map[*Runtime]time.Time{}, hostFeed: &hostFeed{}, watchGroup: &watchGroup{}}
 	h.currentSession = &currentSession{current: h.Current, input: h.input, first: rt}
 	h.everySession = &everySession{runtimes: h.runtimes}
+	h.fileIndexes = &fileIndexes{workspace: h.Workspace}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.adopt(rt)
@@ -327,6 +329,7 @@ func (h *Host) runtimes() []*Runtime {
 // lanes the others share). Call it once every run has ended.
 func (h *Host) Close(ctx context.Context) error {
 	h.endWatches()
+	h.closeAll()
 	all := h.runtimes()
 	var errs []error
 	for i := len(all) - 1; i >= 0; i-- {

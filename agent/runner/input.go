@@ -28,14 +28,14 @@ func (e *InputTooLargeError) Error() string {
 var ErrEmptyInput = errors.New("the input is empty")
 
 // checkInput refuses an empty input, and one larger than limit bytes,
-// counting its text and its images' data.
+// counting its text and its images' data and attached files' text.
 func checkInput(text string, images []agent.Content, limit int) error {
 	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		return ErrEmptyInput
 	}
 	n := len(text)
 	for _, im := range images {
-		n += len(im.Data)
+		n += len(im.Data) + len(im.Text)
 	}
 	if n > limit {
 		return &InputTooLargeError{Bytes: n, Limit: limit}

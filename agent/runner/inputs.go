@@ -103,6 +103,9 @@ func (in *inputs) savePending(ctx context.Context, kind agent.QueueKind, text st
 	if err := checkInput(text, images, in.maxBytes); err != nil {
 		return agent.QueueItem{}, err
 	}
+	if err := checkImages(func() agent.Model { return in.agent.State().Model }, images); err != nil {
+		return agent.QueueItem{}, err
+	}
 	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: in.now()}
 	in.book.noteTitle(text)
 	if in.store == nil {

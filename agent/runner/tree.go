@@ -168,7 +168,7 @@ func (b *sessionBook) Fork(ctx context.Context, id string) (string, error) {
 			return "", fmt.Errorf("entry %s is not a user message: a fork starts again from one", id)
 		}
 		parent, _ := strconv.Atoi(e.ParentID)
-		return e.Message.TextContent(), b.forkAt(ctx, parent)
+		return e.Message.Typed(), b.forkAt(ctx, parent)
 	}
 	return "", fmt.Errorf("%w: %q", ErrNoEntry, id)
 }

@@ -61,3 +61,11 @@ func readImage(r io.Reader, path, mime string, size int64) agent.ToolResult {
 		Details: ReadDetails{Path: path},
 	}
 }
+
+// MaxImageBytes is the largest image the providers accept.
+const MaxImageBytes = maxImageBytes
+
+// ImageType returns the MIME type of the image whose file starts with head
+// (its first 16 bytes are enough), or "" when it is none the providers
+// accept.
+func ImageType(head []byte) string { return imageType(head) }

@@ -159,3 +159,13 @@ func (g globMatcher) match(rel string) bool {
 	ok, _ := doublestar.Match(g.pattern, name)
 	return ok
 }
+
+// Walk visits everything below dir (in workspace, or the workspace itself)
+// as the tools' own walks do (see walk): .git and what the .gitignore files
+// from workspace down leave out are skipped, symbolic links are reported
+// but never followed, and fn's fs.SkipDir skips a directory; rel is from
+// dir. The @-mention finder indexes the workspace with it, so that it
+// offers what find and grep would see.
+func Walk(ctx context.Context, workspace, dir string, fn func(rel string, d fs.DirEntry) error) error {
+	return walk(ctx, workspace, dir, fn)
+}

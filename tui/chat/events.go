@@ -116,7 +116,7 @@ func (m *Model) subagentProgress(p runner.SubagentProgress) {
 func (m *Model) startMessage(msg agent.Message) {
 	switch msg.Role {
 	case agent.RoleUser:
-		m.add(&userItem{text: msg.TextContent(), label: label(m.t.kinds[msg.QueueItemID], msg.QueueItemID)})
+		m.add(&userItem{text: msg.Typed(), attached: msg.Attached(), label: label(m.t.kinds[msg.QueueItemID], msg.QueueItemID)})
 	case agent.RoleAssistant:
 		a := &assistantItem{streaming: true}
 		a.update(msg)

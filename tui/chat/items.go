@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner/mention"
 	"github.com/steer-tui/steer/tui/sanitize"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -56,10 +57,24 @@ func (e *entry) ensure(rc *renderCtx) []string {
 }
 
 // userItem is a message the user sent; label names how it arrived
-// ("steer", "follow-up") when it was injected from the queue.
-type userItem struct{ text, label string }
+// ("steer", "follow-up") when it was injected from the queue. The files
+// attached to it show as chips under its text, never their content.
+type userItem struct {
+	text, label string
+	attached    []agent.Attachment
+}
 
 func (u *userItem) render(rc *renderCtx) []string {
+	out := u.renderText(rc)
+	if chips := attachmentChips(u.attached); chips != "" {
+		for _, l := range wrapLines(sanitize.String(chips, sanitize.Options{}), max(rc.width-2, 1)) {
+			out = append(out, "  "+rc.st.Attachment.Render(l))
+		}
+	}
+	return out
+}
+
+func (u *userItem) renderText(rc *renderCtx) []string {
 	text := sanitize.String(u.text, sanitize.Options{})
 	lines := wrapLines(text, max(rc.width-2, 1))
 	out := make([]string, len(lines))
@@ -217,4 +232,13 @@ func (a *assistantItem) renderThinking(rc *renderCtx) []string {
 		out = append(out, "  "+rc.st.Thinking.Render(l))
 	}
 	return out
+}
+
+// attachmentChips is one line of chips: "📎 README.md · 2.1 KB  📎 …".
+func attachmentChips(as []agent.Attachment) string {
+	chips := make([]string, len(as))
+	for i, a := range as {
+		chips[i] = mention.Chip(a)
+	}
+	return strings.Join(chips, "  ")
 }

@@ -211,7 +211,7 @@ const branchMarker = "⑂ back from another branch, summarised: "
 func (m *Model) loadMessage(msg agent.Message) {
 	switch msg.Role {
 	case agent.RoleUser:
-		m.add(&userItem{text: msg.TextContent(), label: label("", msg.QueueItemID)})
+		m.add(&userItem{text: msg.Typed(), attached: msg.Attached(), label: label("", msg.QueueItemID)})
 	case agent.RoleAssistant:
 		a := &assistantItem{}
 		a.finish(msg)

@@ -64,6 +64,13 @@ func startSteerInShell(t *testing.T) *pane {
 
 func startPane(t *testing.T, shell string) *pane {
 	t.Helper()
+	return startPaneShowing(t, shell, "scripted/echo")
+}
+
+// startPaneShowing is startPane for a first screen that shows first (the
+// model a config chose).
+func startPaneShowing(t *testing.T, shell, first string) *pane {
+	t.Helper()
 	requireTmux(t)
 	p := &pane{t: t, socket: fmt.Sprintf("steer-e2e-%d-%d", os.Getpid(), sockets.Add(1))}
 	p.tmux("-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40",
@@ -82,7 +89,7 @@ func startPane(t *testing.T, shell string) *pane {
 		// leads a session that steer is in, started by a shell or not.
 		waitSessionGone(t, pid, 10*time.Second)
 	})
-	p.waitFor("the first screen", "scripted/echo", 10*time.Second)
+	p.waitFor("the first screen", first, 10*time.Second)
 	return p
 }
 

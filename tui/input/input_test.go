@@ -1,6 +1,7 @@
 package input
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -81,7 +82,7 @@ func TestSubmit(t *testing.T) {
 	for _, tt := range tests {
 		m := typeText(newInput(), tt.text)
 		m, got := press(m, tea.KeyMsg{Type: tea.KeyEnter, Alt: tt.followUp})
-		if got != tt.want {
+		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%q: sent %#v, want %#v", tt.text, got, tt.want)
 		}
 		if m.Value() != "" {

@@ -12,9 +12,12 @@ type KeyMap struct {
 	FollowUp key.Binding
 	Newline  key.Binding // drives the textarea's InsertNewline
 	// Complete, CompletePrev, CompleteNext and Dismiss work the list of
-	// slash commands shown while a command is typed.
+	// slash commands shown while a command is typed, and the list of files
+	// shown after an "@".
 	Complete, CompletePrev, CompleteNext, Dismiss key.Binding
 	History                                       HistoryKeyMap
+	// Detach removes the newest attachment chip, while there is one.
+	Detach key.Binding
 }
 
 // DefaultKeyMap returns the editor's default bindings.
@@ -28,17 +31,18 @@ func DefaultKeyMap() KeyMap {
 		CompleteNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next"), key.WithDisabled()),
 		Dismiss:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close list"), key.WithDisabled()),
 		History:      DefaultHistoryKeyMap(),
+		Detach:       key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "remove attachment"), key.WithDisabled()),
 	}
 }
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Complete, k.Dismiss, k.Send, k.FollowUp, k.Newline}
+	return []key.Binding{k.Complete, k.Dismiss, k.Detach, k.Send, k.FollowUp, k.Newline}
 }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Send, k.FollowUp, k.Newline}, {k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss},
+	return [][]key.Binding{{k.Send, k.FollowUp, k.Newline, k.Detach}, {k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss},
 		k.History.Bindings()}
 }
 

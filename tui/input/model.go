@@ -14,6 +14,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/lazyregexp"
+	"github.com/steer-tui/steer/agent/runner/mention"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -31,6 +32,8 @@ type Deps struct {
 	// MaxBytes is the largest text the runtime accepts (agent.maxInputBytes);
 	// larger text is not sent and stays in the editor. 0 is no limit.
 	MaxBytes int
+	// Files is the workspace's file index for "@"; nil offers none.
+	Files Files
 }
 
 // Model is the editor: a Bubbles textarea, which does the editing, wrapping
@@ -54,7 +57,9 @@ type Model struct {
 	sel       int
 	dismissed bool // the list was closed for this text
 
-	hist history // the prompt history, and a walk or a search through it (history.go)
+	hist  history            // the prompt history, and a walk or a search through it (history.go)
+	men   mentions           // the "@" file list (mention.go)
+	chips []agent.Attachment // attached images (attach.go)
 
 	view string
 }
@@ -164,13 +169,13 @@ func (m Model) Holding() agent.QueueKind { return m.kind }
 // Reset clears the text and forgets a taken-back item's kind.
 func (m *Model) Reset() {
 	m.kind = ""
-	m.pastes = nil
+	m.pastes, m.chips = nil, nil
 	m.hist.stop()
 	m.SetValue("")
 }
 
 // PopupOpen reports whether the completion list shows.
-func (m Model) PopupOpen() bool { return len(m.matches) > 0 }
+func (m Model) PopupOpen() bool { return len(m.matches) > 0 || m.mentionOpen() }
 
 // Keys returns the bindings as they stand (enabled or not), for help.
 func (m Model) Keys() KeyMap { return m.keys }
@@ -196,7 +201,7 @@ func (m Model) Wants(msg tea.KeyMsg) bool {
 		return true
 	}
 	k := m.keys
-	if key.Matches(msg, k.Send, k.FollowUp, k.Newline, k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss) {
+	if key.Matches(msg, k.Send, k.FollowUp, k.Newline, k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss, k.Detach) {
 		return true
 	}
 	if key.Matches(msg, m.editKeys.Bindings()...) || key.Matches(msg, k.History.Bindings()...) {
@@ -217,6 +222,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !m.ta.Focused() {
 		return m, nil
 	}
+	if cmd, ok := m.own(msg); ok {
+		m.sync()
+		return m, cmd
+	}
 	k, isKey := msg.(tea.KeyMsg)
 	var cmd tea.Cmd
 	switch {
@@ -229,6 +238,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		// either (Bubble Tea brackets a paste's String()). The sanitiser
 		// would make "\r\n" two lines. A large paste is held aside.
 		text := normalizeNewlines(string(k.Runes))
+		if path, ok := mention.PastedImage(text); ok && m.d.Files != nil {
+			cmd = m.probeImage(path, text)
+			break
+		}
 		if Large(text) {
 			m.hold(text)
 			m.dismissed = false
@@ -237,12 +250,20 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		k.Paste = true
 		k.Runes = []rune(text)
 		cmd = m.edit(k)
+	case m.mentionOpen() && key.Matches(k, m.keys.Complete, m.keys.Send):
+		cmd = m.pickMention()
+	case m.mentionOpen() && key.Matches(k, m.keys.CompletePrev):
+		m.moveMention(-1)
+	case m.mentionOpen() && key.Matches(k, m.keys.CompleteNext):
+		m.moveMention(1)
 	case key.Matches(k, m.keys.Complete):
 		m.complete()
 	case key.Matches(k, m.keys.CompletePrev):
 		m.sel = (m.sel + len(m.matches) - 1) % len(m.matches)
 	case key.Matches(k, m.keys.CompleteNext):
 		m.sel = (m.sel + 1) % len(m.matches)
+	case key.Matches(k, m.keys.Detach):
+		m.detach()
 	case key.Matches(k, m.keys.Dismiss):
 		m.dismissed = true
 	case key.Matches(k, m.keys.Send, m.keys.FollowUp):
@@ -251,7 +272,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd = m.edit(k)
 	}
 	m.sync()
-	return m, cmd
+	return m, tea.Batch(cmd, m.mentionCmd())
 }
 
 // edit gives msg to the textarea. The textarea scrolls only to keep the
@@ -283,8 +304,8 @@ var commandLine = lazyregexp.Regexp{Expr: `^/([a-z][a-z0-9-]*)(?:\s+(.*))?$`}
 // arrive in no particular order, and two quick Enters must reach the
 // runtime in the order they were typed.
 func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
-	if !m.ta.Focused() || Burst(k) {
-		return nil, false
+	if !m.ta.Focused() || Burst(k) || m.mentionOpen() && key.Matches(k, m.keys.Send) {
+		return nil, false // Enter in the file list picks a file (Update)
 	}
 	var alt bool
 	switch {
@@ -303,12 +324,12 @@ func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
 			return msgs.HintMsg{Text: "not sent: " + why + " · the text stays in the editor"}, true
 		}
 	}
-	if m.PopupOpen() && !alt {
+	if len(m.matches) > 0 && !alt {
 		if s := m.matches[m.sel]; "/"+s.Name != text {
 			text = "/" + s.Name
 		}
 	}
-	if text == "" {
+	if text == "" && len(m.chips) == 0 {
 		return nil, true
 	}
 	followUp := alt
@@ -316,14 +337,17 @@ func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
 		followUp = !alt
 	}
 	m.remember(text, followUp)
+	chips, attach := m.chips, m.chipPaths()
 	m.Reset()
 	switch sub := commandLine.Get().FindStringSubmatch(text); {
 	case sub != nil:
+		m.chips = chips // a command sends no attachments: they wait for the next message
+		m.sync()
 		return msgs.RunCommandMsg{Name: sub[1], Args: strings.TrimSpace(sub[2])}, true
 	case followUp:
-		return msgs.FollowUpMsg{Text: text}, true
+		return msgs.FollowUpMsg{Text: text, Attach: attach}, true
 	}
-	return msgs.SteerMsg{Text: text}, true
+	return msgs.SteerMsg{Text: text, Attach: attach}, true
 }
 
 // complete fills in the selected command and a space for its arguments.

@@ -2,6 +2,7 @@ package input
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -69,7 +70,7 @@ func TestDeletedPlaceholderDropsThePaste(t *testing.T) {
 	if len(m.pastes) != 0 {
 		t.Fatalf("%d pastes held after their placeholder went", len(m.pastes))
 	}
-	if _, req := press(m, enter); req != (msgs.SteerMsg{Text: "just this"}) {
+	if _, req := press(m, enter); !reflect.DeepEqual(req, msgs.SteerMsg{Text: "just this"}) {
 		t.Fatalf("sent %v", req)
 	}
 }
@@ -102,7 +103,7 @@ func TestLargeTakeBackIsAPlaceholder(t *testing.T) {
 		t.Fatalf("the editor holds %.80q", v)
 	}
 	_, req := press(m, enter)
-	if req != (msgs.FollowUpMsg{Text: text + "\ndraft"}) {
+	if !reflect.DeepEqual(req, msgs.FollowUpMsg{Text: text + "\ndraft"}) {
 		t.Fatalf("re-sent %T", req)
 	}
 }

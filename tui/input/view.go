@@ -14,12 +14,14 @@ import (
 func (m *Model) sync() {
 	m.forgetDeleted()
 	m.updateMatches()
+	m.updateMentions()
 	open := m.PopupOpen()
 	k := &m.keys
 	k.Complete.SetEnabled(open)
 	k.CompletePrev.SetEnabled(open)
 	k.CompleteNext.SetEnabled(open)
 	k.Dismiss.SetEnabled(open)
+	k.Detach.SetEnabled(len(m.chips) > 0)
 	m.editKeys.Up.SetEnabled(!open)
 	m.editKeys.Down.SetEnabled(!open)
 	m.syncHistory()
@@ -28,6 +30,9 @@ func (m *Model) sync() {
 		m.kind = "" // the taken-back text was deleted
 	}
 	switch {
+	case m.mentionOpen():
+		k.Send.SetHelp("enter", "insert")
+		k.FollowUp.SetHelp("alt+enter", "send")
 	case m.kind == agent.QueueFollowUp:
 		k.Send.SetHelp("enter", "re-queue follow-up")
 		k.FollowUp.SetHelp("alt+enter", "as steering")
@@ -83,7 +88,7 @@ func (m Model) View() string { return m.view }
 
 func (m *Model) render() string {
 	st := m.d.Styles
-	out := append(m.renderMatches(), m.renderSearch()...)
+	out := append(append(append(m.renderMatches(), m.renderMentions()...), m.renderChips()...), m.renderSearch()...)
 	rule := st.Rule
 	if m.ta.Focused() {
 		rule = st.RuleFocused

@@ -17,11 +17,19 @@ type RunEventMsg struct {
 
 // SteerMsg asks to send Text: steering while a run is active (injected at the
 // next turn boundary), a new prompt otherwise.
-type SteerMsg struct{ Text string }
+type SteerMsg struct {
+	Text string
+	// Attach are the paths of the images attached beside the text; the
+	// files the text @-mentions are attached too.
+	Attach []string
+}
 
 // FollowUpMsg asks to queue Text until the agent would otherwise stop, or to
 // send it as a prompt when idle.
-type FollowUpMsg struct{ Text string }
+type FollowUpMsg struct {
+	Text   string
+	Attach []string // as SteerMsg's
+}
 
 // AbortRunMsg asks to abort the active run.
 type AbortRunMsg struct{}

@@ -24,6 +24,8 @@ type ChatStyles struct {
 	// UserPrompt is the "❯" before a user message, UserText its text and
 	// UserLabel the kind of an injected message (steer, follow-up).
 	UserPrompt, UserText, UserLabel lipgloss.Style
+	// Attachment is the chip of a file sent with a user message.
+	Attachment lipgloss.Style
 	// Thinking is the dimmed reasoning text; ThinkingHeader its one-line
 	// summary when collapsed.
 	Thinking, ThinkingHeader lipgloss.Style
@@ -62,6 +64,8 @@ type InputStyles struct {
 	// Search, SearchQuery and SearchMatch style the line of a history
 	// search (Ctrl+R): its label, what is typed and the match.
 	Search, SearchQuery, SearchMatch lipgloss.Style
+	// Chip is an attachment waiting to be sent.
+	Chip lipgloss.Style
 }
 
 // DialogStyles style pickers and the help dialog.
@@ -91,8 +95,9 @@ func NewStyles(t Theme) Styles {
 	return Styles{
 		Chat: ChatStyles{
 			UserPrompt: fg(t.Accent).Bold(true), UserText: fg(t.Text).Bold(true),
-			UserLabel: fg(t.Muted).Italic(true),
-			Thinking:  fg(t.Muted).Italic(true), ThinkingHeader: fg(t.Muted),
+			UserLabel:  fg(t.Muted).Italic(true),
+			Attachment: fg(t.Accent),
+			Thinking:   fg(t.Muted).Italic(true), ThinkingHeader: fg(t.Muted),
 			ToolName: fg(t.Text).Bold(true), ToolArgs: fg(t.Muted), ToolMeta: fg(t.Muted),
 			ToolRunning: fg(t.Accent), ToolOK: fg(t.Success), ToolFailed: fg(t.Error),
 			ToolOutput: fg(t.Muted), ToolGutter: fg(t.Border),
@@ -116,7 +121,7 @@ func NewStyles(t Theme) Styles {
 			Focused: editor(fg(t.Accent).Bold(true)), Blurred: editor(fg(t.Muted)),
 			Cursor: s().Reverse(true), Completion: fg(t.Text),
 			CompletionSelected: fg(t.Accent).Bold(true), CompletionSummary: fg(t.Muted),
-			Held:   fg(t.Warning).Bold(true),
+			Held: fg(t.Warning).Bold(true), Chip: fg(t.Accent),
 			Search: fg(t.Muted), SearchQuery: fg(t.Accent).Bold(true), SearchMatch: fg(t.Text),
 		},
 		Dialog: DialogStyles{

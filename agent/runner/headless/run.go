@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/mention"
 	"github.com/steer-tui/steer/agent/runner/outbox"
 )
 
@@ -112,7 +113,12 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	saves := watchSaves(rt, errw)
 	defer saves.stop()
 
-	if err := rt.Prompt(ctx, prompt); err != nil {
+	// The files the prompt @-mentions go with it, as from the TUI.
+	attached, err := mention.Expand(ctx, rt.Workspace(), prompt, nil)
+	if err == nil {
+		err = rt.Prompt(ctx, prompt, attached...)
+	}
+	if err != nil {
 		mu.Lock()
 		out.Flush() // the session header of --json, the only line there is
 		mu.Unlock()
