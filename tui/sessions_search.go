@@ -21,8 +21,10 @@ const (
 )
 
 // sessionQueryMsg is the picker's query changed; sessionScopeMsg is Tab.
+// The dialog sends the first from a Cmd per key, and Cmds arrive in no
+// particular order, so it carries no query: the dialog's is the one.
 type (
-	sessionQueryMsg struct{ query string }
+	sessionQueryMsg struct{}
 	sessionScopeMsg struct{}
 )
 
@@ -40,7 +42,7 @@ func (m Model) sessionSearch(everywhere bool) dialog.Search {
 		scope = scopeAll
 	}
 	return dialog.Search{Scope: scope, OnTab: sessionScopeMsg{},
-		OnQuery: func(q string) tea.Msg { return sessionQueryMsg{query: q} }}
+		OnQuery: func(string) tea.Msg { return sessionQueryMsg{} }}
 }
 
 // handleSessionQuery searches for the picker's query; an empty one lists
@@ -67,6 +69,15 @@ func (m Model) handleSessionQuery(query string) (Model, tea.Cmd) {
 		return sessionsFoundMsg{query: query, everywhere: everywhere, hits: hits}
 	}})
 	return m, nil
+}
+
+// handleSessionQueryChanged searches for the picker's query as it stands.
+func (m Model) handleSessionQueryChanged() (Model, tea.Cmd) {
+	i := m.dialogIndex(sessionPickerTag)
+	if i < 0 {
+		return m, nil
+	}
+	return m.handleSessionQuery(m.dialogs[i].Query())
 }
 
 // handleSessionScope switches the search between this workspace and all.

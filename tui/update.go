@@ -127,7 +127,7 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
 	case sessionQueryMsg:
-		return m.handleSessionQuery(msg.query)
+		return m.handleSessionQueryChanged()
 	case sessionScopeMsg:
 		return m.handleSessionScope()
 	case sessionsFoundMsg:

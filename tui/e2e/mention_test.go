@@ -117,7 +117,7 @@ func TestMentionFirstResultsOnAHugeWorkspace(t *testing.T) {
 			}
 		}
 	}
-	p := startSteerIn(t, ws)
+	p := startSteerInFresh(t, ws)
 	p.typeText("@")
 	took := p.waitFor("the first entries", "› pkg00/", 5*time.Second)
 	t.Logf("the first entries were on screen %v after typing @ (polled every 20 ms)", took)
@@ -126,7 +126,7 @@ func TestMentionFirstResultsOnAHugeWorkspace(t *testing.T) {
 }
 
 // startSteerIn is startSteer in workspace ws.
-func startSteerIn(t *testing.T, ws string) *pane {
+func startSteerInFresh(t *testing.T, ws string) *pane {
 	t.Helper()
 	return startPaneShowing(t, fmt.Sprintf("cd %q && exec %q --state-dir %q --approve auto", ws, steerBin, t.TempDir()), "scripted/echo")
 }

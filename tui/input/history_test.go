@@ -176,7 +176,7 @@ func TestRecalledKind(t *testing.T) {
 				t.Errorf("holding %q, want %q", m.Holding(), tt.holding)
 			}
 			m, got := press(m, tt.key)
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("sent %#v, want %#v", got, tt.want)
 			}
 			sent, ok := m.Sent()
@@ -206,7 +206,7 @@ func TestRecalledPastes(t *testing.T) {
 		t.Fatalf("a new paste's placeholder must differ from the recalled one's: %q", m.Value())
 	}
 	_, got := press(m, enter)
-	if want := (msgs.SteerMsg{Text: "look at " + pasted + pasted + "x"}); got != want {
+	if want := (msgs.SteerMsg{Text: "look at " + pasted + pasted + "x"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("sent %#v, want %#v", got, want)
 	}
 }

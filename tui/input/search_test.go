@@ -2,6 +2,7 @@ package input
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestSearchTakesAsAWalk(t *testing.T) {
 	if got := keys(m, down, down).Value(); got != "draft" {
 		t.Errorf("down down shows %q, want the draft", got)
 	}
-	if _, got := press(m, enter); got != (msgs.SteerMsg{Text: "second prompt"}) {
+	if _, got := press(m, enter); !reflect.DeepEqual(got, msgs.SteerMsg{Text: "second prompt"}) {
 		t.Errorf("enter sent %#v, want the steering", got)
 	}
 }
