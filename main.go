@@ -387,6 +387,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		Approval:       cfg.Approval(o.Approve, o.Command == ""),
 		Interactive:    o.Command == "" || o.Command == "rpc",
 		RunTimeout:     cfg.RunTimeout(o.Timeout),
+		Budget:         budgetOf(cfg.Budget, o.MaxCost),
 		MaxConcurrent:  cfg.Agent.MaxConcurrent,
 		Session:        o.Session,
 		Continue:       o.Continue,
@@ -518,6 +519,16 @@ func engineRefs(cfg *config.Config) []runner.EngineRef {
 
 // engineConfigs are the configured external context engines, as the
 // runtime starts them.
+// budgetOf is the config's budget, with --max-cost (when given) as each
+// run's cap in dollars.
+func budgetOf(b config.Budget, maxCost float64) runner.BudgetLimits {
+	l := runner.BudgetLimits{SessionUSD: b.SessionUSD, RunUSD: b.RunUSD, SessionTokens: b.SessionTokens, RunTokens: b.RunTokens}
+	if maxCost > 0 {
+		l.RunUSD = maxCost
+	}
+	return l
+}
+
 func engineConfigs(cfg *config.Config) map[string]runner.EngineConfig {
 	out := map[string]runner.EngineConfig{}
 	for name, e := range cfg.ContextEngines {

@@ -53,6 +53,8 @@ var (
 		{"compact", (*Server).compact},
 		{"clear_quarantine", (*Server).clearQuarantine},
 		{"clear_cooldown", (*Server).clearCooldown},
+		{"get_budget", (*Server).getBudget},
+		{"set_budget", (*Server).setBudget},
 		{"quit", (*Server).quit},
 	}
 	notSupported = [...]string{

@@ -35,6 +35,8 @@ import "reflect"
 //	                                                   (approval.go)
 //	tool_approval_resolved  ApprovalResolved  stream   the wait ended: answered, or cut short
 //	                                                   (approval.go)
+//	budget                  BudgetInfo        stream   a request was not sent for the spend cap, or an
+//	                                                   unpriced model's dollar cap is noted (budget.go)
 //	run_stalled             StallInfo         notice   a run made no progress for StallAfter
 //	                                                   (stalled.go)
 //	run_resumed             StallInfo         notice   a stalled run made progress again (stalled.go)
@@ -71,6 +73,7 @@ var Facts = []Fact{
 	{string(NoticeCompaction), reflect.TypeFor[CompactionEnd](), FactNotice},
 	{AnnotationApprovalRequest, reflect.TypeFor[ApprovalRequest](), FactStream},
 	{AnnotationApprovalResolved, reflect.TypeFor[ApprovalResolved](), FactStream},
+	{AnnotationBudget, reflect.TypeFor[BudgetInfo](), FactStream},
 	{string(NoticeRunStalled), reflect.TypeFor[StallInfo](), FactNotice},
 	{string(NoticeRunResumed), reflect.TypeFor[StallInfo](), FactNotice},
 }

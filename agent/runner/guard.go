@@ -163,8 +163,12 @@ func (k *contextKeeper) guardedAttempts(ctx context.Context, m agent.Model, llm 
 		if q.compacted {
 			tokens = k.guard.Assess(q.llm, b).Tokens
 		}
+		if !k.path.spendAllows(ctx, m, tokens, out) {
+			return
+		}
 		q.timeout.heavy = contextguard.CompactAfterTimeout(tokens, b.Window, k.run.count(engines.CompactTimeout))
 		final, delivered := k.tapAttempts(q.timeout.context(ctx), m, send, opts, out, &q.timeout)
+		k.path.spendCharge(final)
 		if delivered || final.Type == agent.EventDone || ctx.Err() != nil || !k.recover(ctx, q, final) {
 			out.Push(context.Background(), final)
 			return

@@ -73,6 +73,11 @@ type requestPath interface {
 	modelChain(m agent.Model) []agent.Model
 	// compactForTimeout is the timeout chain's step (timeoutchain.go).
 	compactForTimeout(ctx context.Context, q *guarded, final agent.AssistantEvent) bool
+	// spendAllows checks the spend cap for a request of inputTokens to m
+	// (budget.go), putting its budget event on out; false: not sent.
+	spendAllows(ctx context.Context, m agent.Model, inputTokens int, out *agent.AssistantStream) bool
+	// spendCharge counts what the request that ended with final cost.
+	spendCharge(final agent.AssistantEvent)
 }
 
 // newContextKeeper builds the keeper and the engines of setup; nothing

@@ -94,3 +94,9 @@ func (p keeperPort) modelChain(m agent.Model) []agent.Model { return p.r.catalog
 func (p keeperPort) compactForTimeout(ctx context.Context, q *guarded, final agent.AssistantEvent) bool {
 	return p.r.compactForTimeout(ctx, q, final)
 }
+
+func (p keeperPort) spendAllows(ctx context.Context, m agent.Model, inputTokens int, out *agent.AssistantStream) bool {
+	return p.r.spendAllows(ctx, m, inputTokens, out)
+}
+
+func (p keeperPort) spendCharge(final agent.AssistantEvent) { p.r.spendCharge(final) }

@@ -83,6 +83,9 @@ type Options struct {
 	SubAgent      bool
 	// ParentSession is the session that started this sub-agent's.
 	ParentSession string
+	// Budget caps what a session and a run may spend (budget.go); zero is
+	// no cap.
+	Budget BudgetLimits
 	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
 	// steer run --timeout); 0 is no limit. Approval waits do not count.
 	RunTimeout time.Duration

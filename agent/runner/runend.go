@@ -38,7 +38,8 @@ const (
 
 // RunEnd is the Data of run_end: the run, how it ended, and why when it
 // did not complete — the overflow chain's give-up (context_overflow,
-// compaction_failure) or the failover reason of its last error.
+// compaction_failure), the budget's stop (budget) or the failover reason
+// of its last error.
 type RunEnd struct {
 	RunID   string `json:"runId"`
 	Outcome string `json:"outcome"`
@@ -52,7 +53,8 @@ func (e RunEnd) Completed() bool { return e.Outcome == OutcomeCompleted }
 type runEvidence struct {
 	// last is the run's last message; zero when it added none.
 	last agent.Message
-	// gaveUp is why the overflow chain gave up (runGuard.gaveUp), or "".
+	// gaveUp is why the overflow chain gave up (runGuard.gaveUp) or
+	// RunEndBudget, or "".
 	gaveUp string
 	// admitted: the run got its lanes; reached: one of its attempts
 	// started, so the provider was reached; lastReached: the request that
@@ -237,6 +239,9 @@ func (r *Runtime) settle(msgs []agent.Message) {
 	task := r.lane.task
 	r.lane.mu.Unlock()
 	e.admitted = task != nil
+	if task != nil && r.spend.stopped(task) {
+		e.gaveUp = RunEndBudget
+	}
 	var laneTimeout *lanes.TimeoutError
 	switch {
 	case r.clock.timedOut():

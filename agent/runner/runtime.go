@@ -93,6 +93,8 @@ type Runtime struct {
 	// writes runs the session's writes and keeps the account of their
 	// failures (writes.go); no save can hang shutdown (see close.go).
 	writes *writes
+	// spend is the account the budget is checked against (budget_meter.go).
+	spend *spendMeter
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -207,6 +209,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.profiles.settle) // after the lanes are left (profiles.go)
 	r.agent.Subscribe(r.subs.settle)
 	r.agent.Subscribe(r.keeper.observe)
+	r.spend = newSpendMeter(r.store, r.SessionID, opts.Budget)
 	r.agent.Subscribe(r.logEvent)
 	r.sessionDeps = sessionDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, agent: r.agent,
 		choice: r.choice, workspace: opts.Workspace, parent: opts.ParentSession,

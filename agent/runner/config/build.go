@@ -190,7 +190,8 @@ func (b *builder) checkProfileIDs(c *Config) error {
 	return nil
 }
 
-// nonNegative checks a number of seconds, hours or minutes.
+// nonNegative checks a number that must not be negative: seconds, hours,
+// minutes, dollars, tokens.
 func (b *builder) nonNegative(path string, v float64) error {
 	if v < 0 {
 		return b.errAt(path, "must not be negative, got %g", v)

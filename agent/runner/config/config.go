@@ -36,6 +36,7 @@ type Config struct {
 	Auth           AuthSettings
 	Tools          ToolSettings
 	UI             UISettings
+	Budget         Budget
 	// Source is the config file's path, or "environment".
 	Source string
 
@@ -177,6 +178,13 @@ type ToolSettings struct {
 	// the mode decides (ask in the TUI, auto in steer run and steer rpc),
 	// unless --approve is given.
 	Approval tools.Mode
+}
+
+// Budget is the "budget" section: spend caps in US dollars (at the
+// catalogue's prices) and in tokens; 0 is no cap.
+type Budget struct {
+	SessionUSD, RunUSD       float64
+	SessionTokens, RunTokens int
 }
 
 // UISettings are the "ui" section.

@@ -14,6 +14,7 @@ type fileConfig struct {
 	Auth           fileAuth                     `json:"auth"`
 	Tools          fileTools                    `json:"tools"`
 	UI             fileUI                       `json:"ui"`
+	Budget         fileBudget                   `json:"budget"`
 }
 
 type fileProvider struct {
@@ -84,4 +85,11 @@ type fileTools struct {
 
 type fileUI struct {
 	Theme string `json:"theme"`
+}
+
+type fileBudget struct {
+	Session       float64 `json:"session"`
+	Run           float64 `json:"run"`
+	SessionTokens int     `json:"sessionTokens"`
+	RunTokens     int     `json:"runTokens"`
 }

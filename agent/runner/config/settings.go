@@ -3,7 +3,6 @@ package config
 import (
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
@@ -71,17 +70,6 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		}
 		*m.dest = mode
 	}
-	if e := fa.ContextEngine; e != "" && e != "legacy" {
-		if _, ok := c.ContextEngines[e]; !ok {
-			known := []string{"legacy"}
-			for name := range c.ContextEngines {
-				known = append(known, name)
-			}
-			sort.Strings(known[1:])
-			return b.errAt("agent.contextEngine", "unknown context engine %q (known: %s)", e, listOf(known))
-		}
-	}
-
 	if n := fa.MaxInputBytes; n != nil {
 		if *n <= 0 {
 			return b.errAt("agent.maxInputBytes", "must be greater than 0, got %d", *n)
@@ -127,6 +115,17 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		}
 		c.Tools.Approval = mode
 	}
+
+	fb := fc.Budget
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"session", fb.Session}, {"run", fb.Run}, {"sessionTokens", float64(fb.SessionTokens)}, {"runTokens", float64(fb.RunTokens)}} {
+		if err := b.nonNegative("budget."+f.key, f.v); err != nil {
+			return err
+		}
+	}
+	c.Budget = Budget{SessionUSD: fb.Session, RunUSD: fb.Run, SessionTokens: fb.SessionTokens, RunTokens: fb.RunTokens}
 
 	if t := fc.UI.Theme; t != "" {
 		theme, err := ParseTheme(t)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ type Args struct {
 	Format    string        // --format (sessions export: html, md or jsonl)
 	Workspace string        // --workspace (sessions import: where the session works)
 	Timeout   time.Duration // --timeout
+	MaxCost   float64       // --max-cost: each run's cap in US dollars; 0 for none
 	Session   string        // --session
 	Continue  bool          // --continue
 	Config    string        // --config
@@ -67,6 +69,15 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.StringVar(&o.Format, "format", "", "")
 	fs.StringVar(&o.Workspace, "workspace", "", "")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "")
+	var maxCost *float64 // nil: not given
+	fs.Func("max-cost", "", func(v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("want dollars, e.g. 0.50")
+		}
+		maxCost = &f
+		return nil
+	})
 	fs.StringVar(&o.Session, "session", "", "")
 	fs.BoolVar(&o.Continue, "continue", false, "")
 	fs.StringVar(&o.Config, "config", "", "")
@@ -170,6 +181,15 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	}
 	if o.Timeout < 0 {
 		return o, usagef("--timeout must be positive, got %v", o.Timeout)
+	}
+	if maxCost != nil {
+		if o.Command != "" && o.Command != "run" && o.Command != "rpc" {
+			return o, usagef("--max-cost applies to the terminal UI, 'steer run' and 'steer rpc' only")
+		}
+		if *maxCost <= 0 {
+			return o, usagef("--max-cost must be more than 0 dollars, got %v", *maxCost)
+		}
+		o.MaxCost = *maxCost
 	}
 	if o.Session != "" && o.Continue {
 		return o, usagef("--session and --continue exclude each other")

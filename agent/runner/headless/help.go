@@ -58,6 +58,8 @@ Flags (before or after the command):
                      tools.approval, else ask in the terminal UI and auto in run and rpc
   --json             run: print the event stream as JSON lines; sessions: print JSON
   --timeout D        run: give up after D (e.g. 90s, 10m; default agent.timeoutSeconds, 48h); exit 3
+  --max-cost USD     stop a run before the request that would take it past USD dollars at the
+                     model's prices (default: the config's budget.run; budget.session caps a session)
   --version          print the version
 
 Real providers come from the config file or ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENROUTER_API_KEY;
@@ -77,6 +79,8 @@ no PROMPT reads it from stdin (at most agent.maxInputBytes, 4 MiB by default).
 Flags:
   --json             print the event stream as JSON lines instead of the answer
   --timeout D        abort the run after D (e.g. 90s, 10m): exit status 3
+  --max-cost USD     stop before the request that would take the run past USD dollars: exit 1,
+                     the reason on stderr (with --json, a budget event)
   --approve MODE     auto (the default), never, or ask, which refuses what would ask: nobody
                      can answer here
   --model, --scenario, --pace, --config, --state-dir, --session, --continue,

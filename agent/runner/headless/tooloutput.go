@@ -72,7 +72,7 @@ func newToolOutput(w io.Writer, clean func(string) string, limit int) *toolOutpu
 }
 
 // event handles the tool events, the failovers, the retries, cooldowns,
-// compactions and quarantines, and ignores the others.
+// compactions, quarantines and budget notes, and ignores the others.
 func (o *toolOutput) event(ev agent.Event) {
 	o.stopCountdown()
 	switch e := ev.(type) {
@@ -98,6 +98,10 @@ func (o *toolOutput) event(ev agent.Event) {
 			}
 		case runner.CooldownInfo:
 			fmt.Fprintln(o.w, info.Line())
+		case runner.BudgetInfo:
+			if !info.Stopped { // a stop is the run's error, printed as the run ends
+				fmt.Fprintf(o.w, "⚠ %s\n", info.Message)
+			}
 		}
 	case agent.ToolExecutionStart:
 		o.calls[e.ToolCallID] = &callOutput{}
