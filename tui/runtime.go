@@ -105,6 +105,10 @@ type Settings interface {
 	// (runner.AnnotationSessionLoaded); a run of the session left behind
 	// goes on in the background.
 	NewSession(ctx context.Context) error
+	// Budget and SetBudget are the current session's spend caps and what
+	// was spent against them (/budget); Budget may do IO.
+	Budget(ctx context.Context) (runner.BudgetStatus, error)
+	SetBudget(l runner.BudgetLimits) error
 }
 
 // Inspectors are the runtime's state as the inspectors and the status bar

@@ -126,6 +126,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
+	case budgetMsg:
+		return m.handleBudget(msg)
 	case sessionQueryMsg:
 		return m.handleSessionQueryChanged()
 	case sessionScopeMsg:

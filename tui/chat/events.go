@@ -88,6 +88,10 @@ func (m *Model) apply(ev agent.Event) {
 			}
 		case runner.SubagentProgress:
 			m.subagentProgress(info)
+		case runner.BudgetInfo:
+			if !info.Stopped { // a stop is the answer's error, shown with it
+				m.add(&noticeItem{text: "⚠ " + info.Message})
+			}
 		}
 	case agent.AgentEnd:
 		m.t.streaming = nil
