@@ -113,7 +113,7 @@ func budgetLine(st runner.BudgetStatus) string {
 	l := st.Limits
 	line := "budget: " + scope("session", st.Session, l.SessionUSD, l.SessionTokens) + "; " + scope("run", st.Run, l.RunUSD, l.RunTokens)
 	if l == (runner.BudgetLimits{}) {
-		line += " · no caps (" + budgetUsage + ")"
+		line += " · no caps: /budget 5 caps the session at $5"
 	}
 	if !st.Priced {
 		line += " · this model has no prices: only tokens are counted"
