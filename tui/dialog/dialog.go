@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/steer-tui/steer/tui/listnav"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/sanitize"
 	"github.com/steer-tui/steer/tui/theme"
@@ -20,8 +21,8 @@ import (
 
 // KeyMap is a dialog's bindings.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown key.Binding
-	Choose, Close              key.Binding
+	listnav.KeyMap
+	Choose, Close key.Binding
 	// Delete sends the selected item's Delete request (the picker stays
 	// open); it is on only for an item that has one.
 	Delete key.Binding
@@ -30,13 +31,10 @@ type KeyMap struct {
 // DefaultKeyMap returns the default dialog bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
-		Delete:   key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
+		KeyMap: listnav.DefaultKeyMap(),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Close:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		Delete: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
 	}
 }
 
@@ -47,7 +45,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Choose, k.Delete, k.Close}}
+	return [][]key.Binding{k.KeyMap.Bindings(), {k.Choose, k.Delete, k.Close}}
 }
 
 // Item is one row of a picker. Msg is the request sent when it is chosen.
@@ -179,7 +177,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	page := max(m.rows()-1, 1)
 	if cmd, ok := m.typeQuery(k); ok {
 		m.render()
 		return m, cmd
@@ -198,14 +195,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Delete) && m.keys.Delete.Enabled():
 		del := m.items[m.sel].Delete
 		return m, func() tea.Msg { return del }
-	case key.Matches(k, m.keys.Up):
-		m.move(-1)
-	case key.Matches(k, m.keys.Down):
-		m.move(1)
-	case key.Matches(k, m.keys.PageUp):
-		m.move(-page)
-	case key.Matches(k, m.keys.PageDown):
-		m.move(page)
+	default:
+		m.move(k)
 	}
 	m.render()
 	return m, nil
@@ -231,13 +222,17 @@ func (m Model) shortcut(k tea.KeyMsg) (int, bool) {
 	return 0, false
 }
 
-func (m *Model) move(n int) {
+// move moves the selection with k, or scrolls a text.
+func (m *Model) move(k tea.KeyMsg) {
+	page := m.rows() - 1
 	if len(m.items) > 0 {
-		m.sel = min(max(m.sel+n, 0), len(m.items)-1)
+		m.sel, _ = m.keys.Move(m.sel, len(m.items), page, k)
 		m.enableKeys()
 		return
 	}
-	m.offset = min(max(m.offset+n, 0), max(len(m.lines)-m.rows(), 0))
+	// A text scrolls by its first line shown, which goes as far as
+	// leaves the last page full.
+	m.offset, _ = m.keys.Move(m.offset, max(len(m.lines)-m.rows(), 0)+1, page, k)
 }
 
 // rows is how many rows of content fit inside the box (a search picker's
