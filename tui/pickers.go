@@ -65,10 +65,11 @@ func (m Model) handleModelsListed(msg modelsListedMsg) (Model, tea.Cmd) {
 		if i < len(msg.problems) && msg.problems[i] != "" {
 			detail = "unusable: " + msg.problems[i]
 		}
-		if md.Ref() == m.status.Model().Ref() {
+		current := md.Ref() == m.status.Model().Ref()
+		if current {
 			selected = i
 		}
-		items[i] = dialog.Item{Label: md.Ref(), Detail: detail, Msg: msgs.SetModelMsg{Ref: md.Ref()}}
+		items[i] = dialog.Item{Label: md.Ref(), Detail: detail, Msg: msgs.SetModelMsg{Ref: md.Ref()}, Current: current}
 	}
 	return m.openDialog(dialog.NewPicker(m.dialogDeps(), "Model", items, selected)), nil
 }
@@ -95,10 +96,11 @@ func (m Model) handleOpenThinking() (Model, tea.Cmd) {
 	items := make([]dialog.Item, len(thinkingLevels))
 	selected := 0
 	for i, l := range thinkingLevels {
-		if string(l) == m.thinking {
+		current := string(l) == m.thinking
+		if current {
 			selected = i
 		}
-		items[i] = dialog.Item{Label: string(l), Msg: msgs.SetThinkingMsg{Level: l}}
+		items[i] = dialog.Item{Label: string(l), Msg: msgs.SetThinkingMsg{Level: l}, Current: current}
 	}
 	return m.openDialog(dialog.NewPicker(m.dialogDeps(), "Thinking level", items, selected)), nil
 }
