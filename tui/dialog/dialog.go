@@ -28,26 +28,33 @@ type KeyMap struct {
 	// Delete sends the selected item's Delete request (the picker stays
 	// open); it is on only for an item that has one.
 	Delete key.Binding
+	// Erase and ClearQuery edit a picker's query (what is typed is the
+	// rest of it); Scope, a search's Tab, asks its owner to change what
+	// the search covers. Each is on only where it applies.
+	Erase, ClearQuery, Scope key.Binding
 }
 
 // DefaultKeyMap returns the default dialog bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		KeyMap: listnav.DefaultKeyMap(),
-		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Close:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
-		Delete: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
+		KeyMap:     listnav.DefaultKeyMap(),
+		Choose:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Close:      key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		Delete:     key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
+		Erase:      key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "widen")),
+		ClearQuery: key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear filter")),
+		Scope:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "scope")),
 	}
 }
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Choose, k.Delete, k.Close}
+	return []key.Binding{k.Up, k.Down, k.Choose, k.Delete, k.Scope, k.Erase, k.Close}
 }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.KeyMap.Bindings(), {k.Choose, k.Delete, k.Close}}
+	return [][]key.Binding{k.KeyMap.Bindings(), {k.Choose, k.Delete, k.Close}, {k.Erase, k.ClearQuery, k.Scope}}
 }
 
 // Item is one row of a picker. Msg is the request sent when it is chosen.
@@ -112,6 +119,7 @@ const PausedNote = "keys paused: you were typing"
 func NewPicker(d Deps, title string, items []Item, selected int) Model {
 	m := newList(d, title, items, selected)
 	m.filters = true
+	m.enableKeys()
 	return m
 }
 
@@ -130,6 +138,9 @@ func (m *Model) enableKeys() {
 	it, ok := m.selected()
 	m.keys.Choose.SetEnabled(ok)
 	m.keys.Delete.SetEnabled(ok && it.Delete != nil)
+	m.keys.Erase.SetEnabled(m.Searches() && m.query != "")
+	m.keys.ClearQuery.SetEnabled(m.Searches() && m.query != "")
+	m.keys.Scope.SetEnabled(m.search != nil && m.search.OnTab != nil)
 }
 
 // selected is the selected item, if any shows.

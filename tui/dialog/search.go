@@ -3,6 +3,7 @@ package dialog
 import (
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -35,6 +36,7 @@ type Search struct {
 func NewSearchPicker(d Deps, title string, items []Item, selected int, s Search) Model {
 	m := newList(d, title, items, selected)
 	m.search = &s
+	m.enableKeys()
 	return m
 }
 
@@ -93,26 +95,27 @@ func (m *Model) SetItems(items []Item, scope string) {
 	m.render()
 }
 
-// typeQuery edits a picker's query with k: characters, Backspace, Ctrl+U,
-// and Tab for a search's owner. It reports whether k was for the query.
+// typeQuery edits a picker's query with k: text typed, Erase, ClearQuery,
+// and Scope for a search's owner. It reports whether k was for the query.
 func (m *Model) typeQuery(k tea.KeyMsg) (tea.Cmd, bool) {
 	if !m.Searches() {
 		return nil, false
 	}
 	switch {
-	case k.Type == tea.KeyRunes && !k.Alt, k.Type == tea.KeySpace:
+	case k.Type == tea.KeyRunes && !k.Alt, k.Type == tea.KeySpace: // text, not a key
 		m.query += string(k.Runes)
-	case k.Type == tea.KeyBackspace && m.query != "":
+	case key.Matches(k, m.keys.Erase):
 		r := []rune(m.query)
 		m.query = string(r[:len(r)-1])
-	case k.Type == tea.KeyCtrlU && m.query != "":
+	case key.Matches(k, m.keys.ClearQuery):
 		m.query = ""
-	case k.Type == tea.KeyTab && m.search != nil && m.search.OnTab != nil:
+	case key.Matches(k, m.keys.Scope):
 		tab := m.search.OnTab
 		return func() tea.Msg { return tab }, true
 	default:
 		return nil, false
 	}
+	m.enableKeys()
 	if m.search == nil {
 		m.refilter()
 		return nil, true
