@@ -155,6 +155,7 @@ func TestThinkingCommandAndPicker(t *testing.T) {
 	h.typeText("/thinking")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })
+	h.waitView("› ● high") // the level in force, marked and selected
 	h.key(tea.KeyDown, false)
 	h.key(tea.KeyEnter, false)
 	h.waitFor("xhigh", func(m Model) bool { return len(m.dialogs) == 0 && strings.Contains(m.status.View(), "thinking xhigh") })

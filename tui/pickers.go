@@ -94,9 +94,12 @@ func (m Model) handleModelChanged(msg msgs.ModelChangedMsg) (Model, tea.Cmd) {
 
 func (m Model) handleOpenThinking() (Model, tea.Cmd) {
 	items := make([]dialog.Item, len(thinkingLevels))
-	selected := 0
+	selected, level := 0, m.thinking
+	if level == "" { // no level set is off, as the status line says
+		level = string(agent.ThinkingOff)
+	}
 	for i, l := range thinkingLevels {
-		current := string(l) == m.thinking
+		current := string(l) == level
 		if current {
 			selected = i
 		}

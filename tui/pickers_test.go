@@ -140,3 +140,12 @@ func TestFilterCommandList(t *testing.T) {
 		t.Fatal("the list is closed")
 	}
 }
+
+// TestThinkingPickerMarksOff: a session that never set a level is off, and
+// the picker marks off.
+func TestThinkingPickerMarksOff(t *testing.T) {
+	h := newHarness(t, newRuntime(t, nil), 80, 24)
+	h.typeText("/thinking")
+	h.key(tea.KeyEnter, false)
+	h.waitView("› ● off")
+}
