@@ -54,7 +54,7 @@ func (m Model) Matches() []string {
 	return out
 }
 
-// showAll shows every item, the first selected one again selected.
+// showAll shows every item, the one selected at first selected again.
 func (m *Model) showAll() {
 	m.matches = make([]int, len(m.items))
 	for i := range m.matches {
@@ -77,7 +77,7 @@ func (m *Model) refilter() {
 	m.enableKeys()
 }
 
-// Query is what the user typed into a search picker.
+// Query is what the user typed into a picker.
 func (m Model) Query() string { return m.query }
 
 // SetItems replaces a picker's items (a search's answer), selecting the
