@@ -81,11 +81,18 @@ func (m *Model) refilter() {
 func (m Model) Query() string { return m.query }
 
 // SetItems replaces a picker's items (a search's answer), selecting the
-// first; scope, when not "", is what the search now covers.
+// current one, else the first; scope, when not "", is what the search now
+// covers.
 func (m *Model) SetItems(items []Item, scope string) {
 	m.items, m.initial = items, 0
 	if items == nil {
 		m.items = []Item{}
+	}
+	for i, it := range m.items {
+		if it.Current {
+			m.initial = i
+			break
+		}
 	}
 	m.showAll()
 	if m.search != nil && scope != "" {

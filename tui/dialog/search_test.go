@@ -136,4 +136,8 @@ func TestSearchPickerAsksItsOwner(t *testing.T) {
 	if !strings.Contains(m.View(), "no matches for “x”") {
 		t.Fatalf("an empty answer does not say so:\n%s", m.View())
 	}
+	m.SetItems(models(), "")
+	if !strings.Contains(m.View(), "› ● anthropic/claude-sonnet-4-6") {
+		t.Fatalf("an answer does not select the current item:\n%s", m.View())
+	}
 }
