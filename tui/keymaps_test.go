@@ -33,15 +33,16 @@ import (
 // keyMaps are the default KeyMaps of every component, by the constructor
 // that makes them. TestEveryKeyMapIsListed keeps the list whole.
 var keyMaps = map[string]any{
-	"tui.DefaultKeyMap":       DefaultKeyMap(),
-	"input.DefaultKeyMap":     input.DefaultKeyMap(),
-	"input.DefaultEditKeyMap": input.DefaultEditKeyMap(),
-	"dialog.DefaultKeyMap":    dialog.DefaultKeyMap(),
-	"inspect.DefaultKeyMap":   inspect.DefaultKeyMap(),
-	"treeview.DefaultKeyMap":  treeview.DefaultKeyMap(),
-	"chat.DefaultKeyMap":      chat.DefaultKeyMap(),
-	"queue.DefaultKeyMap":     queue.DefaultKeyMap(),
-	"listnav.DefaultKeyMap":   listnav.DefaultKeyMap(),
+	"tui.DefaultKeyMap":          DefaultKeyMap(),
+	"input.DefaultKeyMap":        input.DefaultKeyMap(),
+	"input.DefaultEditKeyMap":    input.DefaultEditKeyMap(),
+	"input.DefaultHistoryKeyMap": input.DefaultHistoryKeyMap(),
+	"dialog.DefaultKeyMap":       dialog.DefaultKeyMap(),
+	"inspect.DefaultKeyMap":      inspect.DefaultKeyMap(),
+	"treeview.DefaultKeyMap":     treeview.DefaultKeyMap(),
+	"chat.DefaultKeyMap":         chat.DefaultKeyMap(),
+	"queue.DefaultKeyMap":        queue.DefaultKeyMap(),
+	"listnav.DefaultKeyMap":      listnav.DefaultKeyMap(),
 }
 
 // declared is every key.Binding field of the KeyMap v, embedded ones too,
