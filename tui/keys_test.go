@@ -38,6 +38,20 @@ func TestKeyScopes(t *testing.T) {
 		{"transcript idle", func(m Model) Model { m.running = false; return m.setFocus(focusChat) }},
 		{"queue", func(m Model) Model { return m.setFocus(focusQueue) }},
 		{"dialog", func(m Model) Model { m, _ = m.handleOpenThinking(); return m }},
+		{"picker filtering", func(m Model) Model {
+			m, _ = m.handleOpenThinking()
+			m.dialogs[0], _ = m.dialogs[0].Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
+			return m
+		}},
+		{"session picker", func(m Model) Model {
+			m, _ = m.handleSessionsListed(msgs.SessionsListedMsg{Sessions: []SessionSummary{{ID: "s_a", Title: "a"}}})
+			return m
+		}},
+		{"tree", func(m Model) Model {
+			m, _ = m.handleTreeLoaded(treeLoadedMsg{tree: runner.SessionTree{Leaf: "e1", Entries: []runner.HistoryEntry{
+				{ID: "e1", Kind: runner.HistoryMessage, Message: agent.UserMessage("hello", epoch)}}}})
+			return m
+		}},
 		{"inspector", func(m Model) Model { m, _ = m.handleOpenInspector(msgs.InspectTrace); return m }},
 		{"badge", func(m Model) Model {
 			m, _ = m.handleHealth(msgs.HealthChangedMsg{Engines: runner.EnginesView{Quarantines: make([]engines.Quarantine, 1)}})
@@ -76,6 +90,9 @@ func TestKeyScopes(t *testing.T) {
 func (m Model) scope() []key.Binding {
 	if n := len(m.dialogs); n > 0 {
 		return append(bindings(m.dialogs[n-1].Keys().FullHelp()), m.keys.Quit)
+	}
+	if m.treeOpen {
+		return append(bindings(m.tree.Keys().FullHelp()), m.keys.Quit)
 	}
 	if m.inspecting {
 		return append(bindings(m.inspector.Keys().FullHelp()), m.keys.Quit)
@@ -138,6 +155,7 @@ func TestThinkingCommandAndPicker(t *testing.T) {
 	h.typeText("/thinking")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })
+	h.waitView("› ● high") // the level in force, marked and selected
 	h.key(tea.KeyDown, false)
 	h.key(tea.KeyEnter, false)
 	h.waitFor("xhigh", func(m Model) bool { return len(m.dialogs) == 0 && strings.Contains(m.status.View(), "thinking xhigh") })

@@ -65,10 +65,11 @@ func (m Model) handleModelsListed(msg modelsListedMsg) (Model, tea.Cmd) {
 		if i < len(msg.problems) && msg.problems[i] != "" {
 			detail = "unusable: " + msg.problems[i]
 		}
-		if md.Ref() == m.status.Model().Ref() {
+		current := md.Ref() == m.status.Model().Ref()
+		if current {
 			selected = i
 		}
-		items[i] = dialog.Item{Label: md.Ref(), Detail: detail, Msg: msgs.SetModelMsg{Ref: md.Ref()}}
+		items[i] = dialog.Item{Label: md.Ref(), Detail: detail, Msg: msgs.SetModelMsg{Ref: md.Ref()}, Current: current}
 	}
 	return m.openDialog(dialog.NewPicker(m.dialogDeps(), "Model", items, selected)), nil
 }
@@ -93,12 +94,16 @@ func (m Model) handleModelChanged(msg msgs.ModelChangedMsg) (Model, tea.Cmd) {
 
 func (m Model) handleOpenThinking() (Model, tea.Cmd) {
 	items := make([]dialog.Item, len(thinkingLevels))
-	selected := 0
+	selected, level := 0, m.thinking
+	if level == "" { // no level set is off, as the status line says
+		level = string(agent.ThinkingOff)
+	}
 	for i, l := range thinkingLevels {
-		if string(l) == m.thinking {
+		current := string(l) == level
+		if current {
 			selected = i
 		}
-		items[i] = dialog.Item{Label: string(l), Msg: msgs.SetThinkingMsg{Level: l}}
+		items[i] = dialog.Item{Label: string(l), Msg: msgs.SetThinkingMsg{Level: l}, Current: current}
 	}
 	return m.openDialog(dialog.NewPicker(m.dialogDeps(), "Thinking level", items, selected)), nil
 }

@@ -176,7 +176,7 @@ func (m Model) sessionItems(list []SessionSummary) ([]dialog.Item, int) {
 			title = "(untitled)"
 		}
 		if s.ID == m.sessionID {
-			title, selected = "• "+title, i
+			selected = i
 		}
 		detail := fmt.Sprintf("%s · %s · %s", s.ID, age(now.Sub(s.Updated)), plural(s.Messages, "message"))
 		if s.ParentID != "" {
@@ -191,7 +191,7 @@ func (m Model) sessionItems(list []SessionSummary) ([]dialog.Item, int) {
 			detail += " · running in the background"
 		}
 		items[i] = dialog.Item{Label: title, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: s.ID, Title: s.Title},
-			Delete: askDeleteSessionMsg{id: s.ID, title: title, messages: s.Messages}}
+			Delete: askDeleteSessionMsg{id: s.ID, title: title, messages: s.Messages}, Current: s.ID == m.sessionID}
 	}
 	return items, selected
 }

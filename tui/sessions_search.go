@@ -111,7 +111,7 @@ func (m Model) handleSessionsFound(msg sessionsFoundMsg) (Model, tea.Cmd) {
 			detail += " · " + h.Workspace
 		}
 		items[k] = dialog.Item{Label: title + " — " + h.Match, Detail: detail, Msg: msgs.ResumeSessionMsg{ID: h.ID, Title: h.Title},
-			Delete: askDeleteSessionMsg{id: h.ID, title: title}}
+			Delete: askDeleteSessionMsg{id: h.ID, title: title}, Current: h.ID == m.sessionID}
 	}
 	m.dialogs[i].SetItems(items, "")
 	return m, nil

@@ -121,7 +121,7 @@ func TestSessionPicker(t *testing.T) {
 	h.typeText("/sessions")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the picker", func(m Model) bool { return len(m.dialogs) == 1 })
-	h.waitView("› • (untitled)") // the session on screen is selected
+	h.waitView("› ● (untitled)") // the session on screen is selected
 	h.key(tea.KeyUp, false)
 	h.key(tea.KeyEnter, false)
 	h.waitView("resumed: fix the flaky test")

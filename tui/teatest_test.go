@@ -23,10 +23,15 @@ func startProgram(t *testing.T, rt Runtime) *teatest.TestModel {
 	return startProgramAt(t, rt, &fakeClock{t: epoch})
 }
 
-// startProgramAt is startProgram on clock clk, which the test moves.
-func startProgramAt(t *testing.T, rt Runtime, clk *fakeClock) *teatest.TestModel {
+// startProgramAt is startProgram on clock clk, which the test moves, with
+// opts changing its options.
+func startProgramAt(t *testing.T, rt Runtime, clk *fakeClock, opts ...func(*Options)) *teatest.TestModel {
 	t.Helper()
-	m := New(rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Now: clk.Now})
+	o := Options{Theme: theme.Plain(), Profile: termenv.Ascii, Now: clk.Now}
+	for _, f := range opts {
+		f(&o)
+	}
+	m := New(rt, o)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	b := startBridge(rt, tm.Send, FlushInterval)
 	t.Cleanup(b.stop)

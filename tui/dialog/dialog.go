@@ -1,7 +1,9 @@
 // Package dialog is the modal layer: pickers (sessions, models, thinking
 // levels) and the help text. A dialog takes every key while it is open and
 // says what the user chose with the request message the chosen item
-// carries, so a picker implements no action itself.
+// carries, so a picker implements no action itself. Every picker filters
+// as the user types (search.go); a question, which one key answers, does
+// not.
 package dialog
 
 import (
@@ -13,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/steer-tui/steer/tui/listnav"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/sanitize"
 	"github.com/steer-tui/steer/tui/theme"
@@ -20,46 +23,55 @@ import (
 
 // KeyMap is a dialog's bindings.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown key.Binding
-	Choose, Close              key.Binding
+	listnav.KeyMap
+	Choose, Close key.Binding
 	// Delete sends the selected item's Delete request (the picker stays
 	// open); it is on only for an item that has one.
 	Delete key.Binding
+	// Erase and ClearQuery edit a picker's query (what is typed is the
+	// rest of it); Scope, a search's Tab, asks its owner to change what
+	// the search covers. Each is on only where it applies.
+	Erase, ClearQuery, Scope key.Binding
 }
 
 // DefaultKeyMap returns the default dialog bindings.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
-		Delete:   key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
+		KeyMap:     listnav.DefaultKeyMap(),
+		Choose:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
+		Close:      key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		Delete:     key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "delete")),
+		Erase:      key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "widen")),
+		ClearQuery: key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear filter")),
+		Scope:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "scope")),
 	}
 }
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Choose, k.Delete, k.Close}
+	return []key.Binding{k.Up, k.Down, k.Choose, k.Delete, k.Scope, k.Erase, k.Close}
 }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Choose, k.Delete, k.Close}}
+	return [][]key.Binding{k.KeyMap.Bindings(), {k.Choose, k.Delete, k.Close}, {k.Erase, k.ClearQuery, k.Scope}}
 }
 
 // Item is one row of a picker. Msg is the request sent when it is chosen.
 // Shortcut, when set, is a key (one character, "y") that chooses it at once.
 // Delete, when set, is the request sent for the delete key on it: the
-// owner asks before it deletes anything.
+// owner asks before it deletes anything. Current marks the choice in force
+// (the model in use, this session), shown with CurrentMark.
 type Item struct {
 	Label, Detail string
 	Msg           tea.Msg
 	Shortcut      string
 	Delete        tea.Msg
+	Current       bool
 }
+
+// CurrentMark marks the current item's label.
+const CurrentMark = "● "
 
 // Deps is what a dialog needs from its owner.
 type Deps struct {
@@ -89,17 +101,33 @@ type Model struct {
 	guarded bool
 	shown   time.Time
 	paused  bool
-	// search, when set, makes a picker filter as the user types (search.go).
-	search *Search
-	query  string
+	// A picker filters as the user types (search.go): itself (filters),
+	// or, with search set, by asking its owner. matches are the indices of
+	// the items that match query, best first; sel is an index into it.
+	filters bool
+	search  *Search
+	query   string
+	matches []int
+	initial int // the item selected at first, again once the query is empty
 }
 
 // PausedNote is what a guarded question says while it ignores keys.
 const PausedNote = "keys paused: you were typing"
 
-// NewPicker returns a picker of items with selected highlighted.
+// NewPicker returns a picker of items with selected highlighted, which
+// filters them as the user types.
 func NewPicker(d Deps, title string, items []Item, selected int) Model {
-	m := Model{d: &d, keys: d.Keys, title: title, items: items, sel: min(max(selected, 0), max(len(items)-1, 0))}
+	m := newList(d, title, items, selected)
+	m.filters = true
+	m.enableKeys()
+	return m
+}
+
+// newList returns a list of items to choose from, not filtering.
+func newList(d Deps, title string, items []Item, selected int) Model {
+	m := Model{d: &d, keys: d.Keys, title: title, items: items}
+	m.initial = listnav.Clamp(selected, len(items))
+	m.showAll()
 	m.enableKeys()
 	return m
 }
@@ -107,8 +135,20 @@ func NewPicker(d Deps, title string, items []Item, selected int) Model {
 // enableKeys turns on the bindings that apply to the items and the
 // selected one, so that help shows only those.
 func (m *Model) enableKeys() {
-	m.keys.Choose.SetEnabled(len(m.items) > 0)
-	m.keys.Delete.SetEnabled(m.sel < len(m.items) && m.items[m.sel].Delete != nil)
+	it, ok := m.selected()
+	m.keys.Choose.SetEnabled(ok)
+	m.keys.Delete.SetEnabled(ok && it.Delete != nil)
+	m.keys.Erase.SetEnabled(m.Searches() && m.query != "")
+	m.keys.ClearQuery.SetEnabled(m.Searches() && m.query != "")
+	m.keys.Scope.SetEnabled(m.search != nil && m.search.OnTab != nil)
+}
+
+// selected is the selected item, if any shows.
+func (m Model) selected() (Item, bool) {
+	if m.sel >= len(m.matches) {
+		return Item{}, false
+	}
+	return m.items[m.matches[m.sel]], true
 }
 
 // NewInfo returns a dialog that shows text.
@@ -121,7 +161,7 @@ func NewInfo(d Deps, title, text string) Model {
 // NewQuestion returns a dialog that shows text above a choice of items, for
 // a question that must be answered: closing it (Esc) sends onClose.
 func NewQuestion(d Deps, title, text string, items []Item, onClose tea.Msg) Model {
-	m := NewPicker(d, title, items, 0)
+	m := newList(d, title, items, 0)
 	m.lines = strings.Split(text, "\n")
 	m.onClose = onClose
 	m.guarded = true
@@ -179,7 +219,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	page := max(m.rows()-1, 1)
 	if cmd, ok := m.typeQuery(k); ok {
 		m.render()
 		return m, cmd
@@ -193,19 +232,14 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, tea.Sequence(func() tea.Msg { return msgs.CloseDialogMsg{} }, func() tea.Msg { return answer })
 	case key.Matches(k, m.keys.Close):
 		return m, func() tea.Msg { return msgs.CloseDialogMsg{} }
-	case key.Matches(k, m.keys.Choose) && len(m.items) > 0:
-		return m, m.choose(m.sel)
+	case key.Matches(k, m.keys.Choose) && m.keys.Choose.Enabled():
+		return m, m.choose(m.matches[m.sel])
 	case key.Matches(k, m.keys.Delete) && m.keys.Delete.Enabled():
-		del := m.items[m.sel].Delete
+		it, _ := m.selected()
+		del := it.Delete
 		return m, func() tea.Msg { return del }
-	case key.Matches(k, m.keys.Up):
-		m.move(-1)
-	case key.Matches(k, m.keys.Down):
-		m.move(1)
-	case key.Matches(k, m.keys.PageUp):
-		m.move(-page)
-	case key.Matches(k, m.keys.PageDown):
-		m.move(page)
+	default:
+		m.move(k)
 	}
 	m.render()
 	return m, nil
@@ -231,19 +265,23 @@ func (m Model) shortcut(k tea.KeyMsg) (int, bool) {
 	return 0, false
 }
 
-func (m *Model) move(n int) {
-	if len(m.items) > 0 {
-		m.sel = min(max(m.sel+n, 0), len(m.items)-1)
+// move moves the selection with k, or scrolls a text.
+func (m *Model) move(k tea.KeyMsg) {
+	page := m.rows() - 1
+	if m.items != nil {
+		m.sel, _ = m.keys.Move(m.sel, len(m.matches), page, k)
 		m.enableKeys()
 		return
 	}
-	m.offset = min(max(m.offset+n, 0), max(len(m.lines)-m.rows(), 0))
+	// A text scrolls by its first line shown, which goes as far as
+	// leaves the last page full.
+	m.offset, _ = m.keys.Move(m.offset, max(len(m.lines)-m.rows(), 0)+1, page, k)
 }
 
-// rows is how many rows of content fit inside the box (a search picker's
-// query line takes one).
+// rows is how many rows of content fit inside the box (a picker's query
+// line takes one).
 func (m Model) rows() int {
-	if m.search != nil {
+	if m.Searches() {
 		return max(m.height-4, 1)
 	}
 	return max(m.height-3, 1)
@@ -269,16 +307,18 @@ func (m *Model) render() {
 		body = append(body, "")
 		rows = max(rows-len(body), 1)
 	}
-	if len(m.items) > 0 {
+	if len(m.matches) > 0 {
 		if m.sel < m.offset {
 			m.offset = m.sel
 		}
 		if m.sel >= m.offset+rows {
 			m.offset = m.sel - rows + 1
 		}
-		for i := m.offset; i < len(m.items) && i < m.offset+rows; i++ {
+		for i := m.offset; i < len(m.matches) && i < m.offset+rows; i++ {
 			body = append(body, m.itemLine(i, inner))
 		}
+	} else if m.query != "" {
+		body = append(body, st.Hint.Render(ansi.Truncate("no matches for “"+sanitize.String(m.query, sanitize.Options{})+"”", inner, "…")))
 	} else if m.items != nil || m.lines == nil {
 		body = append(body, st.Hint.Render("nothing to choose from"))
 	} else {
@@ -288,21 +328,26 @@ func (m *Model) render() {
 		}
 	}
 	title := st.Title.Render(m.title)
-	if m.search != nil {
+	if m.Searches() {
 		title += "\n" + m.searchLine(inner)
 	}
 	if m.paused {
 		title += st.Hint.Render("  " + PausedNote)
 	}
 	switch {
-	case len(m.items) > rows:
-		title += st.Hint.Render(fmt.Sprintf("  %d/%d", m.sel+1, len(m.items)))
+	case len(m.matches) > rows:
+		title += st.Hint.Render(fmt.Sprintf("  %d/%d", m.sel+1, len(m.matches)))
 	case len(m.items) == 0 && len(m.lines) > rows:
 		last := min(m.offset+rows, len(m.lines))
 		title += st.Hint.Render(fmt.Sprintf("  lines %d–%d of %d · ↑↓ pgup pgdn scroll", m.offset+1, last, len(m.lines)))
 	}
 	if len(m.items) == 0 && m.lines != nil { // a text keeps its height while it scrolls
 		for len(body) < rows {
+			body = append(body, "")
+		}
+	}
+	if m.filters { // a picker keeps its height while it narrows
+		for len(body) < min(len(m.items), rows) {
 			body = append(body, "")
 		}
 	}
@@ -314,12 +359,16 @@ func (m *Model) render() {
 	m.view = strings.Join(lines, "\n")
 }
 
+// itemLine draws the i-th item shown.
 func (m *Model) itemLine(i, width int) string {
 	st := m.d.Styles
-	it := m.items[i]
+	it := m.items[m.matches[i]]
 	label := sanitize.String(it.Label, sanitize.Options{})
 	if it.Shortcut != "" {
 		label = "(" + it.Shortcut + ") " + label
+	}
+	if it.Current {
+		label = CurrentMark + label
 	}
 	detail := sanitize.String(it.Detail, sanitize.Options{})
 	mark, style := "  ", st.Item

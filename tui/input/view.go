@@ -63,23 +63,6 @@ func (m *Model) heldLabel() string {
 	return ""
 }
 
-func (m *Model) updateMatches() {
-	text := m.ta.Value()
-	m.matches = nil
-	if m.dismissed || !m.ta.Focused() || !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n\t") {
-		m.sel = 0
-		return
-	}
-	for _, s := range m.d.Commands {
-		if strings.HasPrefix(s.Name, text[1:]) {
-			m.matches = append(m.matches, s)
-		}
-	}
-	if m.sel >= len(m.matches) {
-		m.sel = 0
-	}
-}
-
 // Height is the number of lines View takes.
 func (m Model) Height() int { return strings.Count(m.view, "\n") + 1 }
 
@@ -142,10 +125,13 @@ func clampScroll(scroll, cursor, total, window int) int {
 }
 
 func (m *Model) renderMatches() []string {
+	st := m.d.Styles
 	if len(m.matches) == 0 {
+		if text := m.ta.Value(); m.typingCommand() && len(text) > 1 && commandLine.Get().MatchString(text) {
+			return []string{ansi.Truncate(st.CompletionSummary.Render("  no command matches "+text), m.width, "…")}
+		}
 		return nil
 	}
-	st := m.d.Styles
 	rows := min(maxSuggestions, m.maxLines+1)
 	first := 0
 	if m.sel >= rows {

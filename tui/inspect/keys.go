@@ -1,33 +1,35 @@
 package inspect
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/steer-tui/steer/tui/listnav"
+)
 
 // KeyMap is an inspector's bindings. Which apply depends on the table and
 // the selected row (see syncKeys): Clear only on a row that has something
 // to clear, Older and Newer only while there are pages (the trace's runs),
 // Prefer and Lock only on a row with a Choice (a profile).
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Older, Newer                            key.Binding
-	Clear, Close                            key.Binding
-	Prefer, Lock                            key.Binding // the profiles inspector's
+	listnav.KeyMap
+	Older, Newer key.Binding
+	Clear, Close key.Binding
+	Prefer, Lock key.Binding // the profiles inspector's
 }
 
 // DefaultKeyMap returns the default inspector bindings.
 func DefaultKeyMap() KeyMap {
+	nav := listnav.DefaultKeyMap()
+	nav.Up = key.NewBinding(key.WithKeys("up", "k", "ctrl+p"), key.WithHelp("↑/k", "up"))
+	nav.Down = key.NewBinding(key.WithKeys("down", "j", "ctrl+n"), key.WithHelp("↓/j", "down"))
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k", "ctrl+p"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j", "ctrl+n"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last")),
-		Older:    key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "older run")),
-		Newer:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "newer run")),
-		Clear:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
-		Prefer:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prefer")),
-		Lock:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lock")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		KeyMap: nav,
+		Older:  key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "older run")),
+		Newer:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "newer run")),
+		Clear:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "clear")),
+		Prefer: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prefer")),
+		Lock:   key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lock")),
+		Close:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
 	}
 }
 
@@ -38,5 +40,5 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Older, k.Newer, k.Clear, k.Prefer, k.Lock, k.Close}}
+	return [][]key.Binding{k.KeyMap.Bindings(), {k.Older, k.Newer, k.Clear, k.Prefer, k.Lock, k.Close}}
 }

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent/runner/inspector"
+	"github.com/steer-tui/steer/tui/listnav"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -115,7 +116,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	page := max(m.rowsRoom()-1, 1)
+	if sel, ok := m.keys.Move(m.sel, len(m.table.Rows), m.rowsRoom()-1, k); ok {
+		m.sel = sel
+		m.syncKeys()
+		m.render()
+		return m, nil
+	}
 	switch {
 	case key.Matches(k, m.keys.Clear):
 		row, _ := m.Selected()
@@ -123,18 +129,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, func() tea.Msg { return ask }
 	case key.Matches(k, m.keys.Prefer), key.Matches(k, m.keys.Lock):
 		return m, m.choose(key.Matches(k, m.keys.Lock))
-	case key.Matches(k, m.keys.Up):
-		m.move(-1)
-	case key.Matches(k, m.keys.Down):
-		m.move(1)
-	case key.Matches(k, m.keys.PageUp):
-		m.move(-page)
-	case key.Matches(k, m.keys.PageDown):
-		m.move(page)
-	case key.Matches(k, m.keys.Top):
-		m.move(-len(m.table.Rows))
-	case key.Matches(k, m.keys.Bottom):
-		m.move(len(m.table.Rows))
 	case key.Matches(k, m.keys.Older):
 		m.showPage(m.page + 1)
 	case key.Matches(k, m.keys.Newer):
@@ -169,10 +163,6 @@ func (m Model) choose(lock bool) tea.Cmd {
 	return func() tea.Msg { return ask }
 }
 
-func (m *Model) move(n int) {
-	m.sel = min(max(m.sel+n, 0), max(len(m.table.Rows)-1, 0))
-}
-
 // showPage shows page i, from its first row.
 func (m *Model) showPage(i int) {
 	m.page = min(max(i, 0), max(len(m.table.Pages)-1, 0))
@@ -201,7 +191,7 @@ func (m *Model) rebuild() {
 			m.sel = i
 		}
 	}
-	m.move(0)
+	m.sel = listnav.Clamp(m.sel, len(m.table.Rows))
 	m.syncKeys()
 	m.render()
 }

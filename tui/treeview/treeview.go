@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/listnav"
 	"github.com/steer-tui/steer/tui/sanitize"
 	"github.com/steer-tui/steer/tui/theme"
 )
@@ -30,26 +31,27 @@ type (
 
 // KeyMap is the tree's bindings; help shows them.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	Choose, Fold, Filter, Search, Label     key.Binding
-	Close                                   key.Binding
+	listnav.KeyMap
+	Choose, Fold, Filter, Search, Label key.Binding
+	Close                               key.Binding
 }
 
 // DefaultKeyMap returns the tree's default bindings.
 func DefaultKeyMap() KeyMap {
+	// The tree reads like a pager: k, j, g and G move too.
+	nav := listnav.DefaultKeyMap()
+	nav.Up.SetKeys("up", "k")
+	nav.Down.SetKeys("down", "j")
+	nav.Top.SetKeys("home", "g")
+	nav.Bottom.SetKeys("end", "G")
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "first")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "last")),
-		Choose:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go here")),
-		Fold:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "fold/tool results")),
-		Filter:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "filter")),
-		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
-		Label:    key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "label")),
-		Close:    key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
+		KeyMap: nav,
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "go here")),
+		Fold:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "fold/tool results")),
+		Filter: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "filter")),
+		Search: key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
+		Label:  key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "label")),
+		Close:  key.NewBinding(key.WithKeys("esc", "q"), key.WithHelp("esc", "close")),
 	}
 }
 
@@ -60,7 +62,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}, {k.Choose, k.Fold, k.Filter, k.Search, k.Label, k.Close}}
+	return [][]key.Binding{k.KeyMap.Bindings(), {k.Choose, k.Fold, k.Filter, k.Search, k.Label, k.Close}}
 }
 
 // editing says what the text line edits.
@@ -153,25 +155,17 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if m.editing != editNone {
 		return m.edit(k)
 	}
-	page := max(m.rows0()-1, 1)
+	if sel, ok := m.keys.Move(m.sel, len(m.rows), m.rows0()-1, k); ok {
+		m.sel = sel
+		m.follow()
+		return m, nil
+	}
 	switch {
 	case key.Matches(k, m.keys.Close):
 		return m, func() tea.Msg { return CloseMsg{} }
 	case key.Matches(k, m.keys.Choose) && len(m.rows) > 0:
 		id := m.Selected()
 		return m, func() tea.Msg { return NavigateMsg{ID: id} }
-	case key.Matches(k, m.keys.Up):
-		m.move(-1)
-	case key.Matches(k, m.keys.Down):
-		m.move(1)
-	case key.Matches(k, m.keys.PageUp):
-		m.move(-page)
-	case key.Matches(k, m.keys.PageDown):
-		m.move(page)
-	case key.Matches(k, m.keys.Top):
-		m.move(-len(m.rows))
-	case key.Matches(k, m.keys.Bottom):
-		m.move(len(m.rows))
 	case key.Matches(k, m.keys.Fold) && len(m.rows) > 0:
 		id := m.Selected()
 		if m.ix.byID[id].results > 0 {
@@ -229,13 +223,6 @@ func (m Model) edit(k tea.KeyMsg) (Model, tea.Cmd) {
 		m.rebuild(m.Selected())
 	}
 	return m, cmd
-}
-
-func (m *Model) move(n int) {
-	if len(m.rows) > 0 {
-		m.sel = min(max(m.sel+n, 0), len(m.rows)-1)
-	}
-	m.follow()
 }
 
 // follow scrolls so that the selected row shows.
