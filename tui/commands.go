@@ -52,7 +52,7 @@ func (m Model) registerCommands() *command.Registry {
 		}})
 	r.Register(command.Command{Name: "compact", Args: "[instructions]", Summary: "summarise older history to free context",
 		Run: func(args string) tea.Msg { return compactMsg{instructions: args} }})
-	r.Register(command.Command{Name: "budget", Args: "[session|run] [$AMOUNT|N tokens|off]", Summary: "show or change the spend caps",
+	r.Register(command.Command{Name: "budget", Args: "[amount|off]", Summary: "show or change the spend caps",
 		Run: func(args string) tea.Msg { return budgetMsg{args: args} }})
 	for _, ins := range inspector.All() {
 		which := msgs.Inspector(ins.Command())

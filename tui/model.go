@@ -97,6 +97,9 @@ type Model struct {
 	dialogs []dialog.Model
 	// searchEverywhere says the session picker searches every workspace.
 	searchEverywhere bool
+	// sessionAsked is the picker's last search, its query and scope, which
+	// a late query message does not ask again; "" for none yet.
+	sessionAsked string
 	help             *help.Model // only its Width changes, in refresh
 
 	// The open inspector (inspectors.go), while inspecting; inspectGen

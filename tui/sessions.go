@@ -133,6 +133,7 @@ func (m Model) handleOpenSessions() (Model, tea.Cmd) {
 		return m.hint("saved sessions are not available")
 	}
 	sessions := m.sessions
+	m.sessionAsked = sessionAsking("", m.searchEverywhere)
 	m.latest[topicPicker] = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()

@@ -52,6 +52,7 @@ func (m Model) handleSessionQuery(query string) (Model, tea.Cmd) {
 		return m, nil
 	}
 	sessions, everywhere := m.sessions, m.searchEverywhere
+	m.sessionAsked = sessionAsking(query, everywhere)
 	m.latest[topicPicker] = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 		defer cancel()
@@ -71,13 +72,19 @@ func (m Model) handleSessionQuery(query string) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// handleSessionQueryChanged searches for the picker's query as it stands.
+// handleSessionQueryChanged searches for the picker's query as it stands,
+// unless that is the search last asked for.
 func (m Model) handleSessionQueryChanged() (Model, tea.Cmd) {
 	i := m.dialogIndex(sessionPickerTag)
-	if i < 0 {
+	if i < 0 || sessionAsking(m.dialogs[i].Query(), m.searchEverywhere) == m.sessionAsked {
 		return m, nil
 	}
 	return m.handleSessionQuery(m.dialogs[i].Query())
+}
+
+// sessionAsking names a search of the picker: its query in its scope.
+func sessionAsking(query string, everywhere bool) string {
+	return fmt.Sprintf("%t %s", everywhere, query)
 }
 
 // handleSessionScope switches the search between this workspace and all.
