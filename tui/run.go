@@ -57,7 +57,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		return err
 	}
 	defer scr.Close(false) // a panic's way out; Close is done once
-	p = tea.NewProgram(framed{Model: m, screen: scr}, tea.WithContext(ctx), tea.WithoutRenderer(),
+	p = tea.NewProgram(framed{Model: m, screen: scr, pastes: pastes, in: in, out: out}, tea.WithContext(ctx), tea.WithoutRenderer(),
 		tea.WithoutSignalHandler(), tea.WithInput(pastes.Input()))
 	stopSize := screen.WatchSize(out, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	b := startBridge(rt, p.Send, FlushInterval)

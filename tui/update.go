@@ -183,6 +183,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	case msgs.ToggleMouseMsg:
 		return m.handleToggleMouse()
+	case input.ExternalEditMsg:
+		return m.updateInput(msg)
+	case msgs.RunProcessMsg: // headless; Run's framed model connects the terminal
+		return m, tea.ExecProcess(msg.Cmd, msg.Done)
 	case msgs.FocusEditorMsg:
 		return m.handleFocusEditor(msg.Runes)
 	case msgs.HintMsg, msgs.ErrorMsg, msgs.ContextMeasuredMsg, status.HintExpiredMsg:
@@ -243,6 +247,12 @@ func (m Model) settled() bool {
 func (m Model) updateStatus(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.status, cmd = m.status.Update(msg)
+	return m, cmd
+}
+
+func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
 	return m, cmd
 }
 
