@@ -44,6 +44,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleSend(msg.Text, msg.Attach, agent.QueueSteer)
 	case msgs.FollowUpMsg:
 		return m.handleSend(msg.Text, msg.Attach, agent.QueueFollowUp)
+	case msgs.ShellMsg:
+		return m.handleShell(msg)
 	case msgs.RunCommandMsg:
 		return m.handleCommand(msg)
 	case msgs.AbortRunMsg:
@@ -247,12 +249,6 @@ func (m Model) settled() bool {
 func (m Model) updateStatus(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.status, cmd = m.status.Update(msg)
-	return m, cmd
-}
-
-func (m Model) updateInput(msg tea.Msg) (Model, tea.Cmd) {
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
 	return m, cmd
 }
 

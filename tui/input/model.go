@@ -350,6 +350,8 @@ func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
 		m.chips = chips // a command sends no attachments: they wait for the next message
 		m.sync()
 		return msgs.RunCommandMsg{Name: sub[1], Args: strings.TrimSpace(sub[2])}, true
+	case shellLine(text) != nil: // !cmd, !!cmd (shell.go)
+		return *shellLine(text), true
 	case followUp:
 		return msgs.FollowUpMsg{Text: text, Attach: attach}, true
 	}
