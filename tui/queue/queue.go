@@ -53,7 +53,7 @@ type Deps struct {
 
 // Model is the strip.
 type Model struct {
-	d       *Deps // shared by copies; never changed after New
+	d       *Deps             // shared by copies; never changed after New
 	items   []agent.QueueItem // the runtime's, then held (held.go)
 	inputs  []agent.QueueItem // the runtime's
 	held    []agent.QueueItem
