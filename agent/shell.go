@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -113,7 +114,7 @@ func (l *loop) appendInputs(msgs []Message) {
 // tool call, and records it with its output.
 func (l *loop) runShell(m Message, d ShellDetails) {
 	call := ToolCall(shellCallID(), shellTool, map[string]any{"command": d.Command})
-	r := l.runCalls([]Content{call})[0]
+	r := l.runCalls(context.WithValue(l.ctx, userShellKey{}, true), []Content{call})[0]
 	d.request, d.ToolCallID, d.IsError = false, call.ID, r.IsError
 	if res, ok := CommandDetailsOf(r.Details); ok {
 		d.Result = &res
@@ -123,6 +124,16 @@ func (l *loop) runShell(m Message, d ShellDetails) {
 		content = []Content{Text("(no output)")}
 	}
 	l.appendMessage(Message{Role: RoleUser, Content: content, Details: d, Timestamp: l.cfg.Now(), QueueItemID: m.QueueItemID})
+}
+
+type userShellKey struct{}
+
+// UserShell reports whether a tool's ctx is that of a shell command the
+// user ran, not of a model's call: no assistant message holds the call, and
+// the input it came from was saved (as a pending input) before it ran.
+func UserShell(ctx context.Context) bool {
+	v, _ := ctx.Value(userShellKey{}).(bool)
+	return v
 }
 
 // shellCallID names the tool call of a shell command.

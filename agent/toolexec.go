@@ -24,7 +24,7 @@ type toolProgress struct {
 // messages in request order. terminate reports that a result asked to end
 // the run after the batch.
 func (l *loop) executeTools(calls []Content) (msgs []Message, terminate bool) {
-	results := l.runCalls(calls)
+	results := l.runCalls(l.ctx, calls)
 	messages := make([]Message, len(calls))
 	for i, call := range calls {
 		r := results[i]
@@ -43,8 +43,9 @@ func (l *loop) executeTools(calls []Content) (msgs []Message, terminate bool) {
 // order. Starts are emitted in request order, updates and ends as they
 // happen. Steering never cancels a batch; abort cancels the tools' context
 // and waits ToolAbortGrace for them before recording the stragglers as
-// aborted.
-func (l *loop) runCalls(calls []Content) []ToolResult {
+// aborted. The tools' context derives from ctx, which derives from the
+// run's.
+func (l *loop) runCalls(ctx context.Context, calls []Content) []ToolResult {
 	results := make([]ToolResult, len(calls))
 	finished := make([]bool, len(calls))
 	done := make(chan toolDone, len(calls))
@@ -52,7 +53,7 @@ func (l *loop) runCalls(calls []Content) []ToolResult {
 	stop := make(chan struct{}) // closed once the batch stops listening
 	defer close(stop)
 
-	toolCtx, cancel := context.WithCancel(l.ctx)
+	toolCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	running := 0
