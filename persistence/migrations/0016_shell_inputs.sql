@@ -1,6 +1,6 @@
--- 0015 (0016 once prompt history's 0015 lands): a pending input may be a
--- shell command the user typed (`!cmd`, and `!!cmd` whose output the model
--- never sees), queued while a run is active like a follow-up (issue 28).
+-- 0016: a pending input may be a shell command the user typed (`!cmd`,
+-- and `!!cmd` whose output the model never sees), queued while a run is
+-- active like a follow-up (issue 28).
 -- SQLite cannot change a CHECK constraint in place, so the table is rebuilt
 -- with every row and column as it was.
 CREATE TABLE pending_inputs_shell (
