@@ -114,18 +114,23 @@ func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit f
 		}
 	}()
 	l.emit(AgentStart{})
-	l.startTurn()
-	for _, p := range prompts {
-		l.appendMessage(p)
+	// A run of nothing but the user's shell commands opens no turn and
+	// asks the model nothing (shell.go).
+	ask := len(prompts) == 0 || forModel(prompts)
+	if ask {
+		l.startTurn()
 	}
-	l.runTurns()
+	l.appendInputs(prompts)
+	l.runTurns(ask)
 }
 
-// runTurns is the two-level loop of SPEC §2.4.
-func (l *loop) runTurns() {
+// runTurns is the two-level loop of SPEC §2.4; ask says the inputs the run
+// started with are for the model. Inputs that are only the user's shell
+// commands are run and recorded, and no request follows them.
+func (l *loop) runTurns(ask bool) {
 	pending := l.pollSteering()
 	for {
-		moreTools := true
+		moreTools := ask
 		for moreTools || !pending.empty() {
 			// One check: an abort landing between a second check and this
 			// one would drop the polled items on the floor.
@@ -134,13 +139,19 @@ func (l *loop) runTurns() {
 				l.aborted()
 				return
 			}
-			l.startTurn()
-			for _, m := range pending.messages() {
-				l.appendMessage(m)
+			inputs := pending.messages()
+			ask = moreTools || forModel(inputs)
+			if ask {
+				l.startTurn()
 			}
+			l.appendInputs(inputs)
 			pending = polled{}
 			if l.aborted() {
 				return
+			}
+			if !ask {
+				pending = l.pollSteering()
+				continue
 			}
 			msg, err := l.streamResponse()
 			if err != nil {
@@ -173,6 +184,7 @@ func (l *loop) runTurns() {
 		if l.aborted() {
 			return
 		}
+		ask = false // the follow-ups decide
 		pending = polled{queued: l.poll(l.cfg.PollFollowUps)}
 		if pending.empty() && l.cfg.Pending != nil {
 			pending.external = l.cfg.Pending.Wait(l.ctx)
@@ -279,7 +291,7 @@ func internalError(cause any) string {
 func (l *loop) streamResponse() (Message, error) {
 	llm := LLMContext{
 		SystemPrompt: l.cfg.SystemPrompt,
-		Messages:     append([]Message(nil), l.context...),
+		Messages:     ForModel(l.context),
 		Tools:        l.cfg.Tools.Specs(),
 	}
 	if l.cfg.Current != nil {

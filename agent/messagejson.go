@@ -115,6 +115,7 @@ type userOut struct {
 	Content     any    `json:"content"` // a string for a lone text block, else []any
 	Timestamp   int64  `json:"timestamp"`
 	QueueItemID string `json:"queueItemId,omitempty"`
+	Details     any    `json:"details,omitempty"` // a shell command's (ShellDetails)
 }
 
 type assistantOut struct {
@@ -172,7 +173,7 @@ type providerErrorOut struct {
 func messageOut(m Message) any {
 	switch m.Role {
 	case RoleUser:
-		out := userOut{Role: string(m.Role), Timestamp: millis(m.Timestamp), QueueItemID: m.QueueItemID}
+		out := userOut{Role: string(m.Role), Timestamp: millis(m.Timestamp), QueueItemID: m.QueueItemID, Details: m.Details}
 		if len(m.Content) == 1 && m.Content[0].Type == ContentText && !m.Content[0].Attached.Valid() {
 			out.Content = m.Content[0].Text
 		} else {

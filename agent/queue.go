@@ -30,14 +30,14 @@ const (
 // ParseQueueKind returns the kind named s, or false when s names none.
 func ParseQueueKind(s string) (QueueKind, bool) {
 	switch k := QueueKind(s); k {
-	case QueueSteer, QueueFollowUp, QueueCollect, QueueInterrupt:
+	case QueueSteer, QueueFollowUp, QueueCollect, QueueInterrupt, QueueShell, QueueShellPrivate:
 		return k, true
 	}
 	return "", false
 }
 
 // followsUp says whether items of kind k wait in the follow-up queue.
-func (k QueueKind) followsUp() bool { return k == QueueFollowUp || k == QueueCollect }
+func (k QueueKind) followsUp() bool { return k == QueueFollowUp || k == QueueCollect || k.isShell() }
 
 // QueueMode says how many pending items one drain point takes.
 type QueueMode string
@@ -79,6 +79,9 @@ func NewQueueItemID() string {
 
 // message turns the item into the user message that is injected.
 func (it QueueItem) message(at time.Time) Message {
+	if it.Kind.isShell() {
+		return it.shellRequest(at)
+	}
 	content := append([]Content{Text(it.Text)}, it.Images...)
 	return Message{Role: RoleUser, Content: content, Timestamp: at, QueueItemID: it.ID}
 }

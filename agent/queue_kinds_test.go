@@ -15,6 +15,8 @@ func TestParseQueueKind(t *testing.T) {
 		{"follow_up", QueueFollowUp, true},
 		{"collect", QueueCollect, true},
 		{"interrupt", QueueInterrupt, true},
+		{"shell", QueueShell, true},
+		{"shell_private", QueueShellPrivate, true},
 		{"followup", "", false},
 		{"", "", false},
 	}

@@ -20,12 +20,32 @@ type toolProgress struct {
 	note    *Annotation
 }
 
-// executeTools runs one batch in parallel. Starts are emitted in request order,
-// updates and ends as they happen, and the result messages in request order.
-// Steering never cancels a batch; abort cancels the tools' context and waits
-// ToolAbortGrace for them before recording the stragglers as aborted.
-// terminate reports that a result asked to end the run after the batch.
+// executeTools runs one batch in parallel (runCalls) and records the result
+// messages in request order. terminate reports that a result asked to end
+// the run after the batch.
 func (l *loop) executeTools(calls []Content) (msgs []Message, terminate bool) {
+	results := l.runCalls(l.ctx, calls)
+	messages := make([]Message, len(calls))
+	for i, call := range calls {
+		r := results[i]
+		m := Message{
+			Role: RoleToolResult, ToolCallID: call.ID, ToolName: call.Name,
+			Content: r.Content, Details: r.Details, IsError: r.IsError, Timestamp: l.cfg.Now(),
+		}
+		l.appendMessage(m)
+		messages[i] = m
+		terminate = terminate || r.Terminate
+	}
+	return messages, terminate
+}
+
+// runCalls runs one batch in parallel and returns the results in request
+// order. Starts are emitted in request order, updates and ends as they
+// happen. Steering never cancels a batch; abort cancels the tools' context
+// and waits ToolAbortGrace for them before recording the stragglers as
+// aborted. The tools' context derives from ctx, which derives from the
+// run's.
+func (l *loop) runCalls(ctx context.Context, calls []Content) []ToolResult {
 	results := make([]ToolResult, len(calls))
 	finished := make([]bool, len(calls))
 	done := make(chan toolDone, len(calls))
@@ -33,7 +53,7 @@ func (l *loop) executeTools(calls []Content) (msgs []Message, terminate bool) {
 	stop := make(chan struct{}) // closed once the batch stops listening
 	defer close(stop)
 
-	toolCtx, cancel := context.WithCancel(l.ctx)
+	toolCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
 	running := 0
@@ -86,19 +106,7 @@ func (l *loop) executeTools(calls []Content) (msgs []Message, terminate bool) {
 			running = 0
 		}
 	}
-
-	messages := make([]Message, len(calls))
-	for i, call := range calls {
-		r := results[i]
-		m := Message{
-			Role: RoleToolResult, ToolCallID: call.ID, ToolName: call.Name,
-			Content: r.Content, Details: r.Details, IsError: r.IsError, Timestamp: l.cfg.Now(),
-		}
-		l.appendMessage(m)
-		messages[i] = m
-		terminate = terminate || r.Terminate
-	}
-	return messages, terminate
+	return results
 }
 
 // prepare finds the tool and validates the arguments; its error is what the

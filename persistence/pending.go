@@ -10,14 +10,16 @@ import (
 	"github.com/steer-tui/steer/agent"
 )
 
-// AddPendingInput stores an input queued on the session (steering or a
-// follow-up). The input is durable when AddPendingInput returns, so the caller
-// may acknowledge it then. A zero Created is now. The session must exist.
+// AddPendingInput stores an input queued on the session (steering, a
+// follow-up or a shell command). The input is durable when AddPendingInput
+// returns, so the caller may acknowledge it then. A zero Created is now. The session must exist.
 func (s *Store) AddPendingInput(ctx context.Context, sessionID string, item agent.QueueItem) error {
 	if item.ID == "" {
 		return errors.New("add pending input: empty item id")
 	}
-	if item.Kind != agent.QueueSteer && item.Kind != agent.QueueFollowUp {
+	switch item.Kind {
+	case agent.QueueSteer, agent.QueueFollowUp, agent.QueueShell, agent.QueueShellPrivate:
+	default:
 		return fmt.Errorf("add pending input %s: unknown kind %q", item.ID, item.Kind)
 	}
 	var images sql.NullString

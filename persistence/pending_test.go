@@ -34,6 +34,8 @@ func TestPendingInputsSurviveReopening(t *testing.T) {
 		{ID: "q_b", Kind: agent.QueueFollowUp, Text: "then write docs", Images: []agent.Content{img}, Created: at(2)},
 		{ID: "q_c", Kind: agent.QueueSteer, Text: "", Created: at(2)},
 		{ID: "q_d", Kind: agent.QueueFollowUp, Text: "and commit", Created: at(3)},
+		{ID: "q_e", Kind: agent.QueueShell, Text: "go test ./...", Created: at(4)},
+		{ID: "q_f", Kind: agent.QueueShellPrivate, Text: "git status", Created: at(5)},
 	}
 	for _, it := range want {
 		if err := f.store.AddPendingInput(f.ctx, testSession, it); err != nil {

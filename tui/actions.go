@@ -56,6 +56,11 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 	if m.focus == focusQueue && len(m.queue.Items()) == 0 {
 		m = m.setFocus(focusInput)
 	}
+	if !m.running { // the commands held for the run's end (held.go)
+		var held tea.Cmd
+		m, held = m.runHeld()
+		cmd = tea.Batch(cmd, held)
+	}
 	if restored {
 		var hint tea.Cmd
 		m, hint = m.hint("the prompt is back in the editor · Enter sends it again")
@@ -152,6 +157,9 @@ func (m Model) handleTakeBack(id string) (Model, tea.Cmd) {
 		}
 		id = newest.ID
 	}
+	if m, cmd, ok := m.takeHeld(id, false); ok {
+		return m, cmd
+	}
 	rt := m.rt
 	m.calls.submit(call{run: func() tea.Msg {
 		items, err := rt.Dequeue(context.Background(), id)
@@ -164,6 +172,9 @@ func (m Model) handleTakeBack(id string) (Model, tea.Cmd) {
 }
 
 func (m Model) handleDrop(id string) (Model, tea.Cmd) {
+	if m, cmd, ok := m.takeHeld(id, true); ok {
+		return m, cmd
+	}
 	rt := m.rt
 	m.calls.submit(call{run: func() tea.Msg {
 		items, err := rt.Dequeue(context.Background(), id)

@@ -72,6 +72,9 @@ func (m Model) handleCommand(msg msgs.RunCommandMsg) (Model, tea.Cmd) {
 	if !ok {
 		return m.hint(fmt.Sprintf("unknown command /%s · type / to see the commands", msg.Name))
 	}
+	if m, cmd, done := m.holdOrRun(msg); done { // while a run is active (held.go)
+		return m, cmd
+	}
 	req := c.Run(msg.Args)
 	return m.route(req)
 }

@@ -71,20 +71,6 @@ func TestCompactSmallSession(t *testing.T) {
 	}
 }
 
-// TestCompactRefusedWhileRunning: /compact during a run says why not.
-func TestCompactRefusedWhileRunning(t *testing.T) {
-	release := make(chan struct{})
-	rt := newRuntime(t, nil, agenttest.Reply().Text("working").Wait(release).Stop(agent.StopReasonStop))
-	h := newHarness(t, rt, 100, 30)
-	h.typeText("go")
-	h.key(tea.KeyEnter, false)
-	h.waitFor("the run", func(m Model) bool { return m.running })
-	h.typeText("/compact")
-	h.key(tea.KeyEnter, false)
-	h.waitView("wait for it to end")
-	close(release)
-}
-
 // TestCompactDoesNotHoldTheInputPath: while /compact waits for its summary
 // (a model that never answers), typing shows in the editor at once and
 // /profiles opens; Esc cancels the compaction and the transcript is the one

@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"io"
+
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/pasteread"
 	"github.com/steer-tui/steer/tui/screen"
 )
 
@@ -15,6 +19,11 @@ import (
 type framed struct {
 	Model
 	screen *screen.Screen
+	// pastes, in and out are the terminal, for a process run with it
+	// (handover.go).
+	pastes *pasteread.Reader
+	in     io.Reader
+	out    io.Writer
 }
 
 // Update gives the screen the size and mode messages (the model sees them
@@ -22,6 +31,8 @@ type framed struct {
 func (f framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer f.restoreOnPanic()
 	switch msg := msg.(type) {
+	case msgs.RunProcessMsg:
+		return f, startProcess(msg, f.screen, f.pastes, f.in, f.out)
 	case tea.WindowSizeMsg:
 		f.screen.Resize(msg.Width, msg.Height)
 	default:

@@ -97,7 +97,7 @@ func (m Model) ShortHelp() []key.Binding {
 	in := m.input.Keys()
 	hk := in.History
 	return []key.Binding{hk.Take, hk.Older, hk.Cancel, in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.Inspect,
-		k.TakeBack, in.Newline, hk.Prev, hk.Next, hk.Search, k.ToggleTools, k.FocusNext, k.PageUp, k.Quit}
+		k.TakeBack, in.Newline, hk.Prev, hk.Next, hk.Search, k.ToggleTools, in.External, k.FocusNext, k.PageUp, k.Quit}
 }
 
 // FullHelp is every binding, for the help dialog.

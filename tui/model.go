@@ -143,6 +143,10 @@ type Model struct {
 	// end of a question's pause that a tick is scheduled for (typeahead.go).
 	lastKey, pauseEnds time.Time
 	replyOpen          bool // a late terminal answer has begun (see lateReply)
+	// held are the slash commands typed during the run, waiting for its
+	// end (held.go); heldSeq numbers them.
+	held    []heldCommand
+	heldSeq int
 	// compaction is the /compact under way, nil when none is.
 	compaction *compaction
 	sessionID  string

@@ -57,7 +57,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		return err
 	}
 	defer scr.Close(false) // a panic's way out; Close is done once
-	p = tea.NewProgram(framed{Model: m, screen: scr}, tea.WithContext(ctx), tea.WithoutRenderer(),
+	p = tea.NewProgram(framed{Model: m, screen: scr, pastes: pastes, in: in, out: out}, tea.WithContext(ctx), tea.WithoutRenderer(),
 		tea.WithoutSignalHandler(), tea.WithInput(pastes.Input()))
 	stopSize := screen.WatchSize(out, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	b := startBridge(rt, p.Send, FlushInterval)
@@ -79,7 +79,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		_ = rt.WaitForIdle(wctx)
 		cancel()
 	}
-	unsent = append(editorText(final), unsent...)
+	unsent = append(append(editorText(final), unsent...), heldText(final)...)
 	w := opts.Unsent
 	if w == nil {
 		w = os.Stderr
@@ -109,6 +109,14 @@ func editorText(final tea.Model) []string {
 		if text := strings.TrimSpace(fm.input.Text()); text != "" {
 			return []string{text}
 		}
+	}
+	return nil
+}
+
+// heldText is the slash commands held for a run's end that never ran.
+func heldText(final tea.Model) []string {
+	if fm, ok := final.(framed); ok {
+		return fm.heldText()
 	}
 	return nil
 }

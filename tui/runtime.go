@@ -53,6 +53,10 @@ type Inputs interface {
 	Steer(ctx context.Context, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
 	// FollowUp queues text until the agent would stop, else starts a run.
 	FollowUp(ctx context.Context, text string, images ...agent.Content) (item agent.QueueItem, queued bool, err error)
+	// Shell runs command as the user's own through the session's bash tool,
+	// its output for the model unless private; queued like a follow-up
+	// while a run is active (runner.Inputs.Shell).
+	Shell(ctx context.Context, command string, private bool) (item agent.QueueItem, queued bool, err error)
 	// Dequeue takes the queued item id back, or every item when id is "".
 	Dequeue(ctx context.Context, id string) ([]agent.QueueItem, error)
 	// DequeueIn is Dequeue in session sessionID, which fails once the

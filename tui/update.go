@@ -44,6 +44,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleSend(msg.Text, msg.Attach, agent.QueueSteer)
 	case msgs.FollowUpMsg:
 		return m.handleSend(msg.Text, msg.Attach, agent.QueueFollowUp)
+	case msgs.ShellMsg:
+		return m.handleShell(msg)
 	case msgs.RunCommandMsg:
 		return m.handleCommand(msg)
 	case msgs.AbortRunMsg:
@@ -185,6 +187,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m, tea.Quit
 	case msgs.ToggleMouseMsg:
 		return m.handleToggleMouse()
+	case input.ExternalEditMsg:
+		return m.updateInput(msg)
+	case msgs.RunProcessMsg: // headless; Run's framed model connects the terminal
+		return m, tea.ExecProcess(msg.Cmd, msg.Done)
 	case msgs.FocusEditorMsg:
 		return m.handleFocusEditor(msg.Runes)
 	case msgs.HintMsg, msgs.ErrorMsg, msgs.ContextMeasuredMsg, status.HintExpiredMsg:

@@ -54,9 +54,9 @@ func byteSize(n int) string {
 }
 
 // storedKind is the kind a pending input is saved under. The database knows
-// steering and follow-ups (migration 0001 checks it), so a collected input
-// resumes after a crash as a follow-up, and an interrupt, whose abort is
-// done by then, as steering.
+// steering, follow-ups and shell commands (migrations 0001 and 0016 check
+// it), so a collected input resumes after a crash as a follow-up, and an
+// interrupt, whose abort is done by then, as steering.
 func storedKind(k agent.QueueKind) agent.QueueKind {
 	switch k {
 	case agent.QueueCollect:

@@ -247,8 +247,12 @@ type runnerTool struct {
 }
 
 func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
-	if err := t.r.writes.awaitSaved(ctx, callID); err != nil {
-		return agent.ErrorResult("not run: the run stopped before its call was saved"), nil
+	// A user's shell command was saved as a pending input before it ran,
+	// and no assistant message holds its call: nothing to wait for.
+	if !agent.UserShell(ctx) {
+		if err := t.r.writes.awaitSaved(ctx, callID); err != nil {
+			return agent.ErrorResult("not run: the run stopped before its call was saved"), nil
+		}
 	}
 	res, err := t.Tool.Execute(ctx, callID, args, update)
 	if d, ok := tools.RefusalOf(res.Details); ok && d.Refused == tools.RefusedByUser {

@@ -5,7 +5,8 @@ package chat
 //	event                   effect
 //	─────────────────────   ─────────────────────────────────────────────────
 //	queue_update            remember each item's kind, to label it when injected
-//	message_start user      a user item (labelled steer / follow-up if queued)
+//	message_start user      a user item (labelled steer / follow-up if queued);
+//	                        a shell command's settles its tool block (shell.go)
 //	message_start assistant a streaming assistant item
 //	message_update          the assistant item takes the snapshot: thinking and
 //	                        the open markdown block re-render; tool calls that
@@ -118,10 +119,11 @@ func (m *Model) subagentProgress(p runner.SubagentProgress) {
 }
 
 func (m *Model) startMessage(msg agent.Message) {
-	switch msg.Role {
-	case agent.RoleUser:
+	switch {
+	case m.shellBlock(msg): // a shell command the user ran (shell.go)
+	case msg.Role == agent.RoleUser:
 		m.add(&userItem{text: msg.Typed(), attached: msg.Attached(), label: label(m.t.kinds[msg.QueueItemID], msg.QueueItemID)})
-	case agent.RoleAssistant:
+	case msg.Role == agent.RoleAssistant:
 		a := &assistantItem{streaming: true}
 		a.update(msg)
 		m.t.streaming = a

@@ -52,8 +52,11 @@ type toolItem struct {
 	// child is the session of the sub-agent a task call started, and
 	// progress the line it last reported (runner.SubagentProgress).
 	child, progress string
-	out             outputLines // output ready to show, remade when it changes
-	head            headerText  // name and argument summary, remade when they change
+	// shell is the mark of a shell command the user ran ("!", "!!"),
+	// shown for the tool's name (shell.go); "" for a model's call.
+	shell string
+	out   outputLines // output ready to show, remade when it changes
+	head  headerText  // name and argument summary, remade when they change
 }
 
 func (t *toolItem) expanded() bool     { return t.open }
@@ -130,6 +133,12 @@ func (t *toolItem) header(rc *renderCtx) string {
 		}
 	}
 	name, summary := t.head.get(t.name, t.args)
+	if t.shell != "" {
+		name = t.shell
+		if t.shell == shellPrivateMark {
+			meta = append(meta, privateNote)
+		}
+	}
 	head := mark + " " + rc.st.ToolName.Render(name)
 	tail := ""
 	if len(meta) > 0 {

@@ -209,6 +209,9 @@ const branchMarker = "⑂ back from another branch, summarised: "
 
 // loadMessage adds a saved message to the transcript.
 func (m *Model) loadMessage(msg agent.Message) {
+	if m.shellBlock(msg) {
+		return
+	}
 	switch msg.Role {
 	case agent.RoleUser:
 		m.add(&userItem{text: msg.Typed(), attached: msg.Attached(), label: label("", msg.QueueItemID)})

@@ -11,6 +11,7 @@ type KeyMap struct {
 	Send     key.Binding // steer while a run is active, else prompt
 	FollowUp key.Binding
 	Newline  key.Binding // drives the textarea's InsertNewline
+	External key.Binding // the text in $VISUAL / $EDITOR (external.go)
 	// Complete, CompletePrev, CompleteNext and Dismiss work the list of
 	// slash commands shown while a command is typed, and the list of files
 	// shown after an "@".
@@ -26,6 +27,7 @@ func DefaultKeyMap() KeyMap {
 		Send:         key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		FollowUp:     key.NewBinding(key.WithKeys("alt+enter"), key.WithHelp("alt+enter", "follow-up")),
 		Newline:      key.NewBinding(key.WithKeys("ctrl+j"), key.WithHelp("ctrl+j", "newline")),
+		External:     key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "edit in $EDITOR")),
 		Complete:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete"), key.WithDisabled()),
 		CompletePrev: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous"), key.WithDisabled()),
 		CompleteNext: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next"), key.WithDisabled()),
@@ -42,7 +44,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Send, k.FollowUp, k.Newline, k.Detach}, {k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss},
+	return [][]key.Binding{{k.Send, k.FollowUp, k.Newline, k.External, k.Detach}, {k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss},
 		k.History.Bindings()}
 }
 

@@ -201,7 +201,7 @@ func (m Model) Wants(msg tea.KeyMsg) bool {
 		return true
 	}
 	k := m.keys
-	if key.Matches(msg, k.Send, k.FollowUp, k.Newline, k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss, k.Detach) {
+	if key.Matches(msg, k.Send, k.FollowUp, k.Newline, k.External, k.Complete, k.CompletePrev, k.CompleteNext, k.Dismiss, k.Detach) {
 		return true
 	}
 	if key.Matches(msg, m.editKeys.Bindings()...) || key.Matches(msg, k.History.Bindings()...) {
@@ -215,6 +215,10 @@ func (m Model) Wants(msg tea.KeyMsg) bool {
 // sending keys are not handled here but by Submit, which the root calls
 // first, so that what is sent reaches it in the order it was typed.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if ext, ok := msg.(ExternalEditMsg); ok { // the editor's own, focused or not
+		cmd := m.handleExternal(ext)
+		return m, cmd
+	}
 	if cmd, ok := m.handleHistory(msg); ok { // the owner's replies, focused or not
 		m.sync()
 		return m, cmd
@@ -266,6 +270,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.detach()
 	case key.Matches(k, m.keys.Dismiss):
 		m.dismissed = true
+	case key.Matches(k, m.keys.External):
+		cmd = openExternal(m.Text())
 	case key.Matches(k, m.keys.Send, m.keys.FollowUp):
 		// Submit's keys: nothing to edit.
 	default:
@@ -344,6 +350,8 @@ func (m *Model) Submit(k tea.KeyMsg) (req tea.Msg, ok bool) {
 		m.chips = chips // a command sends no attachments: they wait for the next message
 		m.sync()
 		return msgs.RunCommandMsg{Name: sub[1], Args: strings.TrimSpace(sub[2])}, true
+	case shellLine(text) != nil: // !cmd, !!cmd (shell.go)
+		return *shellLine(text), true
 	case followUp:
 		return msgs.FollowUpMsg{Text: text, Attach: attach}, true
 	}

@@ -37,6 +37,7 @@ type Reader struct {
 	src     io.Reader
 	cancel  func() bool // ends a blocked read; nil when src cannot be cancelled
 	file    fileLike    // the terminal, when src is one (raw mode needs its Fd)
+	hand    handover    // the terminal handed to another program (suspend.go)
 	deliver func(tea.Msg)
 
 	buf     []byte
@@ -69,6 +70,7 @@ func New(src io.Reader, deliver func(tea.Msg)) (*Reader, error) {
 			return nil, err
 		}
 		r.src, r.cancel = cr, cr.Cancel
+		r.hand.file = f
 	}
 	return r, nil
 }
@@ -84,8 +86,8 @@ func (r *Reader) Input() io.Reader {
 
 // Cancel ends a read blocked on the terminal, once the program has ended.
 func (r *Reader) Cancel() {
-	if r.cancel != nil {
-		r.cancel()
+	if cancel := r.hand.current(r); cancel != nil {
+		cancel()
 	}
 }
 
@@ -105,12 +107,14 @@ func (r *Reader) Read(p []byte) (int, error) {
 			}
 			return n, nil
 		}
+		r.hand.resume(r)
 		n, err := r.src.Read(r.buf)
 		if n > 0 {
 			r.take(r.buf[:n])
 		}
 		if err != nil && len(r.queue) == 0 {
 			if errors.Is(err, cancelreader.ErrCanceled) {
+				r.hand.cancelled()
 				return 0, cancelreader.ErrCanceled
 			}
 			return 0, err

@@ -53,8 +53,10 @@ type Deps struct {
 
 // Model is the strip.
 type Model struct {
-	d       *Deps // shared by copies; never changed after New
-	items   []agent.QueueItem
+	d       *Deps             // shared by copies; never changed after New
+	items   []agent.QueueItem // the runtime's, then held (held.go)
+	inputs  []agent.QueueItem // the runtime's
+	held    []agent.QueueItem
 	width   int
 	maxRows int
 	focused bool
@@ -111,14 +113,16 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		changed := false
 		for _, ev := range msg.Events {
 			if q, ok := ev.(agent.QueueUpdate); ok {
-				m.items, changed = q.Items, true
+				m.inputs, changed = q.Items, true
 			}
 		}
 		if !changed {
 			return m, nil
 		}
+		m.join()
 	case msgs.SessionLoadedMsg:
-		m.items = msg.Queue
+		m.inputs = msg.Queue
+		m.join()
 	case tea.KeyMsg:
 		if !m.focused || len(m.items) == 0 {
 			return m, nil
@@ -190,12 +194,21 @@ func head(text string, n int) string {
 	return text[:n] + "…"
 }
 
+// waitLabels name the items that wait for the run's end, 9 wide like
+// "steer    ": follow-ups, the user's shell commands, slash commands.
+var waitLabels = map[agent.QueueKind]string{
+	agent.QueueFollowUp:     "follow-up",
+	agent.QueueShell:        "!        ",
+	agent.QueueShellPrivate: "!!       ",
+	KindCommand:             "command  ",
+}
+
 func (m *Model) row(i int) string {
 	it := m.items[i]
 	st := m.d.Styles
 	kind := st.Steer.Render("steer    ")
-	if it.Kind == agent.QueueFollowUp {
-		kind = st.FollowUp.Render("follow-up")
+	if label, ok := waitLabels[it.Kind]; ok {
+		kind = st.FollowUp.Render(label)
 	}
 	room := m.width - 2 - 9 - 3
 	text := strings.Join(strings.Fields(sanitize.String(head(it.Text, 8*max(room, 1)), sanitize.Options{})), " ")

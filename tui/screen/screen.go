@@ -53,7 +53,10 @@ type Screen struct {
 	last   time.Time // when the last frame was written
 	timer  Timer     // the frame due, nil when none is
 	closed bool
-	buf    bytes.Buffer // the frame being made, kept for its capacity
+	// suspended says another program has the terminal (handover.go):
+	// views are kept, not drawn; mouse is whether reporting is on.
+	suspended, mouse bool
+	buf              bytes.Buffer // the frame being made, kept for its capacity
 }
 
 // Open takes over the terminal: in, if it is a terminal, is put in raw mode,
@@ -87,7 +90,9 @@ func (s *Screen) Draw(view string) {
 		return // shown already
 	}
 	s.view, s.dirty = view, true
-	s.schedule()
+	if !s.suspended {
+		s.schedule()
+	}
 }
 
 // Resize tells the screen the terminal's new size (0 for unknown: no
@@ -111,6 +116,10 @@ func (s *Screen) SetMouse(on bool) {
 	defer s.mu.Unlock()
 	if s.closed {
 		return
+	}
+	s.mouse = on
+	if s.suspended {
+		return // Resume turns it on
 	}
 	if on {
 		s.write(ansi.SetButtonEventMouseMode + ansi.SetSgrExtMouseMode)
@@ -171,7 +180,7 @@ func (s *Screen) frameDue() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.timer = nil
-	if s.closed || !s.dirty {
+	if s.closed || s.suspended || !s.dirty {
 		return
 	}
 	s.flush()
