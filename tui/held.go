@@ -25,7 +25,8 @@ import (
 //	                            there applies from the next request)
 //	/tree, /fork                refused: they move the session under the run
 //	anything else               at once: it does not touch the run (help,
-//	                            inspectors, /name, /export, /quit; /new and
+//	                            inspectors, /name, /export, /quit; /budget
+//	                            applies from the run's next request; /new and
 //	                            /sessions leave the run going on in the
 //	                            background, the badge says so)
 type runRule int

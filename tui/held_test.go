@@ -20,7 +20,7 @@ func TestWhileRunningRules(t *testing.T) {
 		"model": ruleNow, "model test/other": ruleHold, "thinking": ruleNow, "thinking high": ruleHold,
 		"tree": ruleRefuse, "fork": ruleRefuse,
 		"new": ruleNow, "sessions": ruleNow, "name": ruleNow, "name x": ruleNow, "export": ruleNow,
-		"help": ruleNow, "quit": ruleNow,
+		"help": ruleNow, "quit": ruleNow, "budget": ruleNow, "budget run 0.5": ruleNow,
 	}
 	for _, ins := range inspector.All() {
 		rules[ins.Command()] = ruleNow
