@@ -1,0 +1,22 @@
+//go:build unix && !linux
+
+package mcp
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// ownGroup puts the child in a process group of its own (see the Linux
+// version; other systems have no parent-death signal).
+func ownGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killGroup kills the child's process group.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
