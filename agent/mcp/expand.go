@@ -64,8 +64,9 @@ func validVarName(name string) bool {
 }
 
 // expanded is a server's configuration with every ${VAR} replaced, and
-// the values that must not be shown: every value put in, and every header
-// and env value whole, since those carry tokens.
+// the values that must not be shown: every value put in, every header
+// value whole (they carry tokens), and the env values whose names say
+// they are secret.
 type expanded struct {
 	Config
 	secrets []string
@@ -87,8 +88,10 @@ func expand(c Config, env func(string) string) (expanded, error) {
 	for _, v := range out.Headers {
 		out.secrets = append(out.secrets, v)
 	}
-	for _, v := range out.Env {
-		out.secrets = append(out.secrets, v)
+	for k, v := range out.Env {
+		if secretName(k) {
+			out.secrets = append(out.secrets, v)
+		}
 	}
 	return out, nil
 }
@@ -121,4 +124,16 @@ func (r redactor) clean(s string) string {
 		}
 	}
 	return s
+}
+
+// secretName reports whether an env variable's name says it holds a
+// secret.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASS", "AUTH", "CREDENTIAL", "COOKIE"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }

@@ -16,11 +16,6 @@ func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// killGroup kills the child's process group; it is a no-op once the
-// group is gone.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
-	}
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-}
+// killGroup kills the process group pgid; it is a no-op once the group
+// is gone.
+func killGroup(pgid int) { _ = syscall.Kill(-pgid, syscall.SIGKILL) }

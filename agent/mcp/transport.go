@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"context"
+	"sync"
 	"net/http"
 	"os"
 	"os/exec"
@@ -23,16 +25,38 @@ const terminateWait = 2 * time.Second
 // answered 401 (it needs a login).
 type link struct {
 	transport sdk.Transport
-	cmd       *exec.Cmd
 	stderr    *tail
 	auth      *authWatch
+
+	mu  sync.Mutex
+	pid int // the stdio child's, once started; its process group's id
 }
 
-// kill ends a stdio server's whole process group.
+// kill ends a stdio server's whole process group; a no-op before it
+// started and for HTTP servers.
 func (l *link) kill() {
-	if l.cmd != nil {
-		killGroup(l.cmd)
+	l.mu.Lock()
+	pid := l.pid
+	l.mu.Unlock()
+	if pid > 0 {
+		killGroup(pid)
 	}
+}
+
+// started records the child's pid once the SDK started it.
+type startedTransport struct {
+	inner *sdk.CommandTransport
+	l     *link
+}
+
+func (t startedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.inner.Connect(ctx)
+	if err == nil {
+		t.l.mu.Lock()
+		t.l.pid = t.inner.Command.Process.Pid
+		t.l.mu.Unlock()
+	}
+	return conn, err
 }
 
 // newLink makes the transport of one connection to the server c.
@@ -61,7 +85,9 @@ func newLink(c expanded, o *Options) *link {
 	stderr := &tail{}
 	cmd.Stderr = stderr
 	ownGroup(cmd)
-	return &link{transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd: cmd, stderr: stderr}
+	l := &link{stderr: stderr}
+	l.transport = startedTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, l: l}
+	return l
 }
 
 // baseTransport is the round tripper under the server's headers: the one
