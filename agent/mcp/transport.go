@@ -2,13 +2,13 @@ package mcp
 
 import (
 	"context"
-	"sync"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
