@@ -87,11 +87,11 @@ func (c Config) Check() error {
 	}
 	switch c.Transport {
 	case TransportStdio:
-		if c.Command == "" {
-			return fmt.Errorf("\"command\" is required for a stdio server")
-		}
 		if c.URL != "" || len(c.Headers) > 0 {
 			return fmt.Errorf("\"url\" and \"headers\" need \"type\": \"http\" or \"sse\"")
+		}
+		if c.Command == "" {
+			return fmt.Errorf("\"command\" is required for a stdio server")
 		}
 	case TransportHTTP, TransportSSE:
 		if c.URL == "" {

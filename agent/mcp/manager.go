@@ -18,6 +18,7 @@ type Manager struct {
 	servers   []*server // in configuration order: steer's config, then the project's
 	listeners map[int]func()
 	nextID    int
+	trusted   bool // the project's servers may start
 }
 
 // New makes a manager of servers (steer's configuration) and of project,
@@ -30,7 +31,7 @@ func New(servers []Config, project *Project, trusted bool, o *Options) *Manager 
 		o = &Options{}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{o: o, ctx: ctx, cancel: cancel, project: project, listeners: map[int]func(){}}
+	m := &Manager{o: o, ctx: ctx, cancel: cancel, project: project, listeners: map[int]func(){}, trusted: trusted}
 	for _, c := range servers {
 		c.Source = SourceConfig
 		m.add(c, true)

@@ -200,7 +200,7 @@ func TestStates(t *testing.T) {
 	if got := project.Commands(); len(got) != 1 || !strings.HasPrefix(got[0], "fromrepo: ") {
 		t.Errorf("Commands: %q", got)
 	}
-	m.StartProject(context.Background())
+	m.StartProject()
 	waitFor(t, m, "the trusted project's server", func() bool { return statusOf(t, m, "fromrepo").State == StateReady })
 	if st := statusOf(t, m, "fromrepo"); st.Source != SourceProject {
 		t.Errorf("source: %+v", st)

@@ -31,6 +31,9 @@ type Options struct {
 	Backoff func(n int) time.Duration
 	// Version is steer's, sent in initialize.
 	Version string
+	// Trust records the user's allowances of workspace files
+	// (TrustProject); nil records none.
+	Trust *TrustStore
 
 	mu     sync.Mutex
 	elicit Elicitor

@@ -1,9 +1,9 @@
 package mcp
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 )
 
@@ -49,10 +49,35 @@ func (p *Project) Commands() []string {
 // is none.
 func (m *Manager) Project() *Project { return m.project }
 
+// ProjectTrusted reports whether the workspace file's servers may start
+// (they are no longer untrusted).
+func (m *Manager) ProjectTrusted() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.trusted
+}
+
+// TrustProject records that the workspace file, as it is now, is trusted
+// (Options.Trust) and starts its servers.
+func (m *Manager) TrustProject() error {
+	if m.project == nil {
+		return fmt.Errorf("this workspace has no %s", ProjectFile)
+	}
+	if m.o.Trust == nil {
+		return fmt.Errorf("no state directory to record the trust in")
+	}
+	if err := m.o.Trust.Allow(m.project.Path, m.project.Hash); err != nil {
+		return err
+	}
+	m.StartProject()
+	return nil
+}
+
 // StartProject starts the workspace file's servers once it is trusted (the
 // caller recorded the trust): they leave StateUntrusted.
-func (m *Manager) StartProject(context.Context) {
+func (m *Manager) StartProject() {
 	m.mu.Lock()
+	m.trusted = true
 	var start []*server
 	for _, s := range m.servers {
 		s.mu.Lock()
