@@ -31,10 +31,10 @@ type (
 // the file, its hash, what trusting it would run, and whether it is
 // trusted already.
 type MCPProject struct {
-	Path     string
-	Hash     string
-	Commands []string
-	Trusted  bool
+	Path     string   `json:"path"`
+	Hash     string   `json:"sha256"`
+	Commands []string `json:"commands"`
+	Trusted  bool     `json:"trusted"`
 }
 
 // mcpDesk is the runtime's part for MCP servers: the process's manager
@@ -248,3 +248,19 @@ func compactArgs(args map[string]any) string {
 
 // errNoMCP answers the MCP calls of a runtime made without servers.
 var errNoMCP = errors.New("no MCP servers are configured")
+
+// MCPServers is the MCP part of the facade without a session, for `steer
+// mcp list` and `steer mcp tools`.
+type MCPServers struct{ *mcpDesk }
+
+// NewMCPServers is the facade's MCP part over m.
+func NewMCPServers(m *mcp.Manager) MCPServers { return MCPServers{&mcpDesk{m: m}} }
+
+// Settled waits until every server is ready or failed (each bounded by
+// its timeout), or ctx ends.
+func (s MCPServers) Settled(ctx context.Context) error {
+	if s.m == nil {
+		return nil
+	}
+	return s.m.Settled(ctx)
+}

@@ -58,7 +58,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		want string
 	}{
 		{"help run rpc", "usage: steer help [COMMAND]"},
-		{"help nope", `no help for "nope": the commands are run, rpc, sessions and inspect`},
+		{"help nope", `no help for "nope": the commands are run, rpc, sessions, inspect and mcp`},
 		{"version x", "version takes no arguments"},
 		{"rpc now", `rpc takes no arguments, got "now"`},
 		{"sessions show", "usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions import FILE [--workspace DIR] [--json] | steer sessions search QUERY [--json] | steer sessions rename ID NAME"},
