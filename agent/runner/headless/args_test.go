@@ -73,7 +73,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"frobnicate", `unknown command "frobnicate"; see 'steer help'`},
 		{"sessions --context", "--context applies to 'steer sessions show ID' only"},
 		{"run --context hi", "--context applies to 'steer sessions show ID' only"},
-		{"rpc --json", "--json applies to 'steer run', 'steer sessions' and 'steer inspect' only"},
+		{"rpc --json", "--json applies to 'steer run', 'steer sessions', 'steer inspect' and 'steer mcp' only"},
 		{"run --theme dark hi", "--theme applies to the terminal UI only"},
 		{"--theme blue", `--theme: unknown theme "blue" (want dark, light or auto)`},
 		{"--approve yes", `--approve: unknown approval mode "yes" (want ask, auto, never)`},
@@ -88,6 +88,10 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME], profiles: [--clear ID])`},
 		{"inspect lanes --clear x", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
 		{"run --clear x hi", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
+		{"mcp", "usage: steer mcp list [--json] | steer mcp tools NAME [--json]"},
+		{"mcp tools", "usage: steer mcp list [--json] | steer mcp tools NAME [--json]"},
+		{"mcp list x", "usage: steer mcp list [--json] | steer mcp tools NAME [--json]"},
+		{"sessions --trust-project", "--trust-project applies to the terminal UI, 'steer run', 'steer rpc' and 'steer mcp' only"},
 	}
 	for _, tt := range tests {
 		if _, err := ParseArgs(strings.Fields(tt.argv), 60); err == nil || err.Error() != tt.want {
