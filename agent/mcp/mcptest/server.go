@@ -19,6 +19,10 @@ import (
 // testing; its value is the mode.
 const Env = "STEER_MCPTEST_SERVER"
 
+// PIDFileEnv names a file the serving child appends its pid to, for tests
+// that check it is gone after steer quit.
+const PIDFileEnv = "STEER_MCPTEST_PIDFILE"
+
 // The modes a child serves in.
 const (
 	// ModeOK serves NewServer over stdio.
@@ -40,6 +44,13 @@ func MaybeServe() {
 	mode := os.Getenv(Env)
 	if mode == "" {
 		return
+	}
+	if path := os.Getenv(PIDFileEnv); path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
 	}
 	switch mode {
 	case ModeOK:
