@@ -62,6 +62,23 @@ func list(ctx context.Context, cs *sdk.ClientSession) (lists, error) {
 	return ls, nil
 }
 
+// askForLogs asks a server that logs to send its messages at the level
+// steer's log keeps: servers send none until asked.
+func askForLogs(ctx context.Context, cs *sdk.ClientSession, log *slog.Logger) error {
+	caps := cs.InitializeResult().Capabilities
+	if caps == nil || caps.Logging == nil {
+		return nil
+	}
+	level := sdk.LoggingLevel("info")
+	if log.Enabled(ctx, slog.LevelDebug) {
+		level = "debug"
+	}
+	if err := cs.SetLoggingLevel(ctx, &sdk.SetLoggingLevelParams{Level: level}); err != nil {
+		return fmt.Errorf("logging/setLevel: %w", err)
+	}
+	return nil
+}
+
 // collect drains a paginated listing.
 func collect[T any](seq func(func(*T, error) bool)) ([]*T, error) {
 	var out []*T

@@ -126,7 +126,12 @@ func (s *server) connect(parent context.Context) error {
 	cs, err := newClient(s).Connect(ctx, l.transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err == nil {
 		var ls lists
-		if ls, err = list(ctx, cs); err == nil && stopKill() {
+		if ls, err = list(ctx, cs); err == nil {
+			if lerr := askForLogs(ctx, cs, s.o.logger()); lerr != nil { // its tools work without
+				s.o.logger().Warn("mcp server's log level could not be set", "server", s.cfg.Name, "error", s.red.clean(lerr.Error()))
+			}
+		}
+		if err == nil && stopKill() {
 			s.mu.Lock()
 			if s.closed { // Close came first: it saw no session to close
 				s.mu.Unlock()

@@ -17,6 +17,8 @@ import (
 //   - slow: a progress notification, then waits for the call's
 //     cancellation (seen by calls)
 //   - grow: adds the tool "extra", which sends tools/list_changed
+//   - ask: asks the user for a name (elicitation) and returns the action
+//     and the content
 //   - die: ends the server's process (over stdio only: over HTTP the
 //     process is the test's)
 var objectSchema = json.RawMessage(`{"type":"object"}`)
@@ -63,6 +65,15 @@ func NewServer(calls *Calls) *sdk.Server {
 	s.AddTool(&sdk.Tool{Name: "grow", InputSchema: objectSchema}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		add("extra", text("extra"))
 		return text("grown"), nil
+	})
+	s.AddTool(&sdk.Tool{Name: "ask", InputSchema: objectSchema}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Message: "Your name?",
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}})
+		if err != nil {
+			return nil, err
+		}
+		raw, _ := json.Marshal(res.Content)
+		return text(res.Action + " " + string(raw)), nil
 	})
 	s.AddTool(&sdk.Tool{Name: "die", InputSchema: objectSchema}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		os.Exit(4)
