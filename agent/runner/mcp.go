@@ -98,8 +98,8 @@ func (d *mcpDesk) unfollow() {
 }
 
 // refreshTools gives the agent the servers' tools of the moment, behind
-// the session's gate (its "allow for this session" answers kept); a run
-// under way keeps its tools, the next run gets these.
+// the session's gate (its "allow for this session" answers kept), from
+// the next request on, in a run under way too.
 func (r *Runtime) refreshTools() {
 	set, err := r.toolSet(r.mcpDesk.currentGate())
 	if err != nil {
