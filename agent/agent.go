@@ -212,7 +212,7 @@ func (a *Agent) loopConfigLocked(fromQueue bool) LoopConfig {
 		Unpoll:         a.unpoll,
 		Pending:        a.cfg.Pending,
 		Current:        a.current,
-		CurrentTools:   a.currentTools,
+		CurrentTools:   a.Tools,
 		Now:            a.cfg.Now,
 		ToolAbortGrace: a.cfg.ToolAbortGrace,
 	}
@@ -254,8 +254,8 @@ func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Mess
 
 // current is what the next request uses: the model, its stream and options,
 // as SetModel and SetThinking last left them.
-// currentTools is the tool set SetTools gave last.
-func (a *Agent) currentTools() *ToolSet {
+// Tools is the tool set the next request offers (SetTools's last).
+func (a *Agent) Tools() *ToolSet {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.cfg.Tools
