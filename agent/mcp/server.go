@@ -251,17 +251,34 @@ func (s *server) restart(ctx context.Context) {
 	}
 }
 
-// close ends the session and the child, for good.
+// closeGrace is how long closing waits for a server to end by itself
+// (a stdio child after its stdin closed, an HTTP server's answer to
+// DELETE) before a child's group is killed and steer goes on quitting.
+const closeGrace = time.Second
+
+// close ends the session and the child, for good, within about
+// closeGrace: a quit must not wait on a server that ignores it.
 func (s *server) close() {
 	s.mu.Lock()
 	s.closed = true
 	cs, l := s.session, s.link
 	s.mu.Unlock()
-	if cs != nil {
-		_ = cs.Close() // a streamable session sends DELETE
+	if cs == nil {
+		return
 	}
-	if l != nil {
+	done := make(chan struct{})
+	go func() {
+		_ = cs.Close() // a streamable session sends DELETE
+		close(done)
+	}()
+	select {
+	case <-done:
+		l.kill() // what the child started may outlive it
+	case <-time.After(closeGrace):
 		l.kill()
+		if l.stderr != nil { // a stdio child: reaped at once now that it is dead
+			<-done
+		}
 	}
 }
 
