@@ -6,11 +6,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 
 	"github.com/steer-tui/steer/agent/llm/scripted"
 	"github.com/steer-tui/steer/agent/mcp"
+	"github.com/steer-tui/steer/agent/mcp/oauth"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/runner/config"
 	"github.com/steer-tui/steer/agent/runner/headless"
@@ -30,7 +32,8 @@ func newMCP(cfg *config.Config, workspace, stateDir string, o headless.Args, log
 		}
 	}
 	opts := &mcp.Options{Workspace: workspace, HiddenEnv: cfg.SecretEnvNames(), Logger: logger,
-		Trust: mcp.NewTrustStore(stateDir), Version: steerVersion()}
+		Trust: mcp.NewTrustStore(stateDir), Version: steerVersion(),
+		OAuthStore: oauth.NewStore(filepath.Join(stateDir, mcpTokenDir)), AutoLogin: os.Getenv("BROWSER") != ""}
 	project, err := config.LoadMCPProject(workspace)
 	if err != nil {
 		say("the workspace's MCP servers were not started: %v", err)
@@ -50,9 +53,15 @@ func newMCP(cfg *config.Config, workspace, stateDir string, o headless.Args, log
 		}
 	}
 	m := mcp.New(cfg.MCPServers, project, trusted, opts)
-	m.Start()
+	if o.Command != "mcp" || o.Args[0] != "login" { // a login starts the one server itself
+		m.Start()
+	}
 	return m
 }
+
+// mcpTokenDir is where in the state directory the MCP servers' OAuth
+// tokens are kept.
+const mcpTokenDir = "mcp-oauth"
 
 // steerVersion is the version sent to MCP servers in initialize.
 func steerVersion() string {
@@ -93,5 +102,13 @@ func mcpCommand(ctx context.Context, o headless.Args, stdout, stderr io.Writer) 
 	defer closeLog()
 	m := newMCP(cfg, workspace, stateDir, o, logger, stderr)
 	defer m.Close()
+	if o.Args[0] == "login" {
+		if err := m.Login(ctx, o.Args[1]); err != nil {
+			fmt.Fprintf(stderr, "steer: %v\n", err)
+			return exitFailed
+		}
+		fmt.Fprintf(stdout, "signed in to %s\n", o.Args[1])
+		return exitOK
+	}
 	return headless.MCP(ctx, runner.NewMCPServers(m), headless.MCPOptions{Args: o.Args, JSON: o.JSON}, stdout, stderr)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/steer-tui/steer/agent/mcp/oauth"
 )
 
 // Transport is how steer talks to a server.
@@ -51,6 +53,10 @@ type Config struct {
 	Tools ToolFilter
 	// Timeout bounds the start and each listing; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// OAuth is the configured OAuth client of an HTTP server ("oauth":
+	// {clientId, clientSecret?, scopes?}); nil registers one dynamically
+	// when the server asks for a login.
+	OAuth *oauth.ClientConfig
 	// AllowSampling lets the server ask the current model for completions.
 	AllowSampling bool
 }
@@ -87,8 +93,8 @@ func (c Config) Check() error {
 	}
 	switch c.Transport {
 	case TransportStdio:
-		if c.URL != "" || len(c.Headers) > 0 {
-			return fmt.Errorf("\"url\" and \"headers\" need \"type\": \"http\" or \"sse\"")
+		if c.URL != "" || len(c.Headers) > 0 || c.OAuth != nil {
+			return fmt.Errorf("\"url\", \"headers\" and \"oauth\" need \"type\": \"http\" or \"sse\"")
 		}
 		if c.Command == "" {
 			return fmt.Errorf("\"command\" is required for a stdio server")
@@ -96,6 +102,9 @@ func (c Config) Check() error {
 	case TransportHTTP, TransportSSE:
 		if c.URL == "" {
 			return fmt.Errorf("\"url\" is required for a %s server", c.Transport)
+		}
+		if c.OAuth != nil && c.OAuth.ClientID == "" {
+			return fmt.Errorf("\"oauth\" needs a \"clientId\" (leave \"oauth\" out to register one dynamically)")
 		}
 		if c.Command != "" || len(c.Args) > 0 || len(c.Env) > 0 || c.Dir != "" {
 			return fmt.Errorf("\"command\", \"args\", \"env\" and \"cwd\" apply to stdio servers only")

@@ -88,6 +88,9 @@ func expand(c Config, env func(string) string) (expanded, error) {
 	for _, v := range out.Headers {
 		out.secrets = append(out.secrets, v)
 	}
+	if c.OAuth != nil && c.OAuth.ClientSecret != "" {
+		out.secrets = append(out.secrets, c.OAuth.ClientSecret)
+	}
 	for k, v := range out.Env {
 		if secretName(k) {
 			out.secrets = append(out.secrets, v)

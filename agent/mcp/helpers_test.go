@@ -11,10 +11,24 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/steer-tui/steer/agent/mcp/mcptest"
+	"github.com/steer-tui/steer/agent/mcp/oauth/oauthtest"
 )
+
+// browserEnv makes the test binary act as a $BROWSER command that follows
+// the URL it is given (oauthtest.Browser).
+const browserEnv = "STEER_MCP_TEST_BROWSER"
 
 func TestMain(m *testing.M) {
 	mcptest.MaybeServe()
+	if os.Getenv(browserEnv) == "1" {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := oauthtest.Browser(ctx, os.Args[len(os.Args)-1]); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

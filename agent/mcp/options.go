@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/steer-tui/steer/agent/mcp/oauth"
 )
 
 // Options are what a Manager needs from its process; the zero value works
@@ -31,6 +33,12 @@ type Options struct {
 	Backoff func(n int) time.Duration
 	// Version is steer's, sent in initialize.
 	Version string
+	// OAuthStore keeps the HTTP servers' OAuth tokens (the state
+	// directory's); nil leaves OAuth out, and a 401 just marks the server
+	// "needs login". AutoLogin lets a server's 401 open the browser by
+	// itself ($BROWSER set) instead of waiting for `steer mcp login`.
+	OAuthStore *oauth.Store
+	AutoLogin  bool
 	// Trust records the user's allowances of workspace files
 	// (TrustProject); nil records none.
 	Trust *TrustStore

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/steer-tui/steer/agent/mcp/oauth"
 )
 
 // MaxRestarts is how often a failed server is restarted by itself before
@@ -41,6 +43,7 @@ type server struct {
 	lists     lists
 	progress  map[string]func(*sdk.ProgressNotificationParams)
 	settledCh chan struct{} // closed when the state first settles
+	auth      *oauth.Authorizer
 	kick      chan struct{} // Restart wakes a backoff wait
 }
 
@@ -119,7 +122,10 @@ func (s *server) connect(parent context.Context) error {
 	if err != nil {
 		return err
 	}
-	l := newLink(x, s.o)
+	l, err := s.newLink(x)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(parent, s.cfg.timeout())
 	defer cancel()
 	stopKill := context.AfterFunc(ctx, l.kill)
@@ -160,17 +166,23 @@ func (s *server) describe(ctx context.Context, l *link, err error) error {
 	if l.stderr != nil {
 		s.stderr = l.stderr.last()
 	}
+	if need, reason := l.needsLogin(); need {
+		if reason == "" {
+			reason = "the server answered 401: run " + LoginCommand(s.cfg.Name)
+		}
+		return needsLogin{reason}
+	}
 	switch {
-	case l.needsLogin():
-		return errNeedsLogin
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("no answer within %s (timeoutSeconds)", s.cfg.timeout())
 	}
 	return err
 }
 
-// errNeedsLogin is a start refused with 401.
-var errNeedsLogin = errors.New("the server needs a login")
+// needsLogin is a start refused for want of a login (a 401).
+type needsLogin struct{ reason string }
+
+func (e needsLogin) Error() string { return e.reason }
 
 // wait blocks until the session ends; an end that Close did not ask for
 // is an error.
@@ -202,9 +214,8 @@ func (s *server) fail(err error) (restart bool) {
 	}
 	s.err = msg
 	s.state = StateFailed
-	if errors.Is(err, errNeedsLogin) {
-		s.state = StateNeedsLogin
-		s.err = "the server answered 401: run " + LoginCommand(s.cfg.Name)
+	if nl, ok := errors.AsType[needsLogin](err); ok {
+		s.state, s.err = StateNeedsLogin, s.red.clean(nl.reason)
 	}
 	restart = s.state == StateFailed && s.restarts < MaxRestarts && !s.closed
 	s.mu.Unlock()

@@ -59,19 +59,23 @@ func (t startedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	return conn, err
 }
 
-// newLink makes the transport of one connection to the server c.
-func newLink(c expanded, o *Options) *link {
+// newLink makes the transport of one connection to s, configured as c.
+func (s *server) newLink(c expanded) (*link, error) {
+	o := s.o
 	switch c.Transport {
 	case TransportHTTP, TransportSSE:
 		w := &authWatch{}
-		client := &http.Client{Transport: &headerTransport{base: baseTransport(o, c.Name), headers: c.Headers, watch: w}}
+		client, err := s.clientFor(c, w)
+		if err != nil {
+			return nil, err
+		}
 		l := &link{auth: w}
 		if c.Transport == TransportSSE {
 			l.transport = &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}
 		} else {
 			l.transport = &sdk.StreamableClientTransport{Endpoint: c.URL, HTTPClient: client}
 		}
-		return l
+		return l, nil
 	}
 	cmd := exec.Command(c.Command, c.Args...)
 	cmd.Dir = o.Workspace
@@ -87,7 +91,7 @@ func newLink(c expanded, o *Options) *link {
 	ownGroup(cmd)
 	l := &link{stderr: stderr}
 	l.transport = startedTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, l: l}
-	return l
+	return l, nil
 }
 
 // baseTransport is the round tripper under the server's headers: the one
@@ -145,14 +149,31 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized {
+	switch {
+	case err == nil && resp.StatusCode == http.StatusUnauthorized:
 		t.watch.unauthorized.Store(true)
+	case err != nil:
+		if nl, ok := needsLoginError(err); ok {
+			t.watch.unauthorized.Store(true)
+			t.watch.reason.Store(nl.Error())
+		}
 	}
 	return resp, err
 }
 
-// authWatch records that an HTTP server answered 401.
-type authWatch struct{ unauthorized atomic.Bool }
+// authWatch records that an HTTP server answered 401, or that its OAuth
+// transport said a login is needed (reason).
+type authWatch struct {
+	unauthorized atomic.Bool
+	reason       atomic.Value // string
+}
 
-// needsLogin reports whether the server answered 401.
-func (l *link) needsLogin() bool { return l.auth != nil && l.auth.unauthorized.Load() }
+// needsLogin reports whether the server wants a login, and the OAuth
+// client's words for it ("" when the server just answered 401).
+func (l *link) needsLogin() (bool, string) {
+	if l.auth == nil || !l.auth.unauthorized.Load() {
+		return false, ""
+	}
+	reason, _ := l.auth.reason.Load().(string)
+	return true, reason
+}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 
 	"github.com/steer-tui/steer/agent/mcp"
+	"github.com/steer-tui/steer/agent/mcp/oauth"
 )
 
 // The MCP servers, in Claude Code's shape: in steer's config under
@@ -20,7 +21,8 @@ import (
 //	            "env": {"DEBUG": "${DEBUG:-0}"}, "cwd": "sub", "timeoutSeconds": 60},
 //	  "remote": {"type": "http", "url": "https://example.com/mcp",
 //	             "headers": {"Authorization": "Bearer ${EXAMPLE_TOKEN}"},
-//	             "tools": {"allow": ["search"], "deny": []}, "enabled": false}
+//	             "tools": {"allow": ["search"], "deny": []}, "enabled": false,
+//	             "oauth": {"clientId": "steer", "scopes": ["read"]}}
 //	}
 //
 // "mcpTrustedProjects" (steer's config only) lists the workspace files
@@ -38,6 +40,13 @@ type fileMCPServer struct {
 	Tools          fileMCPTools      `json:"tools"`
 	TimeoutSeconds float64           `json:"timeoutSeconds"`
 	AllowSampling  bool              `json:"allowSampling"`
+	OAuth          *fileMCPOAuth     `json:"oauth"`
+}
+
+type fileMCPOAuth struct {
+	ClientID     string   `json:"clientId"`
+	ClientSecret string   `json:"clientSecret"`
+	Scopes       []string `json:"scopes"`
 }
 
 type fileMCPTools struct {
@@ -84,6 +93,9 @@ func mcpServers(errAt func(path, format string, args ...any) *Error, servers map
 			Tools: mcp.ToolFilter{Allow: fs.Tools.Allow, Deny: fs.Tools.Deny}, Timeout: seconds(fs.TimeoutSeconds)}
 		if c.Transport == "" {
 			c.Transport = mcp.TransportStdio
+		}
+		if fs.OAuth != nil {
+			c.OAuth = &oauth.ClientConfig{ClientID: fs.OAuth.ClientID, ClientSecret: fs.OAuth.ClientSecret, Scopes: fs.OAuth.Scopes}
 		}
 		if c.Dir != "" && !filepath.IsAbs(c.Dir) && dir != "" {
 			c.Dir = filepath.Join(dir, c.Dir)

@@ -88,9 +88,9 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME], profiles: [--clear ID])`},
 		{"inspect lanes --clear x", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
 		{"run --clear x hi", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
-		{"mcp", "usage: steer mcp list [--json] | steer mcp tools NAME [--json]"},
-		{"mcp tools", "usage: steer mcp list [--json] | steer mcp tools NAME [--json]"},
-		{"mcp list x", "usage: steer mcp list [--json] | steer mcp tools NAME [--json]"},
+		{"mcp", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
+		{"mcp tools", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
+		{"mcp list x", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
 		{"sessions --trust-project", "--trust-project applies to the terminal UI, 'steer run', 'steer rpc' and 'steer mcp' only"},
 	}
 	for _, tt := range tests {

@@ -40,6 +40,7 @@ Usage:
   steer sessions rename ID NAME       name a session (as /name does)
   steer mcp list [--json]             start each MCP server and report its state, tools, prompts, resources
   steer mcp tools NAME [--json]       an MCP server's tools, with their schemas and read-only hints
+  steer mcp login NAME                sign in to an MCP server that needs OAuth (opens the browser)
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from

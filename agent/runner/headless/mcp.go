@@ -12,6 +12,7 @@ import (
 
 const mcpUsage = `Usage: steer mcp list [--json]
        steer mcp tools NAME [--json]
+       steer mcp login NAME
 
 list starts and connects each configured MCP server (steer's config's
 mcpServers, then the workspace's .mcp.json when it is trusted), each bounded by
@@ -24,6 +25,11 @@ tools lists one server's tools as the model sees them (mcp__NAME__TOOL), with
 whether the server marks them read-only (they run unasked in ask mode) and
 whether the server's tools filter lets them through.
 
+login signs in to an HTTP server that needs OAuth: the browser ($BROWSER, else
+xdg-open or open) opens the server's authorization page and returns to a
+listener on 127.0.0.1; the token is kept in the state directory (mode 0600)
+and refreshed without asking.
+
 Flags:
   --json             print JSON instead of a table
   --trust-project    start the workspace's .mcp.json servers for this run
@@ -33,9 +39,9 @@ Flags:
 func checkMCP(args []string) error {
 	switch {
 	case len(args) == 1 && args[0] == "list":
-	case len(args) == 2 && args[0] == "tools":
+	case len(args) == 2 && (args[0] == "tools" || args[0] == "login"):
 	default:
-		return usagef("usage: steer mcp list [--json] | steer mcp tools NAME [--json]")
+		return usagef("usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME")
 	}
 	return nil
 }
