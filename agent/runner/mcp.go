@@ -157,6 +157,16 @@ func (d *mcpDesk) RestartMCP(name string) error {
 	return d.m.Restart(name)
 }
 
+// LoginMCP runs an HTTP server's OAuth sign-in (the browser flow, /mcp →
+// l) and reconnects it; it blocks until the user finished in the browser
+// or ctx ends.
+func (d *mcpDesk) LoginMCP(ctx context.Context, name string) error {
+	if d.m == nil {
+		return errNoMCP
+	}
+	return d.m.Login(ctx, name)
+}
+
 // MCPPrompts are the ready servers' prompts (/<server>:<prompt>).
 func (d *mcpDesk) MCPPrompts() []MCPPrompt {
 	if d.m == nil {
