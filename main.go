@@ -31,6 +31,7 @@ import (
 	"github.com/steer-tui/steer/agent/llm/anthropic"
 	"github.com/steer-tui/steer/agent/llm/openai"
 	"github.com/steer-tui/steer/agent/llm/scripted"
+	"github.com/steer-tui/steer/agent/mcp"
 	"github.com/steer-tui/steer/agent/rpc"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/runner/config"
@@ -93,6 +94,10 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return sessions(opts, stdin, stdout, stderr)
 	case opts.Command == "inspect":
 		return inspect(opts, stdout, stderr)
+	case opts.Command == "mcp":
+		sig := runner.CatchSignals()
+		defer sig.Stop()
+		return mcpCommand(sig.Context(), opts, stdout, stderr)
 	}
 
 	// A closed stdout (`steer run … | head`) is an error to handle, not a
@@ -146,6 +151,15 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if s := sig.Received(); s != nil { // since build: start nothing
 		a.close(stderr)
 		return runner.ExitStatus(s)
+	}
+	if opts.Command != "" { // headless: every MCP server ready or failed first
+		if err := a.rt.WaitMCP(sig.Context()); err != nil { // only a signal ends the wait early
+			a.close(stderr)
+			if s := sig.Received(); s != nil {
+				return runner.ExitStatus(s)
+			}
+			return exitFailed
+		}
 	}
 	status := runCommand(sig.Context(), a, cfg, opts, prompt, stdin, stdout, stderr)
 	if !a.close(stderr) && status == exitOK {
@@ -267,6 +281,8 @@ type app struct {
 	// modelNote says that the default model could not be used and which
 	// fallback the process started on; "" otherwise.
 	modelNote string
+	// mcp is the process's MCP servers, closed after the runtime.
+	mcp *mcp.Manager
 }
 
 // close ends the runtime in order, within runner.QuitWait: the active run
@@ -291,6 +307,7 @@ func (a *app) close(stderr io.Writer) (saved bool) {
 	for _, u := range unsaved {
 		fmt.Fprintf(stderr, "steer: %v\n", u)
 	}
+	a.mcp.Close()
 	if err := a.store.CloseContext(ctx); err != nil {
 		a.logger.Error("closing the database failed", "error", err)
 	}
@@ -351,7 +368,8 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		closeLog()
 		return nil, err
 	}
-	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote}
+	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote,
+		mcp: newMCP(cfg, workspace, stateDir, o, logger, os.Stderr)}
 	if o.Continue {
 		_, err := store.LatestUnownedSession(ctx, workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
@@ -382,6 +400,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		Failover:       failover.Config{CooldownWait: cfg.Auth.MaxCooldownWait},
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
+		MCP:            a.mcp,
 		HiddenEnv:      cfg.SecretEnvNames(),
 		ExportSecrets:  secretValues(os.Environ()),
 		Approval:       cfg.Approval(o.Approve, o.Command == ""),
@@ -395,6 +414,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		Quit:           ctx,
 	})
 	if err != nil {
+		a.mcp.Close()
 		closeStore(store, logger)
 		closeLog()
 		var unknown *runner.UnknownProfileError

@@ -212,6 +212,7 @@ func (a *Agent) loopConfigLocked(fromQueue bool) LoopConfig {
 		Unpoll:         a.unpoll,
 		Pending:        a.cfg.Pending,
 		Current:        a.current,
+		CurrentTools:   a.Tools,
 		Now:            a.cfg.Now,
 		ToolAbortGrace: a.cfg.ToolAbortGrace,
 	}
@@ -253,6 +254,13 @@ func (a *Agent) run(ctx context.Context, cfg LoopConfig, history, prompts []Mess
 
 // current is what the next request uses: the model, its stream and options,
 // as SetModel and SetThinking last left them.
+// Tools is the tool set the next request offers (SetTools's last).
+func (a *Agent) Tools() *ToolSet {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.cfg.Tools
+}
+
 func (a *Agent) current() (Model, StreamFn, StreamOptions) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -444,8 +452,8 @@ func (a *Agent) SetThinking(l ThinkingLevel) {
 	a.cfg.Thinking = l
 }
 
-// SetTools replaces the tools from the next run on (a new session gets a
-// fresh approval gate).
+// SetTools replaces the tools from the next request on (a new session gets
+// a fresh approval gate; an MCP server's tools changed).
 func (a *Agent) SetTools(set *ToolSet) {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -45,6 +45,11 @@ type LoopConfig struct {
 	// function that streams it and the options, so that a model or thinking
 	// level switched during a run applies from the next request on.
 	Current func() (Model, StreamFn, StreamOptions)
+	// CurrentTools, when set, is read before every request for the tools,
+	// so that tools that change during a run (an MCP server's
+	// tools/list_changed) apply from the next request on; the calls of a
+	// response run with the tools that request offered.
+	CurrentTools func() *ToolSet
 
 	// Now stamps messages; it defaults to time.Now.
 	Now func() time.Time
@@ -289,6 +294,9 @@ func internalError(cause any) string {
 // The error is a breach of the StreamFn contract (errNoStream, errNoMessage)
 // that leaves no message to record; the caller ends the run with it.
 func (l *loop) streamResponse() (Message, error) {
+	if l.cfg.CurrentTools != nil {
+		l.cfg.Tools = l.cfg.CurrentTools()
+	}
 	llm := LLMContext{
 		SystemPrompt: l.cfg.SystemPrompt,
 		Messages:     ForModel(l.context),

@@ -38,6 +38,7 @@ import (
 func (r *Runtime) Close(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, r.writes.cancel)
 	defer stop()
+	r.mcpDesk.unfollow()
 	r.subs.abortChildren(AbortQuit)
 	r.subs.wait(ctx) // their answers are saved before saving stops
 	err := r.writes.flush(ctx)

@@ -83,7 +83,6 @@ type inspectors struct {
 	store        *persistence.Store
 	agent        *agent.Agent
 	systemPrompt string
-	tools        *agent.ToolSet
 }
 
 // Profiles views every auth profile of the configured providers, in their

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/mcp"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/lanes"
@@ -67,6 +68,10 @@ type Options struct {
 	// configured (contextEngines), started on first use.
 	ContextEngine  string
 	ContextEngines map[string]EngineConfig
+	// MCP is the process's MCP servers (one manager for every session of a
+	// host; the caller starts and closes it): their tools join the tool
+	// set and follow its changes. nil for none.
+	MCP *mcp.Manager
 	// HiddenEnv are environment variables that hold keys (what each
 	// profile's apiKeyEnv names), kept from the programs steer starts on top
 	// of every name tools.IsSecretEnv hides.

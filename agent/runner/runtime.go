@@ -49,6 +49,7 @@ type Runtime struct {
 	*inspectors   // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
 	*approvalDesk // Approve, ApproveIn, PendingApprovals (approval.go)
 	*runNotices   // SubscribeNotices (notice.go)
+	*mcpDesk      // the MCP servers, their prompts and resources (mcp.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -137,7 +138,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.Approval = tools.ModeAuto
 	}
 	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
-		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}}
+		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP}}
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.approvals = newApprovals(approvalDeps{
 		asker: func() string {
@@ -199,7 +200,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.profiles, r.attempts = newAttemptParts(r)
 	r.inspectors = &inspectors{providers: opts.Providers, ledger: r.ledger, rehearsal: opts.Rehearsal, now: opts.Now,
 		sessionID: r.SessionID, choice: r.choice, catalog: r.catalog, profiles: r.profiles, keeper: r.keeper,
-		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt, tools: r.tools}
+		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt}
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it
@@ -211,6 +212,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent.Subscribe(r.keeper.observe)
 	r.spend = newSpendMeter(r.store, r.SessionID, opts.Budget)
 	r.agent.Subscribe(r.logEvent)
+	r.mcpDesk.follow(r.refreshTools)
 	r.sessionDeps = sessionDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, agent: r.agent,
 		choice: r.choice, workspace: opts.Workspace, parent: opts.ParentSession,
 		adoptModel: r.adoptSavedModel, loaded: r.subs.loaded, regate: r.regate}
@@ -228,7 +230,14 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	if r.opts.Interactive {
 		approver = r.approvals.approver()
 	}
-	gated := tools.Gate(r.opts.Tools, r.opts.Approval, approver)
+	return r.toolSet(tools.NewGate(r.opts.Approval, approver))
+}
+
+// toolSet is the session's tools and the MCP servers' tools of the moment
+// behind gate.
+func (r *Runtime) toolSet(gate tools.Gater) (*agent.ToolSet, error) {
+	r.mcpDesk.useGate(gate)
+	gated := gate.Wrap(append(append([]agent.Tool(nil), r.opts.Tools...), r.mcpDesk.tools()...))
 	for i, t := range gated {
 		gated[i] = runnerTool{Tool: t, r: r}
 	}

@@ -119,10 +119,24 @@ const deniedText = "denied by the user"
 // per tool name; call Gate once per session. A call that was approved may
 // reach outside the workspace; without approval the file tools refuse to.
 func Gate(tools []agent.Tool, mode Mode, approver Approver) []agent.Tool {
-	g := &gate{mode: mode, approver: approver, always: map[string]bool{}}
+	return NewGate(mode, approver).Wrap(tools)
+}
+
+// Gater is one approval gate, for a tool set that changes while the
+// session goes on (an MCP server's tools): each Wrap shares the gate's
+// memory of "allow for this session" answers.
+type Gater struct{ g *gate }
+
+// NewGate makes a gate (see Gate).
+func NewGate(mode Mode, approver Approver) Gater {
+	return Gater{&gate{mode: mode, approver: approver, always: map[string]bool{}}}
+}
+
+// Wrap puts tools behind the gate.
+func (g Gater) Wrap(tools []agent.Tool) []agent.Tool {
 	out := make([]agent.Tool, len(tools))
 	for i, t := range tools {
-		out[i] = gatedTool{inner: t, gate: g}
+		out[i] = gatedTool{inner: t, gate: g.g}
 	}
 	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm"
+	"github.com/steer-tui/steer/agent/mcp"
 	"github.com/steer-tui/steer/agent/tools"
 )
 
@@ -37,6 +38,11 @@ type Config struct {
 	Tools          ToolSettings
 	UI             UISettings
 	Budget         Budget
+	// MCPServers are steer's own MCP servers (mcpServers), in file order;
+	// MCPTrustedProjects the workspace files trusted by the config
+	// (mcpTrustedProjects).
+	MCPServers         []mcp.Config
+	MCPTrustedProjects []mcp.Allowance
 	// Source is the config file's path, or "environment".
 	Source string
 

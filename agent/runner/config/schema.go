@@ -15,6 +15,9 @@ type fileConfig struct {
 	Tools          fileTools                    `json:"tools"`
 	UI             fileUI                       `json:"ui"`
 	Budget         fileBudget                   `json:"budget"`
+	// MCPServers and MCPTrustedProjects are read by mcp.go.
+	MCPServers         map[string]fileMCPServer `json:"mcpServers"`
+	MCPTrustedProjects []fileMCPTrust           `json:"mcpTrustedProjects"`
 }
 
 type fileProvider struct {

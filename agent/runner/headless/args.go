@@ -39,6 +39,9 @@ type Args struct {
 	Clear     string        // --clear (inspect engines: NAME; inspect profiles: ID)
 	Profile   string        // --profile: the auth profile the session prefers
 	Version   bool          // --version
+	// TrustProject (--trust-project) lets the workspace's .mcp.json start
+	// its servers in this process without a recorded allowance.
+	TrustProject bool
 }
 
 // usageError is a mistake on the command line: one line on stderr and
@@ -87,6 +90,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.StringVar(&o.Clear, "clear", "", "")
 	fs.StringVar(&o.Profile, "profile", "", "")
 	fs.BoolVar(&o.Version, "version", false, "")
+	fs.BoolVar(&o.TrustProject, "trust-project", false, "")
 	if err := fs.Parse(argv); err != nil {
 		return o, err
 	}
@@ -109,7 +113,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		case len(o.Args) > 1:
 			return o, usagef("usage: steer help [COMMAND]")
 		case len(o.Args) == 1 && !hasHelp(o.Args[0]):
-			return o, usagef("no help for %q: the commands are run, rpc, sessions and inspect", o.Args[0])
+			return o, usagef("no help for %q: the commands are run, rpc, sessions, inspect and mcp", o.Args[0])
 		}
 	case "version":
 		if len(o.Args) > 0 {
@@ -126,6 +130,10 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		}
 	case "inspect":
 		if err := checkInspect(o.Args, o.Clear); err != nil {
+			return o, err
+		}
+	case "mcp":
+		if err := checkMCP(o.Args); err != nil {
 			return o, err
 		}
 	default:
@@ -155,8 +163,11 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	if o.Profile != "" && !profileApplies(o) {
 		return o, usagef("--profile applies to the terminal UI, 'steer run', 'steer rpc' and 'steer inspect profiles' only")
 	}
-	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" {
-		return o, usagef("--json applies to 'steer run', 'steer sessions' and 'steer inspect' only")
+	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" && o.Command != "mcp" {
+		return o, usagef("--json applies to 'steer run', 'steer sessions', 'steer inspect' and 'steer mcp' only")
+	}
+	if o.TrustProject && o.Command != "" && o.Command != "run" && o.Command != "rpc" && o.Command != "mcp" {
+		return o, usagef("--trust-project applies to the terminal UI, 'steer run', 'steer rpc' and 'steer mcp' only")
 	}
 	if o.Theme != "" {
 		if o.Command != "" {

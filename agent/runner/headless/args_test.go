@@ -58,7 +58,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		want string
 	}{
 		{"help run rpc", "usage: steer help [COMMAND]"},
-		{"help nope", `no help for "nope": the commands are run, rpc, sessions and inspect`},
+		{"help nope", `no help for "nope": the commands are run, rpc, sessions, inspect and mcp`},
 		{"version x", "version takes no arguments"},
 		{"rpc now", `rpc takes no arguments, got "now"`},
 		{"sessions show", "usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions import FILE [--workspace DIR] [--json] | steer sessions search QUERY [--json] | steer sessions rename ID NAME"},
@@ -73,7 +73,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"frobnicate", `unknown command "frobnicate"; see 'steer help'`},
 		{"sessions --context", "--context applies to 'steer sessions show ID' only"},
 		{"run --context hi", "--context applies to 'steer sessions show ID' only"},
-		{"rpc --json", "--json applies to 'steer run', 'steer sessions' and 'steer inspect' only"},
+		{"rpc --json", "--json applies to 'steer run', 'steer sessions', 'steer inspect' and 'steer mcp' only"},
 		{"run --theme dark hi", "--theme applies to the terminal UI only"},
 		{"--theme blue", `--theme: unknown theme "blue" (want dark, light or auto)`},
 		{"--approve yes", `--approve: unknown approval mode "yes" (want ask, auto, never)`},
@@ -88,6 +88,10 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs [--json] (engines: [--clear NAME], profiles: [--clear ID])`},
 		{"inspect lanes --clear x", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
 		{"run --clear x hi", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
+		{"mcp", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
+		{"mcp tools", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
+		{"mcp list x", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
+		{"sessions --trust-project", "--trust-project applies to the terminal UI, 'steer run', 'steer rpc' and 'steer mcp' only"},
 	}
 	for _, tt := range tests {
 		if _, err := ParseArgs(strings.Fields(tt.argv), 60); err == nil || err.Error() != tt.want {

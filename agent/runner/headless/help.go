@@ -15,6 +15,8 @@ func Help(command string) (text string, ok bool) {
 		return sessionsUsage, true
 	case "inspect":
 		return inspectHelp(), true
+	case "mcp":
+		return mcpUsage, true
 	}
 	return usage(), false
 }
@@ -36,6 +38,9 @@ Usage:
   steer sessions import FILE          a JSONL export as a new session (--workspace DIR, --json; FILE - is stdin)
   steer sessions search QUERY         the sessions whose messages, titles or names hold every word of QUERY
   steer sessions rename ID NAME       name a session (as /name does)
+  steer mcp list [--json]             start each MCP server and report its state, tools, prompts, resources
+  steer mcp tools NAME [--json]       an MCP server's tools, with their schemas and read-only hints
+  steer mcp login NAME                sign in to an MCP server that needs OAuth (opens the browser)
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from
@@ -56,6 +61,7 @@ Flags (before or after the command):
                      first), auto (all runs inside the workspace; outside is refused) or never
                      (writes, commands and outside paths refused); default: the config's
                      tools.approval, else ask in the terminal UI and auto in run and rpc
+  --trust-project    start the servers of this workspace's .mcp.json (see 'steer help mcp')
   --json             run: print the event stream as JSON lines; sessions: print JSON
   --timeout D        run: give up after D (e.g. 90s, 10m; default agent.timeoutSeconds, 48h); exit 3
   --max-cost USD     stop a run before the request that would take it past USD dollars at the

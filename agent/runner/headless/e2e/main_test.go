@@ -12,13 +12,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/steer-tui/steer/agent/mcp/mcptest"
 	"github.com/steer-tui/steer/agent/runner/steerbin"
 )
 
 // steerBin is the binary under test (see steerbin.Main).
 var steerBin string
 
-func TestMain(m *testing.M) { steerbin.Main(m, &steerBin) }
+// TestMain serves as an MCP test server when steer runs this binary as one
+// (mcptest.MaybeServe), else builds steer and tests it.
+func TestMain(m *testing.M) {
+	mcptest.MaybeServe()
+	steerbin.Main(m, &steerBin)
+}
 
 // slow skips a test that takes seconds under -short.
 func slow(t *testing.T) {
