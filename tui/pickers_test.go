@@ -66,10 +66,15 @@ func lastFrame(t *testing.T, tm *teatest.TestModel) Model {
 	return final
 }
 
+// measured is the status line's context meter once the empty session has
+// been measured (a Cmd, which the goldens must not race).
+const measured = "184/100k"
+
 // TestFilterModelPicker: typing part of a model's id narrows the picker to
 // that one model, and Enter switches to it.
 func TestFilterModelPicker(t *testing.T) {
 	tm := startProgram(t, manyModels(t))
+	waitOutput(t, tm, measured)
 	tm.Type("/model")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitOutput(t, tm, "type to filter", "● test/scripted-test")
@@ -118,6 +123,7 @@ func TestFilterSessionPicker(t *testing.T) {
 		{ID: "s_c", Title: "fix the flaky test", Updated: epoch.Add(-3 * time.Hour), Messages: 9},
 	}}
 	tm := startProgramAt(t, rt, &fakeClock{t: epoch}, func(o *Options) { o.Sessions = fake })
+	waitOutput(t, tm, measured)
 	tm.Type("/sessions")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitOutput(t, tm, "type to search", "fix the flaky test")
@@ -133,6 +139,7 @@ func TestFilterSessionPicker(t *testing.T) {
 // typed.
 func TestFilterCommandList(t *testing.T) {
 	tm := startProgram(t, newRuntime(t, nil))
+	waitOutput(t, tm, measured)
 	tm.Type("/thk")
 	waitOutput(t, tm, "/thinking")
 	final := lastFrame(t, tm)

@@ -31,6 +31,7 @@ func TestTreeBranchesAndFork(t *testing.T) {
 	h.waitView("first answer")
 	send("two")
 	h.waitView("second answer")
+	h.waitFor("the run's end", func(m Model) bool { return !m.running }) // /tree is refused during a run
 	send("/tree")
 	h.waitFor("the tree", func(m Model) bool { return m.treeOpen })
 	h.waitView("Session tree", "user: one", "› ● assistant: second answer")
