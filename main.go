@@ -208,7 +208,8 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
 	}
-	saved := inspector.Saved{Preferred: o.Profile, Engine: cfg.Agent.ContextEngine, Engines: engineRefs(cfg), Now: time.Now()}
+	saved := inspector.Saved{Preferred: o.Profile, Engine: cfg.Agent.ContextEngine, Engines: engineRefs(cfg), Now: time.Now(),
+		MCP: mcpSnapshot(cfg, stateDir, o, stderr)}
 	for _, p := range cfg.AllProviders() {
 		for _, pr := range p.Profiles {
 			saved.Profiles = append(saved.Profiles, inspector.ProfileRef{ID: pr.ID, Provider: p.Name})

@@ -28,6 +28,9 @@ type Source interface {
 	// their attempts, newest first, at most limit (0: the store's default);
 	// runner.ErrNoRecords without a state directory.
 	Runs(ctx context.Context, sessionID string, limit int) ([]runner.RunView, error)
+	// MCPServers are the MCP servers' states, in configuration order; no
+	// IO.
+	MCPServers() []runner.MCPServer
 }
 
 var _ Source = (*runner.Host)(nil)
@@ -54,7 +57,11 @@ type Saved struct {
 	// configuration's contextEngines.
 	Engine  string
 	Engines []runner.EngineRef
-	Now     time.Time
+	// MCP starts the configured MCP servers, waits until each is ready or
+	// failed (bounded by its timeout), reports them and closes them, as
+	// `steer mcp list` does; nil when nothing can start them.
+	MCP func(ctx context.Context) ([]runner.MCPServer, error)
+	Now time.Time
 }
 
 // ProfileRef names a configured auth profile and its provider.

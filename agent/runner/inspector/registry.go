@@ -9,6 +9,7 @@ func All() []*Inspector {
 		Engines,
 		Lanes,
 		Runs,
+		MCP,
 	}
 }
 

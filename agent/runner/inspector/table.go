@@ -45,14 +45,23 @@ type Cell struct {
 
 // Row is one row: its cells (one per column), the lines shown under the
 // table while it is selected, its identity (Key: the selection stays on it
-// when the table is rebuilt), what the clear key acts on ("" for nothing)
-// and, for an auth profile, the session's choice of it.
+// when the table is rebuilt), what the clear key acts on ("" for nothing),
+// for an auth profile the session's choice of it, and for an MCP server
+// what can be done to it.
 type Row struct {
 	Cells  []Cell
 	Detail []string
 	Key    string
 	Target string
 	Choice *Choice
+	Server *Server
+}
+
+// Server is the MCP server on a row: r restarts it, l signs in to it when
+// it is a remote server that needs a login.
+type Server struct {
+	Name     string
+	CanLogin bool
 }
 
 // Choice is the session's choice of the auth profile on a row: p prefers
