@@ -129,6 +129,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, func() tea.Msg { return ask }
 	case key.Matches(k, m.keys.Prefer), key.Matches(k, m.keys.Lock):
 		return m, m.choose(key.Matches(k, m.keys.Lock))
+	case key.Matches(k, m.keys.Restart), key.Matches(k, m.keys.Login):
+		return m, m.serverAction(key.Matches(k, m.keys.Login))
 	case key.Matches(k, m.keys.Older):
 		m.showPage(m.page + 1)
 	case key.Matches(k, m.keys.Newer):
@@ -159,6 +161,20 @@ func (m Model) choose(lock bool) tea.Cmd {
 		ask = msgs.PreferProfileMsg{}
 	default:
 		ask = msgs.PreferProfileMsg{Profile: c.Profile}
+	}
+	return func() tea.Msg { return ask }
+}
+
+// serverAction asks to restart the selected row's MCP server, or to sign
+// in to it.
+func (m Model) serverAction(login bool) tea.Cmd {
+	row, ok := m.Selected()
+	if !ok || row.Server == nil {
+		return nil
+	}
+	var ask tea.Msg = msgs.RestartMCPMsg{Server: row.Server.Name}
+	if login {
+		ask = msgs.LoginMCPMsg{Server: row.Server.Name}
 	}
 	return func() tea.Msg { return ask }
 }
@@ -216,6 +232,8 @@ func (m *Model) syncKeys() {
 	}
 	k.Prefer.SetHelp("p", prefer)
 	k.Lock.SetHelp("l", lock)
+	k.Restart.SetEnabled(row.Server != nil)
+	k.Login.SetEnabled(row.Server != nil && row.Server.CanLogin)
 	k.Older.SetEnabled(m.page+1 < len(m.table.Pages))
 	k.Newer.SetEnabled(m.page > 0)
 }
