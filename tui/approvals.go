@@ -117,7 +117,7 @@ func (m Model) hasDialog(tag string) bool { return m.dialogIndex(tag) >= 0 }
 func (m Model) dropApprovalDialogs() Model {
 	kept := m.dialogs[:0:0]
 	for _, d := range m.dialogs {
-		if d.Tag() == "" || d.Tag() == sessionPickerTag {
+		if d.Tag() == "" || d.Tag() == sessionPickerTag || strings.HasPrefix(d.Tag(), elicitTagPrefix) {
 			kept = append(kept, d)
 		}
 	}

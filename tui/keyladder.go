@@ -54,7 +54,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.typeThrough(msg)
 	}
 	if input.Burst(msg) {
-		if n := len(m.dialogs); n > 0 && m.dialogs[n-1].Searches() { // typed fast into a search: its query
+		if n := len(m.dialogs); n > 0 && m.dialogs[n-1].TakesText() { // typed fast into a search or a form: its text
 			var cmd tea.Cmd
 			m.dialogs[n-1], cmd = m.dialogs[n-1].Update(msg)
 			return m, cmd

@@ -18,6 +18,7 @@ import (
 
 	"github.com/steer-tui/steer/tui/chat"
 	"github.com/steer-tui/steer/tui/dialog"
+	"github.com/steer-tui/steer/tui/form"
 	"github.com/steer-tui/steer/tui/input"
 	"github.com/steer-tui/steer/tui/inspect"
 	"github.com/steer-tui/steer/tui/listnav"
@@ -38,6 +39,7 @@ var keyMaps = map[string]any{
 	"input.DefaultEditKeyMap":    input.DefaultEditKeyMap(),
 	"input.DefaultHistoryKeyMap": input.DefaultHistoryKeyMap(),
 	"dialog.DefaultKeyMap":       dialog.DefaultKeyMap(),
+	"form.DefaultKeyMap":         form.DefaultKeyMap(),
 	"inspect.DefaultKeyMap":      inspect.DefaultKeyMap(),
 	"treeview.DefaultKeyMap":     treeview.DefaultKeyMap(),
 	"chat.DefaultKeyMap":         chat.DefaultKeyMap(),

@@ -80,7 +80,7 @@ func (m *Model) syncKeys() {
 func (m Model) ShortHelp() []key.Binding {
 	k := m.keys
 	if n := len(m.dialogs); n > 0 {
-		return append(m.dialogs[n-1].Keys().ShortHelp(), k.Quit)
+		return append(m.dialogs[n-1].ShortHelp(), k.Quit)
 	}
 	if m.treeOpen {
 		return append(m.tree.Keys().ShortHelp(), k.Quit)

@@ -100,7 +100,7 @@ type Model struct {
 	// sessionAsked is the picker's last search, its query and scope, which
 	// a late query message does not ask again; "" for none yet.
 	sessionAsked string
-	help             *help.Model // only its Width changes, in refresh
+	help         *help.Model // only its Width changes, in refresh
 
 	// The open inspector (inspectors.go), while inspecting; inspectGen
 	// counts openings (its ticks carry it), inspectPending says a read of
@@ -198,9 +198,9 @@ func New(rt Runtime, opts Options) Model {
 // Init turns on the mouse if asked.
 func (m Model) Init() tea.Cmd {
 	if m.mouse {
-		return tea.EnableMouseCellMotion
+		return tea.Batch(tea.EnableMouseCellMotion, readMCPProject(m.rt))
 	}
-	return nil
+	return readMCPProject(m.rt)
 }
 
 func (m Model) dialogDeps() dialog.Deps {

@@ -61,6 +61,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		tea.WithoutSignalHandler(), tea.WithInput(pastes.Input()))
 	stopSize := screen.WatchSize(out, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	b := startBridge(rt, p.Send, FlushInterval)
+	mw := startMCPWatch(rt, p.Send)
 	m.calls.start(p.Send)
 	final, err := p.Run()
 	stopSize()
@@ -69,6 +70,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		err = cerr
 	}
 	b.stop()
+	mw.stop()
 	unsent := m.calls.stop(callsStopWait)
 
 	if ctx.Err() == nil {

@@ -21,6 +21,7 @@ type Runtime interface {
 	Tree
 	History
 	Prompts
+	MCPServers // mcp.go
 }
 
 // History reads what a session was loaded without. It may do IO: it is

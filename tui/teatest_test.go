@@ -35,6 +35,8 @@ func startProgramAt(t *testing.T, rt Runtime, clk *fakeClock, opts ...func(*Opti
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
 	b := startBridge(rt, tm.Send, FlushInterval)
 	t.Cleanup(b.stop)
+	w := startMCPWatch(rt, tm.Send)
+	t.Cleanup(w.stop)
 	m.calls.start(tm.Send)
 	t.Cleanup(func() { m.calls.stop(time.Second) })
 	return tm

@@ -114,6 +114,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleChose(msg)
 	case clearedMsg:
 		return m.handleCleared(msg)
+	case mcpMsg, msgs.RestartMCPMsg, msgs.LoginMCPMsg:
+		return m.routeMCP(msg)
 	case msgs.HealthChangedMsg:
 		return m.handleHealth(msg)
 	case healthTickMsg:

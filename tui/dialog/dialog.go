@@ -108,7 +108,8 @@ type Model struct {
 	search  *Search
 	query   string
 	matches []int
-	initial int // the item selected at first, again once the query is empty
+	initial int        // the item selected at first, again once the query is empty
+	fm      formDialog // a form's (form.go)
 }
 
 // PausedNote is what a guarded question says while it ignores keys.
@@ -215,6 +216,9 @@ func (m *Model) SetSize(width, height int) {
 // Update handles keys. Choosing closes the dialog and sends the item's
 // request, in that order.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if m.isForm() {
+		return m.updateForm(msg)
+	}
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return m, nil
@@ -291,6 +295,10 @@ func (m Model) rows() int {
 func (m Model) View() string { return m.view }
 
 func (m *Model) render() {
+	if m.isForm() {
+		m.renderForm()
+		return
+	}
 	st := m.d.Styles
 	inner := max(m.width-4, 10)
 	rows := m.rows()
