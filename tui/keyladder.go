@@ -152,14 +152,19 @@ func (m Model) handleCtrlC() (Model, tea.Cmd) {
 		return m.handleQuit()
 	}
 	m.lastCtrlC = now
+	var cancel tea.Cmd
 	switch {
 	case len(m.dialogs) > 0:
+		if c := m.dialogs[len(m.dialogs)-1].FormCancel(); c != nil { // a server waits for its answer
+			cancel = func() tea.Msg { return c }
+		}
 		m = m.closeDialog()
 	case m.inspecting:
 		m, _ = m.handleCloseInspector()
 	}
 	m.input.Reset()
-	return m.updateStatus(msgs.HintMsg{Text: fmt.Sprintf("press %s again to quit", m.keys.Quit.Help().Key), For: quitWindow})
+	m, hint := m.updateStatus(msgs.HintMsg{Text: fmt.Sprintf("press %s again to quit", m.keys.Quit.Help().Key), For: quitWindow})
+	return m, tea.Batch(hint, cancel)
 }
 
 func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {

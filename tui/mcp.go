@@ -121,7 +121,10 @@ func (m Model) routeMCP(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m.dropDialog(msg.id).hint("the MCP server withdrew its request for input")
 	case elicitAnsweredMsg:
-		msg.reply <- msg.answer // it holds one, and is answered once: its dialog is gone
+		select {
+		case msg.reply <- msg.answer: // it holds one: the first answer is the answer
+		default:
+		}
 	}
 	return m, nil
 }

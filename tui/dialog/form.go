@@ -35,6 +35,16 @@ func NewForm(d Deps, title, text string, f form.Model, submit func(content map[s
 	return m
 }
 
+// FormCancel is the request a form sends when it is cancelled (its owner
+// closing it otherwise, Ctrl+C, must answer it too); nil for a dialog that
+// is no form.
+func (m Model) FormCancel() tea.Msg {
+	if !m.isForm() {
+		return nil
+	}
+	return m.fm.cancel
+}
+
 // isForm reports whether the dialog is a form.
 func (m Model) isForm() bool { return m.fm.form.Len() > 0 || m.fm.submit != nil }
 

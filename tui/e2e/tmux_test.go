@@ -16,13 +16,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/steer-tui/steer/agent/mcp/mcptest"
 	"github.com/steer-tui/steer/agent/runner/steerbin"
 )
 
 // steerBin is the binary under test (see steerbin.Main).
 var steerBin string
 
-func TestMain(m *testing.M) { steerbin.Main(m, &steerBin) }
+func TestMain(m *testing.M) {
+	mcptest.MaybeServe() // the MCP server a test starts as a child (mcp_test.go)
+	steerbin.Main(m, &steerBin)
+}
 
 // requireTmux skips a test that needs tmux where it is not installed.
 func requireTmux(t *testing.T) {
