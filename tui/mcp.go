@@ -170,13 +170,13 @@ func (m Model) handleRestartMCP(name string) (Model, tea.Cmd) {
 // user minutes, so it runs in a Cmd of its own, not on the calls' lanes.
 func (m Model) handleLoginMCP(name string) (Model, tea.Cmd) {
 	rt := m.rt
-	m, _ = m.hint("signing in to " + name + " in the browser…")
-	return m, func() tea.Msg {
+	m, hint := m.hint("signing in to " + name + " in the browser…")
+	return m, tea.Batch(hint, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), mcpLoginWait)
 		defer cancel()
 		err := rt.LoginMCP(ctx, name)
 		return mcpDoneMsg{what: "sign in to " + name, err: err}
-	}
+	})
 }
 
 // handleElicitation opens the form a server's request for input asks for.

@@ -65,8 +65,8 @@ func (h *harness) watchMCP(rt MCPServers) {
 	h.t.Cleanup(w.stop)
 }
 
-// TestGoldenMCPInspector: /mcp lists the server with its counts; r asks to
-// restart it, which the runtime does.
+// TestGoldenMCPInspector: /mcp lists the server with its counts; r
+// restarts it and l signs in to it, through the runtime.
 func TestGoldenMCPInspector(t *testing.T) {
 	rt := mcpRuntime(t, nil)
 	h := newHarness(t, rt, 100, 24)
@@ -77,6 +77,9 @@ func TestGoldenMCPInspector(t *testing.T) {
 	checkGolden(t, h, 100, 24)
 	h.typeText("r")
 	h.waitView("restart srv")
+	// l signs in; what the runtime answers shows (here: no token store).
+	h.typeText("l")
+	h.waitView("no state directory to keep the token in")
 }
 
 // TestGoldenMCPElicitation: a tool that asks the user for input opens a
