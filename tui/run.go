@@ -61,6 +61,8 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 		tea.WithoutSignalHandler(), tea.WithInput(pastes.Input()))
 	stopSize := screen.WatchSize(out, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	b := startBridge(rt, p.Send, FlushInterval)
+	servers := watchMCP(rt, p.Send)
+	defer servers.stop()
 	m.calls.start(p.Send)
 	final, err := p.Run()
 	stopSize()

@@ -21,6 +21,7 @@ type Runtime interface {
 	Tree
 	History
 	Prompts
+	ServerPrompts
 }
 
 // History reads what a session was loaded without. It may do IO: it is

@@ -130,6 +130,12 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleAnswerApproval(msg)
 	case budgetMsg:
 		return m.handleBudget(msg)
+	case mcpChangedMsg:
+		return m.loadPrompts(), nil
+	case promptsListedMsg:
+		return m.handlePromptsListed(msg)
+	case runPromptMsg:
+		return m.handleRunPrompt(msg)
 	case sessionQueryMsg:
 		return m.handleSessionQueryChanged()
 	case sessionScopeMsg:
