@@ -188,3 +188,27 @@ func TestGoldenResourceMention(t *testing.T) {
 		t.Fatalf("the template's resource was not attached: %+v", last)
 	}
 }
+
+// TestPromptCommandWhileRunning: a prompt run during a run is queued as
+// steering, like a typed message, and reaches the run.
+func TestPromptCommandWhileRunning(t *testing.T) {
+	release := make(chan struct{})
+	host, script, _ := mcpHost(t, agenttest.Reply().Text("working").Wait(release).Stop(agent.StopReasonStop),
+		agenttest.Reply().Text("greeted").Stop(agent.StopReasonStop))
+	h := newHarness(t, host, 80, 24, func(o *Options) { o.Mentions = host })
+	h.waitFor("the prompts", func(m Model) bool { _, ok := m.commands.Lookup("srv:greet"); return ok })
+	h.typeText("go")
+	h.key(tea.KeyEnter, false)
+	h.waitFor("the run", func(m Model) bool { return m.running })
+	h.command("/srv:greet name=Bob")
+	h.waitFor("the prompt queued as steering", func(m Model) bool {
+		items := m.queue.Items()
+		return len(items) == 1 && items[0].Kind == agent.QueueSteer && items[0].Text == "Say hello to Bob"
+	})
+	close(release)
+	h.waitView("greeted")
+	h.waitFor("the run to end", func(m Model) bool { return !m.running })
+	if reqs := script.Requests(); len(reqs) != 2 || reqs[1].Messages[len(reqs[1].Messages)-1].Typed() != "Say hello to Bob" {
+		t.Fatalf("the second request did not carry the prompt: %d requests", len(reqs))
+	}
+}
