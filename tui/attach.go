@@ -20,6 +20,9 @@ type Mentions interface {
 	// blocks for Steer and FollowUp. It does IO: it is called from the
 	// call that sends them, so that they keep the order they were sent in.
 	Attach(ctx context.Context, text string, paths []string) ([]agent.Content, error)
+	// MentionResources are the MCP servers' resources and templates "@"
+	// offers beside the files; the editor calls it from tea.Cmd goroutines.
+	MentionResources() []mention.Resource
 }
 
 // filesOf is the editor's file index, or none without Mentions.
@@ -28,6 +31,14 @@ func filesOf(mn Mentions) input.Files {
 		return nil
 	}
 	return mn.FileIndex
+}
+
+// resourcesOf is the editor's MCP resources, or none without Mentions.
+func resourcesOf(mn Mentions) input.Resources {
+	if mn == nil {
+		return nil
+	}
+	return mn.MentionResources
 }
 
 // readAttached reads what a message attaches; without Mentions, nothing.

@@ -102,7 +102,7 @@ func (m Model) helpText() string {
 	section("Queue (tab to focus)", m.queue.Keys().ShortHelp())
 	section("Inspectors ("+inspectorCommands()+")", bindings(inspect.DefaultKeyMap().FullHelp()))
 	b.WriteString("Commands\n")
-	for _, c := range m.commands.All() {
+	for _, c := range append(m.commands.All(), m.commands.Dynamic()...) { // the MCP prompts last
 		name := "/" + c.Name
 		if c.Args != "" {
 			name += " " + c.Args

@@ -41,6 +41,8 @@ func newHarness(t *testing.T, rt Runtime, width, height int, opts ...func(*Optio
 	h := &harness{t: t, m: New(rt, o), msgs: make(chan tea.Msg, 4096)}
 	b := startBridge(rt, func(msg tea.Msg) { h.msgs <- msg }, time.Millisecond)
 	t.Cleanup(b.stop)
+	servers := startMCPWatch(rt, func(msg tea.Msg) { h.msgs <- msg })
+	t.Cleanup(servers.stop)
 	h.m.calls.start(func(msg tea.Msg) { h.msgs <- msg })
 	t.Cleanup(func() { h.m.calls.stop(time.Second) })
 	h.send(tea.WindowSizeMsg{Width: width, Height: height})

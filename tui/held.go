@@ -24,6 +24,8 @@ import (
 //	                            with (the pickers open at once; a choice
 //	                            there applies from the next request)
 //	/tree, /fork                refused: they move the session under the run
+//	/<server>:<prompt>          at once, like a typed message: the MCP
+//	                            prompt is sent as steering (mcpprompts.go)
 //	anything else               at once: it does not touch the run (help,
 //	                            inspectors, /name, /export, /quit; /budget
 //	                            applies from the run's next request; /new and

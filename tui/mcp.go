@@ -98,7 +98,7 @@ func (elicitAnsweredMsg) mcp()   {}
 func (m Model) routeMCP(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case mcpChangedMsg:
-		return m.reloadInspector(msgs.InspectMCP), nil
+		return m.reloadInspector(msgs.InspectMCP).loadPrompts(), nil
 	case msgs.RestartMCPMsg:
 		return m.handleRestartMCP(msg.Server)
 	case msgs.LoginMCPMsg:

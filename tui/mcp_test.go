@@ -59,18 +59,11 @@ func mcpRuntime(t *testing.T, project *mcp.Project, responses ...*agenttest.Resp
 	return h
 }
 
-// watchMCP starts the MCP watch feeding h, as Run does.
-func (h *harness) watchMCP(rt MCPServers) {
-	w := startMCPWatch(rt, func(msg tea.Msg) { h.msgs <- msg })
-	h.t.Cleanup(w.stop)
-}
-
 // TestGoldenMCPInspector: /mcp lists the server with its counts; r
 // restarts it and l signs in to it, through the runtime.
 func TestGoldenMCPInspector(t *testing.T) {
 	rt := mcpRuntime(t, nil)
 	h := newHarness(t, rt, 100, 24)
-	h.watchMCP(rt)
 	h.typeText("/mcp")
 	h.key(tea.KeyEnter, false)
 	h.waitView("MCP servers · 1 server: 1 ready", "http server from the config")
@@ -89,7 +82,6 @@ func TestGoldenMCPElicitation(t *testing.T) {
 		agenttest.Reply().ToolCall("c1", "mcp__srv__ask", `{}`).Stop(agent.StopReasonToolUse),
 		agenttest.Reply().Text("thanks").Stop(agent.StopReasonStop))
 	h := newHarness(t, rt, 80, 24)
-	h.watchMCP(rt)
 	h.typeText("go")
 	h.key(tea.KeyEnter, false)
 	h.waitFor("the form", func(m Model) bool { return len(m.dialogs) == 1 })
@@ -121,7 +113,6 @@ func TestMCPElicitationCancel(t *testing.T) {
 				agenttest.Reply().ToolCall("c1", "mcp__srv__ask", `{}`).Stop(agent.StopReasonToolUse),
 				agenttest.Reply().Text("ok").Stop(agent.StopReasonStop))
 			h := newHarness(t, rt, 80, 24)
-			h.watchMCP(rt)
 			h.typeText("go")
 			h.key(tea.KeyEnter, false)
 			h.waitFor("the form", func(m Model) bool { return len(m.dialogs) == 1 })

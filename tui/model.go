@@ -181,7 +181,7 @@ func New(rt Runtime, opts Options) Model {
 	})
 	m.input = input.New(input.Deps{
 		Styles: st.Input, Keys: input.DefaultKeyMap(), Edit: input.DefaultEditKeyMap(),
-		Commands: suggestions, MaxBytes: opts.MaxInputBytes, Files: filesOf(opts.Mentions), Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
+		Commands: suggestions, MaxBytes: opts.MaxInputBytes, Files: filesOf(opts.Mentions), Resources: resourcesOf(opts.Mentions), Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
 	})
 	m.queue = queue.New(queue.Deps{Styles: st.Queue, Keys: queue.DefaultKeyMap()})
 	m.status = status.New(status.Deps{Styles: st.Status, Now: opts.Now})
@@ -190,7 +190,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth().loadHistory()
+	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth().loadHistory().loadPrompts()
 	m.refresh()
 	return m
 }

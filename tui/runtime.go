@@ -22,6 +22,7 @@ type Runtime interface {
 	History
 	Prompts
 	MCPServers // mcp.go
+	ServerPrompts
 }
 
 // History reads what a session was loaded without. It may do IO: it is

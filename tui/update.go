@@ -132,6 +132,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleAnswerApproval(msg)
 	case budgetMsg:
 		return m.handleBudget(msg)
+	case promptsListedMsg:
+		return m.handlePromptsListed(msg)
+	case runPromptMsg:
+		return m.handleRunPrompt(msg)
 	case sessionQueryMsg:
 		return m.handleSessionQueryChanged()
 	case sessionScopeMsg:

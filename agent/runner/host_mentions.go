@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -40,13 +39,6 @@ func (f *fileIndexes) FileIndex() *mention.Index {
 	}
 	ix.Start()
 	return ix
-}
-
-// Attach reads what an input attaches in the current session's workspace:
-// the files and directories text mentions and the paths beside it
-// (mention.Expand), for Steer's or FollowUp's images.
-func (f *fileIndexes) Attach(ctx context.Context, text string, paths []string) ([]agent.Content, error) {
-	return mention.Expand(ctx, f.workspace(), text, paths)
 }
 
 // closeAll stops the walks still going.

@@ -30,10 +30,14 @@ type Command struct {
 	Run func(args string) tea.Msg
 }
 
-// Registry holds commands in the order they were registered.
+// Registry holds commands in the order they were registered, then the
+// dynamic ones (the MCP servers' prompts), which SetDynamic replaces as a
+// whole.
 type Registry struct {
-	cmds  []Command
-	names map[string]int
+	cmds    []Command
+	names   map[string]int
+	dynamic []Command
+	dnames  map[string]int
 }
 
 // New returns an empty registry.
@@ -52,17 +56,33 @@ func (r *Registry) Register(c Command) {
 	}
 }
 
-// Lookup finds the command called name (or one of its aliases).
-func (r *Registry) Lookup(name string) (Command, bool) {
-	i, ok := r.names[strings.ToLower(name)]
-	if !ok {
-		return Command{}, false
+// SetDynamic replaces the dynamic commands with cmds. A registered
+// command's name wins over a dynamic one's.
+func (r *Registry) SetDynamic(cmds []Command) {
+	r.dynamic = append([]Command(nil), cmds...)
+	r.dnames = make(map[string]int, len(cmds))
+	for i, c := range cmds {
+		r.dnames[strings.ToLower(c.Name)] = i
 	}
-	return r.cmds[i], true
 }
 
-// All returns every command in registration order.
+// Lookup finds the command called name (or one of its aliases), a
+// registered one first, then a dynamic one.
+func (r *Registry) Lookup(name string) (Command, bool) {
+	if i, ok := r.names[strings.ToLower(name)]; ok {
+		return r.cmds[i], true
+	}
+	if i, ok := r.dnames[strings.ToLower(name)]; ok {
+		return r.dynamic[i], true
+	}
+	return Command{}, false
+}
+
+// All returns every registered command in registration order.
 func (r *Registry) All() []Command { return append([]Command(nil), r.cmds...) }
+
+// Dynamic returns the dynamic commands, in the order SetDynamic was given.
+func (r *Registry) Dynamic() []Command { return append([]Command(nil), r.dynamic...) }
 
 // Names returns every command name, sorted, for hints.
 func (r *Registry) Names() []string {

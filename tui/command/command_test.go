@@ -26,3 +26,24 @@ func TestRegistry(t *testing.T) {
 		t.Fatalf("names = %v", names)
 	}
 }
+
+// TestRegistryDynamic: the dynamic commands are looked up after the
+// registered ones, whatever their case, and SetDynamic replaces them all.
+func TestRegistryDynamic(t *testing.T) {
+	r := New()
+	r.Register(Command{Name: "model", Summary: "registered"})
+	r.SetDynamic([]Command{{Name: "srv:Greet"}, {Name: "model", Summary: "dynamic"}})
+	if c, ok := r.Lookup("srv:greet"); !ok || c.Name != "srv:Greet" {
+		t.Fatalf("dynamic lookup = %+v, %v", c, ok)
+	}
+	if c, _ := r.Lookup("model"); c.Summary != "registered" {
+		t.Fatalf("a dynamic command shadowed a registered one: %+v", c)
+	}
+	if len(r.All()) != 1 || len(r.Dynamic()) != 2 {
+		t.Fatalf("all %v, dynamic %v", r.All(), r.Dynamic())
+	}
+	r.SetDynamic(nil)
+	if _, ok := r.Lookup("srv:greet"); ok || len(r.Dynamic()) != 0 {
+		t.Fatal("SetDynamic(nil) kept the old commands")
+	}
+}

@@ -29,14 +29,22 @@ func (m *Model) updateMatches() {
 		m.sel = 0
 		return
 	}
-	names := make([]string, len(m.d.Commands))
-	for i, s := range m.d.Commands {
+	all := append(slices.Clip(m.d.Commands), m.dynamic...)
+	names := make([]string, len(all))
+	for i, s := range all {
 		names[i] = s.Name
 	}
 	for _, i := range filter.Rank(m.ta.Value()[1:], names) {
-		m.matches = append(m.matches, m.d.Commands[i])
+		m.matches = append(m.matches, all[i])
 	}
 	if !slices.Equal(before, m.matches) || m.sel >= len(m.matches) {
 		m.sel = 0
 	}
+}
+
+// SetDynamicCommands replaces the commands offered after the fixed ones:
+// the MCP servers' prompts, which come and go with the servers.
+func (m *Model) SetDynamicCommands(s []Suggestion) {
+	m.dynamic = s
+	m.updateMatches()
 }

@@ -78,6 +78,10 @@ func TestSubmit(t *testing.T) {
 		{"/model test/x", false, msgs.RunCommandMsg{Name: "model", Args: "test/x"}},
 		{"/usr/bin is slow", false, msgs.SteerMsg{Text: "/usr/bin is slow"}},
 		{"/nosuch", false, msgs.RunCommandMsg{Name: "nosuch"}},
+		{"/everything:complex_prompt temperature=0.7 style=short", false,
+			msgs.RunCommandMsg{Name: "everything:complex_prompt", Args: "temperature=0.7 style=short"}},
+		{"/My_Server:Get.Thing", false, msgs.RunCommandMsg{Name: "My_Server:Get.Thing"}},
+		{"/c:/windows is slow", false, msgs.SteerMsg{Text: "/c:/windows is slow"}},
 	}
 	for _, tt := range tests {
 		m := typeText(newInput(), tt.text)

@@ -117,8 +117,10 @@ func (m *Model) mentionCmd() tea.Cmd {
 	}
 	m.men.seq++
 	m.men.asked, m.men.sent = q, true
-	seq, files := m.men.seq, m.d.Files
-	return func() tea.Msg { return mentionFoundMsg{seq: seq, res: files().Query(q, mentionLimit)} }
+	seq, files, resources := m.men.seq, m.d.Files, m.d.Resources
+	return func() tea.Msg {
+		return mentionFoundMsg{seq: seq, res: withResources(files().Query(q, mentionLimit), resources, q)}
+	}
 }
 
 // handleMentionFound shows the answer to the latest query, and asks again
@@ -153,14 +155,20 @@ func (m *Model) handleMentionRetry(msg mentionRetryMsg) tea.Cmd {
 
 // pickMention puts the selected file in place of the "@word": its
 // mention, then a space, or for a directory "@dir/", which lists the
-// directory next. An image becomes an attachment chip instead.
+// directory next. An image becomes an attachment chip instead; an MCP
+// resource is written as "@server:uri" (resourceToken).
 func (m *Model) pickMention() tea.Cmd {
 	if !m.mentionOpen() {
 		return nil
 	}
-	path := m.men.matches[m.men.sel].Path
+	picked := m.men.matches[m.men.sel]
+	path := picked.Path
 	for range utf8.RuneCountInString(m.men.token) {
 		m.edit(tea.KeyMsg{Type: tea.KeyBackspace})
+	}
+	if picked.Resource != nil {
+		m.ta.InsertString(resourceToken(picked.Resource))
+		return nil
 	}
 	if !mention.IsDir(path) && mention.LooksLikeImage(path) {
 		return m.probeImage(path, mention.Token(path)+" ")
@@ -202,9 +210,10 @@ func (m *Model) renderMentions() []string {
 	first := max(m.men.sel-rows+1, 0)
 	var out []string
 	for i := first; i < len(m.men.matches) && i < first+rows; i++ {
-		line := st.Completion.Render("  " + m.men.matches[i].Path)
+		label := mentionLabel(m.men.matches[i])
+		line := st.Completion.Render("  " + label)
 		if i == m.men.sel {
-			line = st.CompletionSelected.Render("› " + m.men.matches[i].Path)
+			line = st.CompletionSelected.Render("› " + label)
 		}
 		out = append(out, ansi.Truncate(line, m.width, "…"))
 	}

@@ -34,6 +34,9 @@ type Deps struct {
 	MaxBytes int
 	// Files is the workspace's file index for "@"; nil offers none.
 	Files Files
+	// Resources are the MCP servers' resources "@" offers beside the
+	// files (mention_resources.go); nil offers none.
+	Resources Resources
 }
 
 // Model is the editor: a Bubbles textarea, which does the editing, wrapping
@@ -54,6 +57,7 @@ type Model struct {
 	pasted int
 
 	matches   []Suggestion
+	dynamic   []Suggestion // the MCP servers' prompts (SetDynamicCommands)
 	sel       int
 	dismissed bool // the list was closed for this text
 
@@ -298,7 +302,8 @@ func (m *Model) edit(msg tea.Msg) tea.Cmd {
 
 // commandLine matches a line that names a slash command: "/name" and its
 // arguments. "/usr/bin is slow" is text, not a command.
-var commandLine = lazyregexp.Regexp{Expr: `^/([a-z][a-z0-9-]*)(?:\s+(.*))?$`}
+// An MCP prompt's command is "/server:prompt".
+var commandLine = lazyregexp.Regexp{Expr: `^/([a-z][a-z0-9-]*|[^\s/:]+:[^\s/]+)(?:\s+(.*))?$`}
 
 // Submit handles a sending key: Enter sends the text as steering (or
 // re-sends a taken-back item as the kind it had), Alt+Enter as a follow-up

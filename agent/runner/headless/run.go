@@ -13,7 +13,6 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/agent/runner/mention"
 	"github.com/steer-tui/steer/agent/runner/outbox"
 )
 
@@ -113,8 +112,9 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	saves := watchSaves(rt, errw)
 	defer saves.stop()
 
-	// The files the prompt @-mentions go with it, as from the TUI.
-	attached, err := mention.Expand(ctx, rt.Workspace(), prompt, nil)
+	// The files and MCP resources the prompt @-mentions go with it, as
+	// from the TUI.
+	attached, err := rt.Attach(ctx, prompt, nil)
 	if err == nil {
 		err = rt.Prompt(ctx, prompt, attached...)
 	}

@@ -16,6 +16,9 @@ type Match struct {
 	// Matched are the byte offsets in Path of the query's characters, for
 	// highlighting; none for a listing.
 	Matched []int
+	// Resource is set for an MCP server's resource or template (Path is
+	// then "server:uri"), which the finder offers beside the files.
+	Resource *Resource
 }
 
 // Result is a query's answer.
