@@ -23,7 +23,7 @@ import (
 // their images as images, embedded resources as text.
 
 // ServerPrompts are the MCP servers' prompts; *runner.Host has them
-// (host_mcp_compose.go). The methods are called from tea.Cmd goroutines.
+// (host_mcp.go). The methods are called from tea.Cmd goroutines.
 type ServerPrompts interface {
 	MCPPrompts() []runner.MCPPrompt
 	// GetMCPPrompt expands a prompt with its arguments; it does IO.
