@@ -87,7 +87,7 @@ func TestGoldenMCPElicitation(t *testing.T) {
 	h.waitFor("the form", func(m Model) bool { return len(m.dialogs) == 1 })
 	// The attempt's profile and the meter after the tool call, which the bridge
 	// brings on its own way.
-	h.waitView("test:default", "449/100k")
+	h.waitView("test:default", "481/100k")
 	checkGolden(t, h, 80, 24)
 	h.typeText("Ada")
 	h.key(tea.KeyEnter, false)

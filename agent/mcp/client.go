@@ -10,12 +10,13 @@ import (
 
 // newClient is the SDK client of one connection to s: it advertises form
 // elicitation (answered by Options.Elicit, declined when nobody can
-// answer) and no sampling, so a server's sampling request is refused as
-// an unknown method; it routes progress to the running call, server log
+// answer), and sampling only where the configuration allows it (answered
+// by the running call's Sampler: sampling.go), so another server's
+// sampling request is refused as an unknown method; it routes progress to the running call, server log
 // messages to steer's log, and list changes to a fresh listing.
 func newClient(s *server) *sdk.Client {
 	impl := &sdk.Implementation{Name: "steer", Version: s.o.version()}
-	return sdk.NewClient(impl, &sdk.ClientOptions{
+	opts := &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			return s.elicit(ctx, req.Params)
@@ -29,7 +30,13 @@ func newClient(s *server) *sdk.Client {
 		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { go s.relist() },
 		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { go s.relist() },
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { go s.relist() },
-	})
+	}
+	if s.cfg.AllowSampling {
+		opts.CreateMessageHandler = func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			return s.sample(ctx, req.Params)
+		}
+	}
+	return sdk.NewClient(impl, opts)
 }
 
 // list asks a new session for everything it offers, as its capabilities

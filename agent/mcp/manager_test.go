@@ -18,7 +18,7 @@ func TestToolResults(t *testing.T) {
 	ts := httpServer(t, nil)
 	m := started(t, stdio("local", mcptest.ModeOK), Config{Name: "remote", Transport: TransportHTTP, URL: ts.URL})
 	for _, srv := range []string{"local", "remote"} {
-		if st := statusOf(t, m, srv); st.State != StateReady || st.Tools != 10 || st.Prompts != 1 || st.Resources != 1 {
+		if st := statusOf(t, m, srv); st.State != StateReady || st.Tools != 11 || st.Prompts != 1 || st.Resources != 1 {
 			t.Fatalf("%s: %+v", srv, st)
 		}
 		cases := []struct {
@@ -82,7 +82,7 @@ func TestListChanged(t *testing.T) {
 	if _, err := toolNamed(t, m, "mcp__local__grow").Execute(context.Background(), "c1", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, m, "the extra tool", func() bool { return statusOf(t, m, "local").Tools == 11 })
+	waitFor(t, m, "the extra tool", func() bool { return statusOf(t, m, "local").Tools == 12 })
 	toolNamed(t, m, "mcp__local__extra")
 }
 

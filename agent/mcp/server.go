@@ -42,7 +42,8 @@ type server struct {
 	red       redactor
 	lists     lists
 	progress  map[string]func(*sdk.ProgressNotificationParams)
-	settledCh chan struct{} // closed when the state first settles
+	calls     map[string]inflight // the running tool calls, for sampling
+	settledCh chan struct{}       // closed when the state first settles
 	auth      *oauth.Authorizer
 	kick      chan struct{} // Restart wakes a backoff wait
 }
@@ -57,7 +58,8 @@ type lists struct {
 
 func newServer(c Config, o *Options, changed func(), initial State) *server {
 	s := &server{cfg: c, o: o, changed: changed, state: initial, settledCh: make(chan struct{}),
-		kick: make(chan struct{}, 1), progress: map[string]func(*sdk.ProgressNotificationParams){}}
+		kick: make(chan struct{}, 1), progress: map[string]func(*sdk.ProgressNotificationParams){},
+		calls: map[string]inflight{}}
 	if initial.settled() {
 		close(s.settledCh)
 	}

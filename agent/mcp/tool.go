@@ -121,6 +121,7 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 		delete(t.srv.progress, token)
 		t.srv.mu.Unlock()
 	}()
+	defer t.srv.track(token, ctx)()
 	res, err := cs.CallTool(ctx, params)
 	switch {
 	case ctx.Err() != nil:

@@ -43,6 +43,9 @@ type MCPProject struct {
 // it.
 type mcpDesk struct {
 	m *mcp.Manager
+	// sampling gives a tool call's context the answer to its server's
+	// sampling requests (mcp_sampling.go).
+	sampling func(ctx context.Context, callID string) context.Context
 
 	gateMu sync.Mutex
 	gate   tools.Gater
@@ -57,7 +60,7 @@ func (d *mcpDesk) tools() []agent.Tool {
 	}
 	var out []agent.Tool
 	for _, t := range d.m.Tools() {
-		out = append(out, mcpTool{t})
+		out = append(out, mcpTool{t, d.sampling})
 	}
 	return out
 }
@@ -235,8 +238,19 @@ func (d *mcpDesk) TrustMCPProject() error {
 }
 
 // mcpTool is an MCP tool as the approval gate sees it: it changes things
-// unless the server says it is read-only.
-type mcpTool struct{ *mcp.Tool }
+// unless the server says it is read-only. Its calls can answer their
+// server's sampling requests.
+type mcpTool struct {
+	*mcp.Tool
+	sampling func(ctx context.Context, callID string) context.Context
+}
+
+func (t mcpTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
+	if t.sampling != nil {
+		ctx = t.sampling(ctx, callID)
+	}
+	return t.Tool.Execute(ctx, callID, args, update)
+}
 
 // Describe says what a call does, for the gate and the approval dialog.
 func (t mcpTool) Describe(args map[string]any) tools.Access {

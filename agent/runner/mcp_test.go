@@ -85,7 +85,7 @@ func TestMCPApprovalAccess(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if got := tools.Decide(tools.ModeAsk, mcpTool{tl}.Describe(nil)); got != v {
+		if got := tools.Decide(tools.ModeAsk, mcpTool{Tool: tl}.Describe(nil)); got != v {
 			t.Errorf("%s in ask mode: %s, want %s", tl.Spec().Name, got, v)
 		}
 		delete(want, tl.Spec().Name)

@@ -3,6 +3,7 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,6 +20,9 @@ import (
 //   - grow: adds the tool "extra", which sends tools/list_changed
 //   - ask: asks the user for a name (elicitation) and returns the action
 //     and the content
+//   - sample {text} (read-only, so that only its sampling asks): asks the client's model to complete text (sampling)
+//     and returns "<model> said (<stopReason>): <answer>", or an isError
+//     result when the client refused
 //   - die: ends the server's process (over stdio only: over HTTP the
 //     process is the test's)
 var objectSchema = json.RawMessage(`{"type":"object"}`)
@@ -75,6 +79,22 @@ func NewServer(calls *Calls) *sdk.Server {
 		raw, _ := json.Marshal(res.Content)
 		return text(res.Action + " " + string(raw)), nil
 	})
+	s.AddTool(&sdk.Tool{Name: "sample", Description: "Asks the client's model to complete the text.", InputSchema: objectSchema,
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			var args struct{ Text string }
+			_ = json.Unmarshal(req.Params.Arguments, &args)
+			res, err := req.Session.CreateMessage(ctx, &sdk.CreateMessageParams{MaxTokens: 100, SystemPrompt: "Be brief.",
+				Messages: []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: args.Text}}}})
+			if err != nil {
+				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "sampling failed: " + err.Error()}}}, nil
+			}
+			answer := ""
+			if t, ok := res.Content.(*sdk.TextContent); ok {
+				answer = t.Text
+			}
+			return text(fmt.Sprintf("%s said (%s): %s", res.Model, res.StopReason, answer)), nil
+		})
 	s.AddTool(&sdk.Tool{Name: "die", InputSchema: objectSchema}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		os.Exit(4)
 		return nil, nil

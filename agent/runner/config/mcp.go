@@ -90,7 +90,7 @@ func mcpServers(errAt func(path, format string, args ...any) *Error, servers map
 		path := joinPath("mcpServers", f.name)
 		c := mcp.Config{Name: f.name, Transport: mcp.Transport(fs.Type), Command: fs.Command, Args: fs.Args, Env: fs.Env,
 			Dir: fs.Cwd, URL: fs.URL, Headers: fs.Headers, Disabled: fs.Enabled != nil && !*fs.Enabled,
-			Tools: mcp.ToolFilter{Allow: fs.Tools.Allow, Deny: fs.Tools.Deny}, Timeout: seconds(fs.TimeoutSeconds)}
+			Tools: mcp.ToolFilter{Allow: fs.Tools.Allow, Deny: fs.Tools.Deny}, Timeout: seconds(fs.TimeoutSeconds), AllowSampling: fs.AllowSampling}
 		if c.Transport == "" {
 			c.Transport = mcp.TransportStdio
 		}
@@ -103,8 +103,6 @@ func mcpServers(errAt func(path, format string, args ...any) *Error, servers map
 		switch {
 		case fs.TimeoutSeconds < 0:
 			return nil, errAt(path+".timeoutSeconds", "must not be negative, got %g", fs.TimeoutSeconds)
-		case fs.AllowSampling:
-			return nil, errAt(path+".allowSampling", "not supported yet: steer does not answer a server's sampling requests with the current model; remove the key (requests are refused)")
 		}
 		if err := c.Check(); err != nil {
 			return nil, errAt(path, "%v", err)

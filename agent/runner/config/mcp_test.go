@@ -15,7 +15,7 @@ func TestMCPServers(t *testing.T) {
 	path := writeConfig(t, `{"mcpServers": {
 		"files": {"command": "npx", "args": ["-y", "srv"], "env": {"K": "${TOKEN}"}, "cwd": "sub", "timeoutSeconds": 2,
 		          "tools": {"allow": ["read"], "deny": ["write"]}},
-		"remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}, "enabled": false}
+		"remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}, "enabled": false, "allowSampling": true}
 	}, "mcpTrustedProjects": [{"path": "/w/.mcp.json", "sha256": "`+strings.Repeat("ab", 32)+`"}]}`)
 	c, err := load(path, envOf(nil), defaultCatalogue)
 	if err != nil {
@@ -24,7 +24,7 @@ func TestMCPServers(t *testing.T) {
 	want := []mcp.Config{
 		{Name: "files", Transport: mcp.TransportStdio, Command: "npx", Args: []string{"-y", "srv"}, Env: map[string]string{"K": "${TOKEN}"},
 			Dir: filepath.Join(filepath.Dir(path), "sub"), Timeout: 2 * time.Second, Tools: mcp.ToolFilter{Allow: []string{"read"}, Deny: []string{"write"}}},
-		{Name: "remote", Transport: mcp.TransportHTTP, URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}, Disabled: true},
+		{Name: "remote", Transport: mcp.TransportHTTP, URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}, Disabled: true, AllowSampling: true},
 	}
 	if !reflect.DeepEqual(c.MCPServers, want) {
 		t.Errorf("servers:\n got %+v\nwant %+v", c.MCPServers, want)
@@ -41,7 +41,7 @@ func TestMCPServersRefused(t *testing.T) {
 		{"url without type", `{"mcpServers": {"a": {"url": "http://x"}}}`, `need "type": "http" or "sse"`},
 		{"bad type", `{"mcpServers": {"a": {"type": "ws", "url": "http://x"}}}`, `unknown type "ws"`},
 		{"bad name", `{"mcpServers": {"a.b": {"command": "x"}}}`, `use letters, digits`},
-		{"sampling", `{"mcpServers": {"a": {"command": "x", "allowSampling": true}}}`, `allowSampling: not supported yet`},
+		{"sampling not a bool", `{"mcpServers": {"a": {"command": "x", "allowSampling": "yes"}}}`, `allowSampling`},
 		{"negative timeout", `{"mcpServers": {"a": {"command": "x", "timeoutSeconds": -1}}}`, `must not be negative`},
 		{"relative trust", `{"mcpTrustedProjects": [{"path": "w/.mcp.json", "sha256": "x"}]}`, `want the absolute path`},
 		{"bad hash", `{"mcpTrustedProjects": [{"path": "/w/.mcp.json", "sha256": "x"}]}`, `want the file's SHA-256`},
