@@ -59,6 +59,9 @@ type Config struct {
 	OAuth *oauth.ClientConfig
 	// AllowSampling lets the server ask the current model for completions.
 	AllowSampling bool
+	// CallTimeout bounds a tools/call without progress (0:
+	// DefaultCallTimeout).
+	CallTimeout time.Duration
 }
 
 // ToolFilter is a server's "tools": {"allow": [...], "deny": [...]}. An
@@ -82,6 +85,13 @@ func (c Config) timeout() time.Duration {
 		return c.Timeout
 	}
 	return DefaultTimeout
+}
+
+func (c Config) callTimeout() time.Duration {
+	if c.CallTimeout > 0 {
+		return c.CallTimeout
+	}
+	return DefaultCallTimeout
 }
 
 // Check says what is wrong with a configuration, in words for the user:

@@ -192,7 +192,12 @@ func (s *server) wait() error {
 	s.mu.Lock()
 	cs, l := s.session, s.link
 	s.mu.Unlock()
+	stop, hung := s.watch(cs)
 	err := cs.Wait()
+	stop()
+	if herr := hung(); herr != nil {
+		err = herr
+	}
 	l.kill()
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -99,8 +99,8 @@ func (t *Tool) Title() string {
 }
 
 // Execute calls the tool. Progress notifications become the call's live
-// output; cancelling ctx (an abort) makes the SDK send
-// notifications/cancelled and return at once.
+// output; cancelling ctx (an abort), or the server's silence past its call
+// timeout, makes the SDK send notifications/cancelled and return at once.
 func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
 	cs, err := t.srv.ready()
 	if err != nil {
@@ -109,8 +109,11 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 	params := &sdk.CallToolParams{Name: t.def.Name, Arguments: args}
 	token := "steer-" + callID
 	params.SetProgressToken(token)
+	callCtx, touch, stop := t.srv.callBound(ctx)
+	defer stop()
 	t.srv.mu.Lock()
 	t.srv.progress[token] = func(p *sdk.ProgressNotificationParams) {
+		touch()
 		if update != nil {
 			update(agent.TextResult(progressText(p)))
 		}
@@ -122,10 +125,12 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 		t.srv.mu.Unlock()
 	}()
 	defer t.srv.track(token, ctx)()
-	res, err := cs.CallTool(ctx, params)
+	res, err := cs.CallTool(callCtx, params)
 	switch {
 	case ctx.Err() != nil:
 		return agent.ErrorResult("[aborted]"), nil
+	case callCtx.Err() != nil:
+		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %v", t.srv.cfg.Name, context.Cause(callCtx))), nil
 	case err != nil:
 		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %s", t.srv.cfg.Name, t.srv.redacted(err))), nil
 	}

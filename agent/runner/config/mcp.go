@@ -39,6 +39,7 @@ type fileMCPServer struct {
 	Enabled        *bool             `json:"enabled"`
 	Tools          fileMCPTools      `json:"tools"`
 	TimeoutSeconds float64           `json:"timeoutSeconds"`
+	ToolTimeout    float64           `json:"toolTimeoutSeconds"`
 	AllowSampling  bool              `json:"allowSampling"`
 	OAuth          *fileMCPOAuth     `json:"oauth"`
 }
@@ -90,7 +91,7 @@ func mcpServers(errAt func(path, format string, args ...any) *Error, servers map
 		path := joinPath("mcpServers", f.name)
 		c := mcp.Config{Name: f.name, Transport: mcp.Transport(fs.Type), Command: fs.Command, Args: fs.Args, Env: fs.Env,
 			Dir: fs.Cwd, URL: fs.URL, Headers: fs.Headers, Disabled: fs.Enabled != nil && !*fs.Enabled,
-			Tools: mcp.ToolFilter{Allow: fs.Tools.Allow, Deny: fs.Tools.Deny}, Timeout: seconds(fs.TimeoutSeconds), AllowSampling: fs.AllowSampling}
+			Tools: mcp.ToolFilter{Allow: fs.Tools.Allow, Deny: fs.Tools.Deny}, Timeout: seconds(fs.TimeoutSeconds), CallTimeout: seconds(fs.ToolTimeout), AllowSampling: fs.AllowSampling}
 		if c.Transport == "" {
 			c.Transport = mcp.TransportStdio
 		}
@@ -103,6 +104,8 @@ func mcpServers(errAt func(path, format string, args ...any) *Error, servers map
 		switch {
 		case fs.TimeoutSeconds < 0:
 			return nil, errAt(path+".timeoutSeconds", "must not be negative, got %g", fs.TimeoutSeconds)
+		case fs.ToolTimeout < 0:
+			return nil, errAt(path+".toolTimeoutSeconds", "must not be negative, got %g", fs.ToolTimeout)
 		}
 		if err := c.Check(); err != nil {
 			return nil, errAt(path, "%v", err)

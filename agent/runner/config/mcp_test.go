@@ -13,7 +13,7 @@ import (
 
 func TestMCPServers(t *testing.T) {
 	path := writeConfig(t, `{"mcpServers": {
-		"files": {"command": "npx", "args": ["-y", "srv"], "env": {"K": "${TOKEN}"}, "cwd": "sub", "timeoutSeconds": 2,
+		"files": {"command": "npx", "args": ["-y", "srv"], "env": {"K": "${TOKEN}"}, "cwd": "sub", "timeoutSeconds": 2, "toolTimeoutSeconds": 90,
 		          "tools": {"allow": ["read"], "deny": ["write"]}},
 		"remote": {"type": "http", "url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}, "enabled": false, "allowSampling": true}
 	}, "mcpTrustedProjects": [{"path": "/w/.mcp.json", "sha256": "`+strings.Repeat("ab", 32)+`"}]}`)
@@ -23,7 +23,7 @@ func TestMCPServers(t *testing.T) {
 	}
 	want := []mcp.Config{
 		{Name: "files", Transport: mcp.TransportStdio, Command: "npx", Args: []string{"-y", "srv"}, Env: map[string]string{"K": "${TOKEN}"},
-			Dir: filepath.Join(filepath.Dir(path), "sub"), Timeout: 2 * time.Second, Tools: mcp.ToolFilter{Allow: []string{"read"}, Deny: []string{"write"}}},
+			Dir: filepath.Join(filepath.Dir(path), "sub"), Timeout: 2 * time.Second, CallTimeout: 90 * time.Second, Tools: mcp.ToolFilter{Allow: []string{"read"}, Deny: []string{"write"}}},
 		{Name: "remote", Transport: mcp.TransportHTTP, URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}, Disabled: true, AllowSampling: true},
 	}
 	if !reflect.DeepEqual(c.MCPServers, want) {
@@ -43,6 +43,7 @@ func TestMCPServersRefused(t *testing.T) {
 		{"bad name", `{"mcpServers": {"a.b": {"command": "x"}}}`, `use letters, digits`},
 		{"sampling not a bool", `{"mcpServers": {"a": {"command": "x", "allowSampling": "yes"}}}`, `allowSampling`},
 		{"negative timeout", `{"mcpServers": {"a": {"command": "x", "timeoutSeconds": -1}}}`, `must not be negative`},
+		{"negative tool timeout", `{"mcpServers": {"a": {"command": "x", "toolTimeoutSeconds": -1}}}`, `toolTimeoutSeconds: must not be negative`},
 		{"relative trust", `{"mcpTrustedProjects": [{"path": "w/.mcp.json", "sha256": "x"}]}`, `want the absolute path`},
 		{"bad hash", `{"mcpTrustedProjects": [{"path": "/w/.mcp.json", "sha256": "x"}]}`, `want the file's SHA-256`},
 	}
