@@ -141,11 +141,26 @@ func delivered(it agent.QueueItem, queued bool, err error) (any, error) {
 	return deliveredOut{ItemID: it.ID, Queued: true}, nil
 }
 
+// userInput is c's message and images with what the message @-mentions
+// attached (files, directories, MCP resources), as the TUI and steer run
+// attach them; a mention that cannot be read fails the command.
+func (s *Server) userInput(ctx context.Context, c command) (string, []agent.Content, error) {
+	text, images, err := c.userInput()
+	if err != nil {
+		return "", nil, err
+	}
+	attached, err := s.rt.Attach(ctx, text, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	return text, append(images, attached...), nil
+}
+
 // prompt starts a run; while one is active, streamingBehavior says whether the
 // input steers it or follows it up. The decision is the runtime's, taken
 // atomically, so a run that ends meanwhile never strands the input.
 func (s *Server) prompt(ctx context.Context, c command) (any, error) {
-	text, images, err := c.userInput()
+	text, images, err := s.userInput(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +189,7 @@ func (s *Server) prompt(ctx context.Context, c command) (any, error) {
 }
 
 func (s *Server) steer(ctx context.Context, c command) (any, error) {
-	text, images, err := c.userInput()
+	text, images, err := s.userInput(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +197,7 @@ func (s *Server) steer(ctx context.Context, c command) (any, error) {
 }
 
 func (s *Server) followUp(ctx context.Context, c command) (any, error) {
-	text, images, err := c.userInput()
+	text, images, err := s.userInput(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +208,7 @@ func (s *Server) followUp(ctx context.Context, c command) (any, error) {
 // inputs come together as one turn when it would stop (the seed's collect
 // mode).
 func (s *Server) collect(ctx context.Context, c command) (any, error) {
-	text, images, err := c.userInput()
+	text, images, err := s.userInput(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +218,7 @@ func (s *Server) collect(ctx context.Context, c command) (any, error) {
 // interrupt aborts the active run and starts the next one with the input
 // (the seed's interrupt mode); when idle it goes ahead of what is queued.
 func (s *Server) interrupt(ctx context.Context, c command) (any, error) {
-	text, images, err := c.userInput()
+	text, images, err := s.userInput(ctx, c)
 	if err != nil {
 		return nil, err
 	}

@@ -58,6 +58,8 @@
 //	collect / interrupt {message, images?}          steer's: the seed's other queue modes —
 //	        collected inputs come as one turn when the run would stop; an
 //	        interrupt aborts the run and starts the next with itself
+//	        (in each, what the message @-mentions — files, directories, MCP
+//	        resources — is attached, as in the TUI)
 //	abort                                           answered once the run has ended
 //	new_session                                     data {cancelled:false}; fails during a run
 //	get_state                                       pi's state plus steer's "queue" items
