@@ -78,9 +78,11 @@ func TestSynchronizedOutput(t *testing.T) {
 	tests := []struct {
 		name    string
 		answers bool
+		late    bool // answers after the query's budget
 	}{
-		{"a terminal that supports 2026", true},
-		{"a terminal that does not answer", false},
+		{"a terminal that supports 2026", true, false},
+		{"a terminal that does not answer", false, false},
+		{"a terminal that answers too late", false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,6 +111,17 @@ func TestSynchronizedOutput(t *testing.T) {
 				t.Errorf("the first frame came %v after the query, want under 1 s", wait)
 			}
 			r.waitText("the first screen", "scripted/echo", 10*time.Second)
+			if tt.late {
+				// The program reads it as an unknown sequence, never as
+				// typed text: the editor shows only what is typed next.
+				r.write("\x1b[?2026;2$y\x1b[?62;22c")
+				r.write("typed")
+				r.waitText("the typed text", "typed", 5*time.Second)
+				if s := r.screenText(); strings.Contains(s, "2026") || strings.Contains(s, "62;22") {
+					t.Fatalf("the late answer leaked into the screen:\n%s", s)
+				}
+				r.write("\x15") // Ctrl+U: clear the editor's line
+			}
 			r.write("go\r")
 			r.waitText("the end of the long answer", last, 60*time.Second)
 			r.quit()
