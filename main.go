@@ -238,7 +238,8 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	switch o.Command {
 	case "":
 		err := tui.RunTerminal(ctx, a.host, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
-			NothingToContinue: a.continued != "", Workspace: elsewhere, ModelNote: a.modelNote})
+			NothingToContinue: a.continued != "", Workspace: elsewhere, ModelNote: a.modelNote,
+			Notifications: cfg.UI.Notifications, NoSyncOutput: !cfg.UI.SyncOutput})
 		if errors.Is(err, tui.ErrNoTerminal) {
 			fmt.Fprintf(stderr, "steer: %v\n", err)
 			return exitUsage

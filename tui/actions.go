@@ -51,7 +51,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)
 	m.status, cmd = m.status.Update(msg)
-	cmd = tea.Batch(watched, cmd)
+	cmd = tea.Batch(watched, cmd, m.notifyFor(msg.Events))
 	m.input.SetRunning(m.running)
 	if m.focus == focusQueue && len(m.queue.Items()) == 0 {
 		m = m.setFocus(focusInput)

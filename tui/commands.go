@@ -59,6 +59,8 @@ func (m Model) registerCommands() *command.Registry {
 		r.Register(command.Command{Name: ins.Command(), Summary: ins.Summary(),
 			Run: func(string) tea.Msg { return msgs.OpenInspectorMsg{Which: which} }})
 	}
+	r.Register(command.Command{Name: "copy", Summary: "copy the last answer as Markdown (y copies the selected item in the transcript)",
+		Run: func(string) tea.Msg { return copyLastMsg{} }})
 	r.Register(command.Command{Name: "help", Summary: "keys and commands",
 		Run: func(string) tea.Msg { return msgs.OpenHelpMsg{} }})
 	r.Register(command.Command{Name: "quit", Summary: "leave steer", Aliases: []string{"exit"},

@@ -33,6 +33,9 @@ func (f framed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case msgs.RunProcessMsg:
 		return f, startProcess(msg, f.screen, f.pastes, f.in, f.out)
+	case msgs.EmitSequenceMsg:
+		f.screen.Emit(msg.Seq)
+		return f, nil
 	case tea.WindowSizeMsg:
 		f.screen.Resize(msg.Width, msg.Height)
 	default:

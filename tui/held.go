@@ -49,6 +49,8 @@ func whileRunning(name, args string) (runRule, string) {
 		if args != "" {
 			return ruleHold, ""
 		}
+	case "copy": // copies what the transcript shows now
+		return ruleNow, ""
 	case "tree", "fork":
 		return ruleRefuse, fmt.Sprintf("/%s moves the session the run works in: wait for it to end, or Esc to interrupt", name)
 	}

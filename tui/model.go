@@ -53,6 +53,8 @@ type Options struct {
 	// (agent.maxInputBytes): a larger paste is not sent and stays in the
 	// editor, saying why. 0 leaves the refusal to the runtime.
 	MaxInputBytes int
+	// Terminal is what the terminal does beyond drawing (notify.go).
+	Terminal TerminalFeatures
 	// Now is the clock; it defaults to time.Now.
 	Now func() time.Time
 
@@ -89,6 +91,10 @@ type Model struct {
 	latest [topicCount]uint64
 	// answered is the id of the latest reply of each topic.
 	answered [topicCount]uint64
+
+	// unfocused says that the terminal reported losing the focus
+	// (notify.go).
+	unfocused bool
 
 	chat    chat.Model
 	input   input.Model

@@ -52,7 +52,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 	// the program runs; the screen draws only what changed (tui/screen).
 	// Without its renderer Bubble Tea leaves the terminal alone: the screen
 	// sets its modes, and the size comes from WatchSize.
-	scr, err := screen.Open(in, out, screen.Options{})
+	scr, err := screen.Open(in, out, screen.Options{Sync: opts.Terminal.SyncOutput, ReportFocus: opts.Terminal.Notifier.Enabled()})
 	if err != nil {
 		return err
 	}

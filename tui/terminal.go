@@ -34,6 +34,11 @@ type TerminalOptions struct {
 	// and which fallback steer started on; a note under the transcript
 	// says so.
 	ModelNote string
+	// Notifications is ui.notifications (off, bell, desktop; "" is
+	// desktop) and NoSyncOutput is ui.syncOutput set to false
+	// (termfeatures.go).
+	Notifications string
+	NoSyncOutput  bool
 }
 
 // RunTerminal runs the terminal UI (SPEC §9) on the process's terminal until
@@ -56,6 +61,7 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 		Exporter: rt,
 		// The limit is the process's: every session's runtime has it.
 		MaxInputBytes: rt.Current().MaxInputBytes(),
+		Terminal:      terminalFeatures(o),
 	})
 }
 

@@ -197,6 +197,16 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.updateInput(msg)
 	case msgs.RunProcessMsg: // headless; Run's framed model connects the terminal
 		return m, tea.ExecProcess(msg.Cmd, msg.Done)
+	case tea.FocusMsg, tea.BlurMsg:
+		return m.handleFocusReport(msg), nil
+	case copyLastMsg:
+		return m.handleCopyLast()
+	case msgs.CopyMsg:
+		return m.handleCopy(msg)
+	case copiedMsg:
+		return m.hint(msg.note())
+	case msgs.EmitSequenceMsg: // headless; Run's framed model writes it
+		return m, nil
 	case msgs.FocusEditorMsg:
 		return m.handleFocusEditor(msg.Runes)
 	case msgs.HintMsg, msgs.ErrorMsg, msgs.ContextMeasuredMsg, status.HintExpiredMsg:

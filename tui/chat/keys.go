@@ -8,6 +8,7 @@ type KeyMap struct {
 	Toggle           key.Binding // expand or collapse the selected block
 	Top, Bottom      key.Binding
 	LineUp, LineDown key.Binding
+	Copy             key.Binding // copy the selected item (copy.go)
 }
 
 // DefaultKeyMap returns the chat's default bindings.
@@ -20,15 +21,16 @@ func DefaultKeyMap() KeyMap {
 		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom")),
 		LineUp:   key.NewBinding(key.WithKeys("shift+up"), key.WithHelp("shift+↑", "scroll line up")),
 		LineDown: key.NewBinding(key.WithKeys("shift+down"), key.WithHelp("shift+↓", "scroll line down")),
+		Copy:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 	}
 }
 
 // ShortHelp returns the bindings for the help line.
-func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Prev, k.Next, k.Toggle} }
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Prev, k.Next, k.Toggle, k.Copy} }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Prev, k.Next, k.Toggle}, {k.Top, k.Bottom, k.LineUp, k.LineDown}}
+	return [][]key.Binding{{k.Prev, k.Next, k.Toggle, k.Copy}, {k.Top, k.Bottom, k.LineUp, k.LineDown}}
 }
 
 // Keys returns the chat's bindings, for help.

@@ -50,6 +50,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		if !m.focused {
 			return m, nil
 		}
+		if key.Matches(msg, m.d.Keys.Copy) {
+			return m, m.copySelected()
+		}
 		m.handleKey(msg)
 	default:
 		return m, nil

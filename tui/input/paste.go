@@ -46,7 +46,7 @@ func Placeholder(n int, text string) string {
 	if lines == 1 {
 		word = "line"
 	}
-	return fmt.Sprintf("[paste #%d · %s %s · %s]", n, thousands(lines), word, decimalSize(len(text)))
+	return fmt.Sprintf("[paste #%d · %s %s · %s]", n, thousands(lines), word, DecimalSize(len(text)))
 }
 
 // thousands writes n with a comma every three digits.
@@ -58,9 +58,9 @@ func thousands(n int) string {
 	return s
 }
 
-// decimalSize words n bytes as a file manager does: "900 B", "12.3 KB",
+// DecimalSize words n bytes as a file manager does: "900 B", "12.3 KB",
 // "5.1 MB".
-func decimalSize(n int) string {
+func DecimalSize(n int) string {
 	switch {
 	case n >= 1e6:
 		return fmt.Sprintf("%.1f MB", float64(n)/1e6)

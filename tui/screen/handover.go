@@ -22,7 +22,7 @@ func (s *Screen) Suspend() error {
 		s.timer = nil
 	}
 	s.suspended = true
-	s.write(ansi.ResetBracketedPasteMode + ansi.ShowCursor + mouseOff + ansi.ResetAltScreenSaveCursorMode)
+	s.write(s.unmodes + ansi.ResetBracketedPasteMode + ansi.ShowCursor + mouseOff + ansi.ResetAltScreenSaveCursorMode)
 	return s.input.restore()
 }
 
@@ -43,7 +43,7 @@ func (s *Screen) Resume() error {
 		}
 	}
 	seq := ansi.SetAltScreenSaveCursorMode + ansi.EraseEntireScreen + ansi.CursorHomePosition +
-		ansi.HideCursor + ansi.SetBracketedPasteMode
+		ansi.HideCursor + ansi.SetBracketedPasteMode + s.modes
 	if s.mouse {
 		seq += ansi.SetButtonEventMouseMode + ansi.SetSgrExtMouseMode
 	}

@@ -35,6 +35,12 @@ type Options struct {
 	Interval time.Duration
 	// Clock schedules the frames; nil is the real clock.
 	Clock Clock
+	// Sync wraps each frame in the brackets of synchronized output (DEC
+	// mode 2026, sync.go), for a terminal that said it supports them.
+	Sync bool
+	// ReportFocus asks the terminal to report focus changes (mode 1004),
+	// which Bubble Tea delivers as tea.FocusMsg and tea.BlurMsg.
+	ReportFocus bool
 }
 
 // Screen is the terminal a program draws on. Its methods may be called from
@@ -45,6 +51,9 @@ type Screen struct {
 	clock    Clock
 	interval time.Duration
 	input    *rawInput // nil when the input is no terminal
+	sync     bool      // bracket each frame (Options.Sync)
+	modes    string    // the modes Open sets beyond the fixed ones, and Close resets
+	unmodes  string
 
 	mu     sync.Mutex
 	frame  frame     // what the terminal shows, and its size
@@ -67,7 +76,10 @@ func Open(in io.Reader, out io.Writer, o Options) (*Screen, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Screen{out: out, clock: o.Clock, interval: o.Interval, input: raw}
+	s := &Screen{out: out, clock: o.Clock, interval: o.Interval, input: raw, sync: o.Sync}
+	if o.ReportFocus {
+		s.modes, s.unmodes = ansi.SetModeFocusEvent, ansi.ResetModeFocusEvent
+	}
 	if s.clock == nil {
 		s.clock = realClock{}
 	}
@@ -75,7 +87,7 @@ func Open(in io.Reader, out io.Writer, o Options) (*Screen, error) {
 		s.interval = DefaultInterval
 	}
 	s.write(ansi.SetAltScreenSaveCursorMode + ansi.EraseEntireScreen + ansi.CursorHomePosition +
-		ansi.HideCursor + ansi.SetBracketedPasteMode)
+		ansi.HideCursor + ansi.SetBracketedPasteMode + s.modes)
 	return s, nil
 }
 
@@ -150,7 +162,7 @@ func (s *Screen) Close(final bool) error {
 		s.flush()
 	}
 	s.closed = true
-	s.write(ansi.ResetBracketedPasteMode + ansi.ShowCursor + mouseOff + ansi.ResetAltScreenSaveCursorMode)
+	s.write(s.unmodes + ansi.ResetBracketedPasteMode + ansi.ShowCursor + mouseOff + ansi.ResetAltScreenSaveCursorMode)
 	return s.input.restore()
 }
 
@@ -190,11 +202,29 @@ func (s *Screen) frameDue() {
 // latest view; s.mu is held.
 func (s *Screen) flush() {
 	s.buf.Reset()
+	if s.sync {
+		s.buf.WriteString(syncBegin)
+	}
+	begun := s.buf.Len()
 	s.frame.update(&s.buf, s.view)
 	s.dirty = false
 	s.last = s.clock.Now()
-	if s.buf.Len() > 0 {
-		_, _ = s.out.Write(s.buf.Bytes())
+	if s.buf.Len() == begun {
+		return // nothing changed on screen
+	}
+	if s.sync {
+		s.buf.WriteString(syncEnd)
+	}
+	_, _ = s.out.Write(s.buf.Bytes())
+}
+
+// Emit writes seq (a notification, a clipboard sequence) between frames,
+// never inside one; nothing once the screen is closed.
+func (s *Screen) Emit(seq string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.write(seq)
 	}
 }
 

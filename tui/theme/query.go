@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/charmbracelet/x/term"
+	"github.com/steer-tui/steer/tui/term"
 )
 
 // AskTerminal returns an Ask that asks the controlling terminal
@@ -33,42 +33,11 @@ func AskTerminal(timeout time.Duration) Ask {
 // lost. An answer that comes later reaches the program, whose key ladder
 // drops it.
 func QueryBackground(tty *os.File, timeout time.Duration) (dark, ok bool) {
-	deadline := time.Now().Add(timeout)
-	if err := tty.SetReadDeadline(deadline); err != nil {
-		return false, false // not pollable: a read could block for ever
-	}
-	defer tty.SetReadDeadline(time.Time{})
-	raw, err := tty.SyscallConn()
-	if err != nil {
+	got, ok := term.Ask(tty, "\x1b]11;?\x1b\\", timeout)
+	if !ok {
 		return false, false
-	}
-	var state *term.State
-	var rawErr error
-	if err := raw.Control(func(fd uintptr) { state, rawErr = term.MakeRaw(fd) }); err != nil || rawErr != nil {
-		return false, false
-	}
-	defer raw.Control(func(fd uintptr) { _ = term.Restore(fd, state) })
-
-	if _, err := tty.Write([]byte("\x1b]11;?\x1b\\\x1b[c")); err != nil {
-		return false, false
-	}
-	var got []byte
-	buf := make([]byte, 256)
-	for !answered(got) {
-		n, err := tty.Read(buf)
-		got = append(got, buf[:n]...)
-		if err != nil {
-			break
-		}
 	}
 	return parseBackground(got)
-}
-
-// answered reports whether b holds the DA1 answer ("ESC [ ? … c"), the
-// last one to come.
-func answered(b []byte) bool {
-	i := bytes.Index(b, []byte("\x1b[?"))
-	return i >= 0 && bytes.IndexByte(b[i:], 'c') >= 0
 }
 
 // parseBackground finds the OSC 11 answer in b ("ESC ] 11;rgb:1c1c/1c1c/1c1c"

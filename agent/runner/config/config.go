@@ -198,6 +198,12 @@ type UISettings struct {
 	// Theme is ThemeAuto (the default), ThemeDark or ThemeLight; the
 	// --theme flag overrides it.
 	Theme string
+	// Notifications is NotifyDesktop (the default), NotifyBell or
+	// NotifyOff (ui.go).
+	Notifications string
+	// SyncOutput is ui.syncOutput: synchronized frames where the terminal
+	// supports them (the default), or never.
+	SyncOutput bool
 }
 
 // The terminal UI's themes: auto asks the terminal for its background.

@@ -120,7 +120,7 @@ func TestLoadErrors(t *testing.T) {
 		{"zero maxInputBytes", "{\"agent\": {\n  \"maxInputBytes\": 0}}", nil, `FILE:2: agent.maxInputBytes: must be greater than 0, got 0`},
 		{"negative maxInputBytes", `{"agent": {"maxInputBytes": -1}}`, nil, `FILE:1: agent.maxInputBytes: must be greater than 0, got -1`},
 		{"bad theme", "{\"ui\": {\n  \"theme\": \"solarized\"}}", nil, `FILE:2: ui.theme: unknown theme "solarized" (want dark, light or auto)`},
-		{"unknown ui key", `{"ui": {"colour": "dark"}}`, nil, `FILE:1: unknown key "ui.colour" (known: theme)`},
+		{"unknown ui key", `{"ui": {"colour": "dark"}}`, nil, `FILE:1: unknown key "ui.colour" (known: theme, notifications, syncOutput)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -87,7 +87,9 @@ type fileTools struct {
 }
 
 type fileUI struct {
-	Theme string `json:"theme"`
+	Theme         string `json:"theme"`
+	Notifications string `json:"notifications"`
+	SyncOutput    *bool  `json:"syncOutput"`
 }
 
 type fileBudget struct {

@@ -134,7 +134,7 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		}
 		c.UI.Theme = theme
 	}
-	return nil
+	return b.uiTerminal(c, fc.UI)
 }
 
 // references checks that model, fallbacks and aliases name models that
