@@ -50,7 +50,7 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 		return ErrNoTerminal
 	}
 	th := pickTheme(themeSetting(o))
-	lipgloss.SetHasDarkBackground(th.Name != "light")
+	lipgloss.SetHasDarkBackground(th.Base != theme.SettingLight)
 	return Run(ctx, rt, Options{
 		Theme:    th,
 		Profile:  lipgloss.ColorProfile(),

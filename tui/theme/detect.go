@@ -47,7 +47,7 @@ type Ask func() (dark, ok bool)
 //
 // getenv reads the environment (os.Getenv); ask may be nil, which asks
 // nothing. Any other setting is an error naming the allowed values. Main
-// then tells lipgloss: lipgloss.SetHasDarkBackground(t.Name != "light").
+// then tells lipgloss: lipgloss.SetHasDarkBackground(t.Base != SettingLight).
 func Detect(setting string, getenv func(string) string, ask Ask) (Theme, error) {
 	switch setting {
 	case "", SettingAuto, SettingDark, SettingLight:

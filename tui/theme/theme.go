@@ -19,8 +19,12 @@ import (
 // with it. Colours are plain lipgloss colours (never adaptive ones), so
 // rendering never asks the terminal for its background.
 type Theme struct {
-	// Name identifies the theme in logs and tests.
+	// Name identifies the theme in logs and tests: a built-in's name or a
+	// theme file's (file.go).
 	Name string
+	// Base is the built-in the theme starts from, SettingDark or
+	// SettingLight ("" for Plain): it says whether the background is light.
+	Base string
 	// Text is ordinary text; Muted is secondary text (thinking, hints,
 	// separators); Subtle is the faintest (backgrounds of selections).
 	Text, Muted, Subtle lipgloss.TerminalColor
@@ -30,6 +34,9 @@ type Theme struct {
 	Error, Warning, Success lipgloss.TerminalColor
 	// Border draws rules and boxes.
 	Border lipgloss.TerminalColor
+	// Code is the text of inline code in markdown; it is never Error's
+	// red, which would make every `name` look like a failure.
+	Code lipgloss.TerminalColor
 	// Markdown is the Glamour style used for assistant messages.
 	Markdown ansi.StyleConfig
 }
@@ -37,23 +44,23 @@ type Theme struct {
 // Dark is the theme for dark terminal backgrounds.
 func Dark() Theme {
 	return Theme{
-		Name: "dark", Text: lipgloss.Color("252"), Muted: lipgloss.Color("244"),
+		Name: SettingDark, Base: SettingDark, Text: lipgloss.Color("252"), Muted: lipgloss.Color("244"),
 		Subtle: lipgloss.Color("237"), Accent: lipgloss.Color("39"),
 		Error: lipgloss.Color("203"), Warning: lipgloss.Color("214"),
 		Success: lipgloss.Color("78"), Border: lipgloss.Color("240"),
-		Markdown: compact(styles.DarkStyleConfig),
-	}
+		Code: lipgloss.Color("180"),
+	}.withMarkdown(styles.DarkStyleConfig)
 }
 
 // Light is the theme for light terminal backgrounds.
 func Light() Theme {
 	return Theme{
-		Name: "light", Text: lipgloss.Color("235"), Muted: lipgloss.Color("243"),
+		Name: SettingLight, Base: SettingLight, Text: lipgloss.Color("235"), Muted: lipgloss.Color("243"),
 		Subtle: lipgloss.Color("254"), Accent: lipgloss.Color("26"),
 		Error: lipgloss.Color("160"), Warning: lipgloss.Color("130"),
 		Success: lipgloss.Color("28"), Border: lipgloss.Color("250"),
-		Markdown: compact(styles.LightStyleConfig),
-	}
+		Code: lipgloss.Color("94"),
+	}.withMarkdown(styles.LightStyleConfig)
 }
 
 // Plain has no colours and renders markdown with Glamour's notty style: for
@@ -62,9 +69,21 @@ func Plain() Theme {
 	none := lipgloss.NoColor{}
 	return Theme{
 		Name: "plain", Text: none, Muted: none, Subtle: none, Accent: none,
-		Error: none, Warning: none, Success: none, Border: none,
+		Error: none, Warning: none, Success: none, Border: none, Code: none,
 		Markdown: compact(styles.NoTTYStyleConfig),
 	}
+}
+
+// withMarkdown sets t's markdown style: base, compacted, with inline code
+// in t.Code. Glamour's dark and light styles draw inline code in the red
+// steer uses for errors.
+func (t Theme) withMarkdown(base ansi.StyleConfig) Theme {
+	t.Markdown = compact(base)
+	if c, ok := t.Code.(lipgloss.Color); ok {
+		code := string(c)
+		t.Markdown.Code.Color = &code
+	}
+	return t
 }
 
 // compact drops the document margin (the chat view has its own layout) and

@@ -195,8 +195,8 @@ type Budget struct {
 
 // UISettings are the "ui" section.
 type UISettings struct {
-	// Theme is ThemeAuto (the default), ThemeDark or ThemeLight; the
-	// --theme flag overrides it.
+	// Theme is ThemeAuto (the default), ThemeDark, ThemeLight or the name
+	// of a theme file in ThemesDir; the --theme flag overrides it.
 	Theme string
 	// Notifications is NotifyDesktop (the default), NotifyBell or
 	// NotifyOff (ui.go).
@@ -204,23 +204,18 @@ type UISettings struct {
 	// SyncOutput is ui.syncOutput: synchronized frames where the terminal
 	// supports them (the default), or never.
 	SyncOutput bool
+	// Plain starts the plain front end (--plain): each finished item
+	// written once, for screen readers and logs.
+	Plain bool
 }
 
-// The terminal UI's themes: auto asks the terminal for its background.
+// The terminal UI's built-in themes: auto asks the terminal for its
+// background.
 const (
 	ThemeAuto  = "auto"
 	ThemeDark  = "dark"
 	ThemeLight = "light"
 )
-
-// ParseTheme checks a theme name, from the file or the --theme flag.
-func ParseTheme(s string) (string, error) {
-	switch s {
-	case ThemeAuto, ThemeDark, ThemeLight:
-		return s, nil
-	}
-	return "", fmt.Errorf("unknown theme %q (want %s)", s, oneOf(ThemeDark, ThemeLight, ThemeAuto))
-}
 
 // SourceEnvironment is Config.Source when no file was read.
 const SourceEnvironment = "environment"

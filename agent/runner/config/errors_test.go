@@ -7,6 +7,7 @@ import (
 )
 
 func TestLoadErrors(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/nowhere")
 	env := map[string]string{"OPENAI_API_KEY": keyOpenAI, "ANTHROPIC_API_KEY": keyAnthropic}
 	tests := []struct {
 		name string
@@ -119,8 +120,8 @@ func TestLoadErrors(t *testing.T) {
 		{"bad approval", "{\"tools\": {\"approval\": \"yolo\"}}", nil, `FILE:1: tools.approval: unknown approval mode "yolo" (want ask, auto, never)`},
 		{"zero maxInputBytes", "{\"agent\": {\n  \"maxInputBytes\": 0}}", nil, `FILE:2: agent.maxInputBytes: must be greater than 0, got 0`},
 		{"negative maxInputBytes", `{"agent": {"maxInputBytes": -1}}`, nil, `FILE:1: agent.maxInputBytes: must be greater than 0, got -1`},
-		{"bad theme", "{\"ui\": {\n  \"theme\": \"solarized\"}}", nil, `FILE:2: ui.theme: unknown theme "solarized" (want dark, light or auto)`},
-		{"unknown ui key", `{"ui": {"colour": "dark"}}`, nil, `FILE:1: unknown key "ui.colour" (known: theme, notifications, syncOutput)`},
+		{"bad theme", "{\"ui\": {\n  \"theme\": \"solarized\"}}", nil, `FILE:2: ui.theme: unknown theme "solarized" (want dark, light, auto or the name of a file in /nowhere/steer/themes)`},
+		{"unknown ui key", `{"ui": {"colour": "dark"}}`, nil, `FILE:1: unknown key "ui.colour" (known: theme, notifications, syncOutput, plain)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -90,6 +90,7 @@ type fileUI struct {
 	Theme         string `json:"theme"`
 	Notifications string `json:"notifications"`
 	SyncOutput    *bool  `json:"syncOutput"`
+	Plain         bool   `json:"plain"`
 }
 
 type fileBudget struct {

@@ -134,6 +134,7 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		}
 		c.UI.Theme = theme
 	}
+	c.UI.Plain = fc.UI.Plain
 	return b.uiTerminal(c, fc.UI)
 }
 

@@ -1,6 +1,9 @@
 package config
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -158,8 +161,27 @@ func TestSettingsMaxInputBytesAndTheme(t *testing.T) {
 			t.Errorf("ParseTheme(%q) = %q, %v", in, got, err)
 		}
 	}
-	if _, err := ParseTheme("Dark"); err == nil || err.Error() != `unknown theme "Dark" (want dark, light or auto)` {
-		t.Errorf("ParseTheme(Dark) = %v", err)
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	themes := filepath.Join(home, "steer", "themes")
+	if err := os.MkdirAll(themes, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(themes, "sea.json"), []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ParseTheme("sea"); got != "sea" || err != nil {
+		t.Errorf("ParseTheme(sea), a theme file = %q, %v", got, err)
+	}
+	for _, in := range []string{"Dark", "../sea", ""} {
+		want := fmt.Sprintf("unknown theme %q (want dark, light, auto or the name of a file in %s)", in, themes)
+		if _, err := ParseTheme(in); err == nil || err.Error() != want {
+			t.Errorf("ParseTheme(%q) = %v, want %s", in, err, want)
+		}
+	}
+	cfg = mustLoad(t, `{"ui": {"theme": "sea", "plain": true}}`, nil)
+	if cfg.UI.Theme != "sea" || !cfg.UI.Plain {
+		t.Errorf("ui = %+v", cfg.UI)
 	}
 }
 

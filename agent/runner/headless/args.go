@@ -35,6 +35,7 @@ type Args struct {
 	Continue  bool          // --continue
 	Config    string        // --config
 	Theme     string        // --theme
+	Plain     bool          // --plain: the plain front end instead of the full-screen one
 	Approve   tools.Mode    // --approve
 	Clear     string        // --clear (inspect engines: NAME; inspect profiles: ID)
 	Profile   string        // --profile: the auth profile the session prefers
@@ -85,6 +86,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.BoolVar(&o.Continue, "continue", false, "")
 	fs.StringVar(&o.Config, "config", "", "")
 	fs.StringVar(&o.Theme, "theme", "", "")
+	fs.BoolVar(&o.Plain, "plain", false, "")
 	var approve string
 	fs.StringVar(&approve, "approve", "", "")
 	fs.StringVar(&o.Clear, "clear", "", "")
@@ -176,6 +178,9 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		if _, err := config.ParseTheme(o.Theme); err != nil {
 			return o, usagef("--theme: %v", err)
 		}
+	}
+	if o.Plain && o.Command != "" {
+		return o, usagef("--plain applies to the terminal UI only")
 	}
 	if approve != "" {
 		if o.Command != "" && o.Command != "run" && o.Command != "rpc" {

@@ -53,6 +53,7 @@ func TestParseArgsHelp(t *testing.T) {
 }
 
 func TestParseArgsRefuses(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/nowhere")
 	tests := []struct {
 		argv string
 		want string
@@ -60,6 +61,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"help run rpc", "usage: steer help [COMMAND]"},
 		{"help nope", `no help for "nope": the commands are run, rpc, sessions, inspect and mcp`},
 		{"version x", "version takes no arguments"},
+		{"run --plain hi", "--plain applies to the terminal UI only"},
 		{"rpc now", `rpc takes no arguments, got "now"`},
 		{"sessions show", "usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions import FILE [--workspace DIR] [--json] | steer sessions search QUERY [--json] | steer sessions rename ID NAME"},
 		{"sessions search", "usage: steer sessions [--json] | steer sessions show ID [--context] [--json] | steer sessions export ID [--format html|md|jsonl] | steer sessions import FILE [--workspace DIR] [--json] | steer sessions search QUERY [--json] | steer sessions rename ID NAME"},
@@ -75,7 +77,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"run --context hi", "--context applies to 'steer sessions show ID' only"},
 		{"rpc --json", "--json applies to 'steer run', 'steer sessions', 'steer inspect' and 'steer mcp' only"},
 		{"run --theme dark hi", "--theme applies to the terminal UI only"},
-		{"--theme blue", `--theme: unknown theme "blue" (want dark, light or auto)`},
+		{"--theme blue", `--theme: unknown theme "blue" (want dark, light, auto or the name of a file in /nowhere/steer/themes)`},
 		{"--approve yes", `--approve: unknown approval mode "yes" (want ask, auto, never)`},
 		{"--approve allow run hi", `--approve: unknown approval mode "allow" (want ask, auto, never; "allow" is now "auto")`},
 		{"sessions --approve ask", "--approve applies to the terminal UI, 'steer run' and 'steer rpc' only"},

@@ -56,7 +56,9 @@ Flags (before or after the command):
   --continue         resume the latest session of this directory
   --profile ID       the auth profile the session tries first while it is usable (/profiles → p
                      changes it, l locks the session to one); an unknown ID is a usage error
-  --theme T          terminal UI: dark, light or auto (default: the config's ui.theme, else auto)
+  --theme T          terminal UI: dark, light, auto or a theme file in ~/.config/steer/themes
+                     (default: the config's ui.theme, else auto)
+  --plain            terminal UI: plain lines for screen readers and logs, no redraws (also ui.plain)
   --approve MODE     tool approval: ask (writes, commands and paths outside the workspace ask
                      first), auto (all runs inside the workspace; outside is refused) or never
                      (writes, commands and outside paths refused); default: the config's
