@@ -237,7 +237,10 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	}
 	switch o.Command {
 	case "":
+		themes, _ := config.ThemesDir() // ParseTheme has found it for any theme file named
+		keys, _ := config.KeyBindingsPath()
 		err := tui.RunTerminal(ctx, a.host, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
+			ThemesDir: themes, KeyBindings: keys,
 			NothingToContinue: a.continued != "", Workspace: elsewhere, ModelNote: a.modelNote,
 			Notifications: cfg.UI.Notifications, NoSyncOutput: !cfg.UI.SyncOutput})
 		if errors.Is(err, tui.ErrNoTerminal) {

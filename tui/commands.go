@@ -11,7 +11,6 @@ import (
 	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/command"
 	"github.com/steer-tui/steer/tui/dialog"
-	"github.com/steer-tui/steer/tui/inspect"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
@@ -102,7 +101,7 @@ func (m Model) helpText() string {
 	section("Anywhere", m.keys.all())
 	section("Transcript (tab to focus)", bindings(m.chat.Keys().FullHelp()))
 	section("Queue (tab to focus)", m.queue.Keys().ShortHelp())
-	section("Inspectors ("+inspectorCommands()+")", bindings(inspect.DefaultKeyMap().FullHelp()))
+	section("Inspectors ("+inspectorCommands()+")", bindings(m.inspectKeys().FullHelp()))
 	b.WriteString("Commands\n")
 	for _, c := range append(m.commands.All(), m.commands.Dynamic()...) { // the MCP prompts last
 		name := "/" + c.Name

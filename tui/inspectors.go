@@ -53,7 +53,7 @@ type clearedMsg struct {
 }
 
 func (m Model) inspectDeps() inspect.Deps {
-	return inspect.Deps{Styles: m.styles.Inspect, Keys: inspect.DefaultKeyMap(), Now: m.opts.Now}
+	return inspect.Deps{Styles: m.styles.Inspect, Keys: m.inspectKeys(), Now: m.opts.Now}
 }
 
 // handleOpenInspector opens the inspector slash command which opens

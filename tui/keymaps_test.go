@@ -21,6 +21,7 @@ import (
 	"github.com/steer-tui/steer/tui/form"
 	"github.com/steer-tui/steer/tui/input"
 	"github.com/steer-tui/steer/tui/inspect"
+	"github.com/steer-tui/steer/tui/keybind"
 	"github.com/steer-tui/steer/tui/listnav"
 	"github.com/steer-tui/steer/tui/queue"
 	"github.com/steer-tui/steer/tui/treeview"
@@ -218,5 +219,19 @@ func TestReadmeNamesEveryKey(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestActionIDsCoverEveryKeyMap: keybindings.json may name every binding
+// of every KeyMap, and nothing else.
+func TestActionIDsCoverEveryKeyMap(t *testing.T) {
+	want := map[string]bool{}
+	for _, km := range keyMaps {
+		for field := range declared(km) {
+			want[keybind.ID(field[strings.LastIndex(field, ".")+1:])] = true
+		}
+	}
+	if got := actionIDs(); !maps.Equal(got, want) {
+		t.Errorf("actionIDs = %v\nwant %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 	}
 }

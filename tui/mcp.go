@@ -194,7 +194,7 @@ func (m Model) handleElicitation(msg elicitationMsg) (Model, tea.Cmd) {
 	submit := func(content map[string]any) tea.Msg {
 		return elicitAnsweredMsg{reply: reply, answer: runner.MCPElicitAnswer{Action: runner.MCPElicitAccept, Content: content}}
 	}
-	f := form.New(m.styles.Dialog, form.DefaultKeyMap(), fields)
+	f := form.New(m.styles.Dialog, m.formKeys(), fields)
 	title := "MCP " + msg.req.Server + " asks"
 	d := dialog.NewForm(m.dialogDeps(), title, strings.TrimSpace(msg.req.Message), f, submit,
 		answer(runner.MCPElicitDecline), answer(runner.MCPElicitCancel))

@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/tui/dialog"
 	"github.com/steer-tui/steer/tui/input"
 	"github.com/steer-tui/steer/tui/inspect"
+	"github.com/steer-tui/steer/tui/keybind"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/queue"
 	"github.com/steer-tui/steer/tui/status"
@@ -55,6 +56,9 @@ type Options struct {
 	MaxInputBytes int
 	// Terminal is what the terminal does beyond drawing (notify.go).
 	Terminal TerminalFeatures
+	// Keys are the user's key bindings (LoadKeyBindings); the zero value
+	// keeps the defaults.
+	Keys keybind.User
 	// Now is the clock; it defaults to time.Now.
 	Now func() time.Time
 
@@ -173,7 +177,7 @@ func New(rt Runtime, opts Options) Model {
 	st := theme.NewStyles(opts.Theme)
 	m := Model{
 		rt: rt, sessions: opts.Sessions, opts: &opts, styles: &st,
-		keys: DefaultKeyMap(), calls: newCalls(), mouse: opts.Mouse,
+		keys: keybind.Bind(opts.Keys, DefaultKeyMap()), calls: newCalls(), mouse: opts.Mouse,
 		width: 80, height: 24,
 	}
 	m.commands = m.registerCommands()
@@ -182,14 +186,14 @@ func New(rt Runtime, opts Options) Model {
 		suggestions = append(suggestions, input.Suggestion{Name: c.Name, Args: c.Args, Summary: c.Summary})
 	}
 	m.chat = chat.New(chat.Deps{
-		Styles: st.Chat, Keys: chat.DefaultKeyMap(), Profile: opts.Profile,
+		Styles: st.Chat, Keys: keybind.Bind(opts.Keys, chat.DefaultKeyMap()), Profile: opts.Profile,
 		Now: opts.Now, ToolColors: opts.ToolColors,
 	})
 	m.input = input.New(input.Deps{
-		Styles: st.Input, Keys: input.DefaultKeyMap(), Edit: input.DefaultEditKeyMap(),
+		Styles: st.Input, Keys: keybind.Bind(opts.Keys, input.DefaultKeyMap()), Edit: keybind.Bind(opts.Keys, input.DefaultEditKeyMap()),
 		Commands: suggestions, MaxBytes: opts.MaxInputBytes, Files: filesOf(opts.Mentions), Resources: resourcesOf(opts.Mentions), Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
 	})
-	m.queue = queue.New(queue.Deps{Styles: st.Queue, Keys: queue.DefaultKeyMap()})
+	m.queue = queue.New(queue.Deps{Styles: st.Queue, Keys: keybind.Bind(opts.Keys, queue.DefaultKeyMap())})
 	m.status = status.New(status.Deps{Styles: st.Status, Now: opts.Now})
 	h := help.New()
 	h.Styles = st.Help
@@ -210,5 +214,5 @@ func (m Model) Init() tea.Cmd {
 }
 
 func (m Model) dialogDeps() dialog.Deps {
-	return dialog.Deps{Styles: m.styles.Dialog, Keys: dialog.DefaultKeyMap()}
+	return dialog.Deps{Styles: m.styles.Dialog, Keys: m.dialogKeys()}
 }

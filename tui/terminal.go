@@ -10,6 +10,7 @@ import (
 	xterm "github.com/charmbracelet/x/term"
 
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/keybind"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
@@ -24,6 +25,12 @@ type TerminalOptions struct {
 	Theme string
 	// ConfigTheme is the configuration's ui.theme; "" is auto.
 	ConfigTheme string
+	// ThemesDir holds the theme files (<config dir>/themes) a theme
+	// setting other than a built-in names.
+	ThemesDir string
+	// KeyBindings is the user's key bindings file (<config dir>/
+	// keybindings.json); "" or a missing file keeps the defaults.
+	KeyBindings string
 	// NothingToContinue says that --continue found no saved session in this
 	// directory; the welcome then says that this session is a new one.
 	NothingToContinue bool
@@ -43,19 +50,30 @@ type TerminalOptions struct {
 
 // RunTerminal runs the terminal UI (SPEC §9) on the process's terminal until
 // the user quits or ctx is cancelled, as Run does. The theme is decided
-// here, once, before the program owns the terminal. Without a terminal it
+// (a theme file read) and the key bindings read here, once, before the
+// program owns the terminal: a bad theme file is an error, a problem with
+// the key bindings a note under the transcript. Without a terminal it
 // returns ErrNoTerminal and touches nothing.
 func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error {
 	if !xterm.IsTerminal(os.Stdin.Fd()) || !xterm.IsTerminal(os.Stdout.Fd()) {
 		return ErrNoTerminal
 	}
-	th := pickTheme(themeSetting(o))
+	th, err := theme.Choose(themeSetting(o), o.ThemesDir, os.Getenv, theme.AskTerminal(theme.QueryTimeout))
+	if err != nil {
+		return err
+	}
 	lipgloss.SetHasDarkBackground(th.Base != theme.SettingLight)
+	var keys keybind.User
+	var keyProblems []string
+	if o.KeyBindings != "" {
+		keys, keyProblems = LoadKeyBindings(o.KeyBindings)
+	}
 	return Run(ctx, rt, Options{
 		Theme:    th,
 		Profile:  lipgloss.ColorProfile(),
+		Keys:     keys,
 		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),
-		Notice:   notice(o),
+		Notice:   strings.TrimSpace(notice(o) + " " + strings.Join(keyProblems, " ")),
 		Sessions: SessionsOf(rt),
 		Mentions: rt,
 		Exporter: rt,
@@ -71,17 +89,6 @@ func themeSetting(o TerminalOptions) string {
 		return o.Theme
 	}
 	return o.ConfigTheme
-}
-
-// pickTheme turns the theme setting (checked already by the flag parser and
-// config.ParseTheme) into a theme: theme.Detect, whose auto asks the
-// terminal for at most theme.QueryTimeout.
-func pickTheme(setting string) theme.Theme {
-	th, err := theme.Detect(setting, os.Getenv, theme.AskTerminal(theme.QueryTimeout))
-	if err != nil {
-		return theme.Dark() // no other setting gets this far
-	}
-	return th
 }
 
 // welcome is the note at the top of an empty transcript. Offline, on the

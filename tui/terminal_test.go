@@ -8,22 +8,7 @@ import (
 
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/tui/msgs"
-	"github.com/steer-tui/steer/tui/theme"
 )
-
-func TestPickTheme(t *testing.T) {
-	t.Setenv("NO_COLOR", "")
-	t.Setenv("COLORFGBG", "15;0") // a dark terminal
-	for setting, want := range map[string]string{"dark": theme.Dark().Name, "light": theme.Light().Name, "auto": theme.Dark().Name} {
-		if got := pickTheme(setting).Name; got != want {
-			t.Errorf("pickTheme(%q) = %q, want %q", setting, got, want)
-		}
-	}
-	t.Setenv("NO_COLOR", "1")
-	if got := pickTheme("light").Name; got != theme.Plain().Name {
-		t.Errorf("light under NO_COLOR = %q", got)
-	}
-}
 
 func TestThemeSetting(t *testing.T) {
 	if got := themeSetting(TerminalOptions{ConfigTheme: "light"}); got != "light" {

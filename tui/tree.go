@@ -59,7 +59,7 @@ func (m Model) handleTreeLoaded(msg treeLoadedMsg) (Model, tea.Cmd) {
 	if msg.fork {
 		return m.openForkPicker(msg.tree)
 	}
-	m.tree = treeview.New(m.dialogDeps().Styles, treeview.DefaultKeyMap(), msg.tree)
+	m.tree = treeview.New(m.dialogDeps().Styles, m.treeKeys(), msg.tree)
 	m.treeOpen = true
 	return m, nil
 }
