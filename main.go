@@ -42,6 +42,7 @@ import (
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
 	"github.com/steer-tui/steer/tui"
+	"github.com/steer-tui/steer/tui/plain"
 	"github.com/steer-tui/steer/tui/sanitize"
 )
 
@@ -237,6 +238,9 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	}
 	switch o.Command {
 	case "":
+		if o.Plain || cfg.UI.Plain {
+			return statusOf(ctx, plain.Run(ctx, a.host, stdin, stdout, plain.Options{Welcome: plainWelcome}), stderr)
+		}
 		themes, _ := config.ThemesDir() // ParseTheme has found it for any theme file named
 		keys, _ := config.KeyBindingsPath()
 		err := tui.RunTerminal(ctx, a.host, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
@@ -258,6 +262,9 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 		return statusOf(ctx, rpc.NewServer(a.rt, stdin, stdout).Serve(ctx), stderr)
 	}
 }
+
+// plainWelcome opens the plain front end's output.
+const plainWelcome = "steer, plain mode: type a message and press Enter; answer a question with y, a or n; /quit or end of input leaves."
 
 // statusOf is the exit status of a front end that ended with err: cancelled
 // by a signal, failed (said on stderr) or done.

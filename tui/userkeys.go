@@ -33,7 +33,9 @@ func LoadKeyBindings(path string) (keybind.User, []string) {
 
 func (m Model) dialogKeys() dialog.KeyMap { return keybind.Bind(m.opts.Keys, dialog.DefaultKeyMap()) }
 
-func (m Model) inspectKeys() inspect.KeyMap { return keybind.Bind(m.opts.Keys, inspect.DefaultKeyMap()) }
+func (m Model) inspectKeys() inspect.KeyMap {
+	return keybind.Bind(m.opts.Keys, inspect.DefaultKeyMap())
+}
 
 func (m Model) formKeys() form.KeyMap { return keybind.Bind(m.opts.Keys, form.DefaultKeyMap()) }
 
