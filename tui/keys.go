@@ -56,9 +56,9 @@ func (m *Model) syncKeys() {
 	k.Abort.SetEnabled((m.running || m.compaction != nil) && !dialog && !popup && m.focus == focusInput)
 	k.Back.SetEnabled(!dialog && m.focus != focusInput)
 	if m.running {
-		k.Back.SetHelp("esc", "to editor, again to interrupt")
+		k.Back.SetHelp(k.Back.Help().Key, "to editor, again to interrupt")
 	} else {
-		k.Back.SetHelp("esc", "back to editor")
+		k.Back.SetHelp(k.Back.Help().Key, "back to editor")
 	}
 	// Items come back one at a time, each keeping its kind.
 	k.TakeBack.SetEnabled(len(m.queue.Items()) > 0 && !dialog && m.input.Holding() == "")
@@ -69,9 +69,9 @@ func (m *Model) syncKeys() {
 	}
 	k.Inspect.SetEnabled(!dialog && m.status.Badge() != "")
 	if m.mouse {
-		k.Mouse.SetHelp("alt+m", "mouse off (select text)")
+		k.Mouse.SetHelp(k.Mouse.Help().Key, "mouse off (select text)")
 	} else {
-		k.Mouse.SetHelp("alt+m", "mouse scroll")
+		k.Mouse.SetHelp(k.Mouse.Help().Key, "mouse scroll")
 	}
 }
 

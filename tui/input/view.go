@@ -31,20 +31,20 @@ func (m *Model) sync() {
 	}
 	switch {
 	case m.mentionOpen():
-		k.Send.SetHelp("enter", "insert")
-		k.FollowUp.SetHelp("alt+enter", "send")
+		k.Send.SetHelp(k.Send.Help().Key, "insert")
+		k.FollowUp.SetHelp(k.FollowUp.Help().Key, "send")
 	case m.kind == agent.QueueFollowUp:
-		k.Send.SetHelp("enter", "re-queue follow-up")
-		k.FollowUp.SetHelp("alt+enter", "as steering")
+		k.Send.SetHelp(k.Send.Help().Key, "re-queue follow-up")
+		k.FollowUp.SetHelp(k.FollowUp.Help().Key, "as steering")
 	case m.kind == agent.QueueSteer && m.running:
-		k.Send.SetHelp("enter", "re-steer")
-		k.FollowUp.SetHelp("alt+enter", "as follow-up")
+		k.Send.SetHelp(k.Send.Help().Key, "re-steer")
+		k.FollowUp.SetHelp(k.FollowUp.Help().Key, "as follow-up")
 	case m.running:
-		k.Send.SetHelp("enter", "steer")
-		k.FollowUp.SetHelp("alt+enter", "follow-up")
+		k.Send.SetHelp(k.Send.Help().Key, "steer")
+		k.FollowUp.SetHelp(k.FollowUp.Help().Key, "follow-up")
 	default:
-		k.Send.SetHelp("enter", "send")
-		k.FollowUp.SetHelp("alt+enter", "follow-up")
+		k.Send.SetHelp(k.Send.Help().Key, "send")
+		k.FollowUp.SetHelp(k.FollowUp.Help().Key, "follow-up")
 	}
 	m.view = m.render()
 }

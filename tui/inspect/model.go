@@ -218,7 +218,7 @@ func (m *Model) syncKeys() {
 	row, ok := m.Selected()
 	k.Clear.SetEnabled(ok && row.Target != "")
 	if c := m.ins.Clear(); c != nil {
-		k.Clear.SetHelp("c", "clear "+c.What)
+		k.Clear.SetHelp(k.Clear.Help().Key, "clear "+c.What)
 	}
 	c := row.Choice
 	k.Prefer.SetEnabled(c != nil)
@@ -230,8 +230,8 @@ func (m *Model) syncKeys() {
 	if c != nil && c.Locked {
 		lock = "unlock"
 	}
-	k.Prefer.SetHelp("p", prefer)
-	k.Lock.SetHelp("l", lock)
+	k.Prefer.SetHelp(k.Prefer.Help().Key, prefer)
+	k.Lock.SetHelp(k.Lock.Help().Key, lock)
 	k.Restart.SetEnabled(row.Server != nil)
 	k.Login.SetEnabled(row.Server != nil && row.Server.CanLogin)
 	k.Older.SetEnabled(m.page+1 < len(m.table.Pages))
