@@ -65,3 +65,14 @@ func appendRoot(roots []Root, base string, level Level, elem ...string) []Root {
 	}
 	return append(roots, Root{Dir: dir, Level: level})
 }
+
+// ReadableDirs are the user's skill directories, whose skills' files the
+// read tool reads without asking (tools.WithReadableDirs): the model is
+// told to read them. The workspace's are inside it already.
+func ReadableDirs(u UserDirs) []string {
+	var dirs []string
+	for _, r := range SkillRoots("", u) {
+		dirs = append(dirs, r.Dir)
+	}
+	return dirs
+}
