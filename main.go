@@ -37,6 +37,7 @@ import (
 	"github.com/steer-tui/steer/agent/runner/config"
 	"github.com/steer-tui/steer/agent/runner/headless"
 	"github.com/steer-tui/steer/agent/runner/inspector"
+	"github.com/steer-tui/steer/agent/skills"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/assets"
 	"github.com/steer-tui/steer/failover"
@@ -380,6 +381,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		closeLog()
 		return nil, err
 	}
+	user := userDirs()
 	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote,
 		mcp: newMCP(cfg, workspace, stateDir, o, logger, os.Stderr)}
 	if o.Continue {
@@ -394,11 +396,12 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		Resolve:   resolve,
 		ToolsFor: func(ws string) []agent.Tool {
 			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...),
-				tools.WithOutputDir(filepath.Join(stateDir, toolOutputDir)))
+				tools.WithOutputDir(filepath.Join(stateDir, toolOutputDir)), tools.WithReadableDirs(skills.ReadableDirs(user)...))
 		},
 		SystemPrompt:   assets.SystemPrompt(),
 		ProjectContext: tools.ProjectContext,
 		Workspace:      workspace,
+		UserDirs:       user,
 		Thinking:       cfg.Agent.Thinking,
 		SteeringMode:   cfg.Agent.SteeringMode,
 		FollowUpMode:   cfg.Agent.FollowUpMode,

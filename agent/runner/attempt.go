@@ -48,6 +48,7 @@ type attempts struct {
 // goes through the context guard (guard.go), then the attempts, and the one
 // that answers streams out.
 func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
+	llm.SystemPrompt = r.library.withSkills(llm.SystemPrompt) // as the skills are now (library.go)
 	return r.attempts.goStream(m, func(out *agent.AssistantStream) { r.keeper.guardedAttempts(ctx, m, llm, opts, out) })
 }
 

@@ -27,6 +27,9 @@ type inputs struct {
 	maxBytes  int
 	switching *sync.RWMutex
 	book      inputSession
+	// expand turns an input that invokes a skill or a prompt template
+	// into the message it sends (library.expand).
+	expand func(kind agent.QueueKind, text string) (string, error)
 }
 
 // inputSession is what inputs needs of the current session.
@@ -48,7 +51,7 @@ func (in *inputs) Prompt(ctx context.Context, text string, images ...agent.Conte
 	if err != nil {
 		return err
 	}
-	msg := agent.UserMessage(text, it.Created)
+	msg := agent.UserMessage(it.Text, it.Created)
 	msg.Content = append(msg.Content, images...)
 	msg.QueueItemID = it.ID
 	if err := in.agent.PromptMessages(msg); err != nil {
@@ -99,7 +102,14 @@ func (in *inputs) deliver(ctx context.Context, kind agent.QueueKind, text string
 // retires it in the transaction that appends its message. The save runs
 // within ctx and the runtime's input context: an input after Close or the
 // quit signal is refused, as it always was (see scoped).
-func (in *inputs) savePending(ctx context.Context, kind agent.QueueKind, text string, images []agent.Content) (agent.QueueItem, error) {
+func (in *inputs) savePending(ctx context.Context, kind agent.QueueKind, typed string, images []agent.Content) (agent.QueueItem, error) {
+	text := typed
+	if in.expand != nil {
+		var err error
+		if text, err = in.expand(kind, typed); err != nil {
+			return agent.QueueItem{}, err
+		}
+	}
 	if err := checkInput(text, images, in.maxBytes); err != nil {
 		return agent.QueueItem{}, err
 	}
@@ -107,7 +117,7 @@ func (in *inputs) savePending(ctx context.Context, kind agent.QueueKind, text st
 		return agent.QueueItem{}, err
 	}
 	it := agent.QueueItem{ID: agent.NewQueueItemID(), Kind: kind, Text: text, Images: images, Created: in.now()}
-	in.book.noteTitle(text)
+	in.book.noteTitle(typed) // "/skill:pdf …", not the skill's body
 	if in.store == nil {
 		return it, nil
 	}

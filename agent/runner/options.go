@@ -7,6 +7,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/mcp"
+	"github.com/steer-tui/steer/agent/skills"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/lanes"
@@ -94,6 +95,10 @@ type Options struct {
 	// RunTimeout aborts a run that takes longer (agent.timeoutSeconds,
 	// steer run --timeout); 0 is no limit. Approval waits do not count.
 	RunTimeout time.Duration
+	// UserDirs are the user's directories the global skills and prompt
+	// templates are found under, beside the workspace's (library.go); zero
+	// finds the workspace's alone.
+	UserDirs skills.UserDirs
 	// MaxInputBytes bounds one input (prompt, steering, follow-up); larger
 	// ones are refused with an *InputTooLargeError and nothing is stored.
 	// 0 is DefaultMaxInputBytes.

@@ -50,6 +50,7 @@ type Runtime struct {
 	*approvalDesk // Approve, ApproveIn, PendingApprovals (approval.go)
 	*runNotices   // SubscribeNotices (notice.go)
 	*mcpDesk      // the MCP servers, their prompts and resources (mcp.go)
+	*library      // the user's skills and prompt templates (library.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -138,7 +139,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.Approval = tools.ModeAuto
 	}
 	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
-		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP}}
+		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP},
+		library: &library{workspace: opts.Workspace, user: opts.UserDirs}}
 	r.mcpDesk.sampling = r.withSampler
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.approvals = newApprovals(approvalDeps{
@@ -195,7 +197,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
-		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook}
+		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook, expand: r.library.expand}
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
 	r.settings.agent, r.settings.thinking, r.settings.choice = r.agent, r.thinking, r.choice
 	r.profiles, r.attempts = newAttemptParts(r)

@@ -44,12 +44,17 @@ type ReadDetails struct {
 	Truncated bool `json:"truncated"`
 }
 
-type readTool struct{ ws workspace }
+type readTool struct {
+	ws       workspace
+	readable readableDirs
+}
 
 // Read returns the read tool, which shows a text file of the workspace in
 // pages of at most maxLines lines and maxBytes bytes, each line numbered,
-// and an image as image content.
-func Read(workspace string) agent.Tool { return readTool{ws: newWorkspace(workspace)} }
+// and an image as image content. Of opts it takes WithReadableDirs.
+func Read(workspace string, opts ...Option) agent.Tool {
+	return readTool{ws: newWorkspace(workspace), readable: readableOf(optionsOf(opts).readable)}
+}
 
 var readSchema = json.RawMessage(`{
 	"type": "object",
@@ -78,11 +83,11 @@ func (readTool) Spec() agent.ToolSpec {
 // Describe reports the file the call reads.
 func (t readTool) Describe(args map[string]any) Access {
 	p := stringArg(args, "path")
-	return t.ws.access(p, false, "read "+clip(p, summaryLen))
+	return t.ws.accessRead(t.readable, p, "read "+clip(p, summaryLen))
 }
 
 func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ agent.ToolUpdate) (agent.ToolResult, error) {
-	target, refused := t.ws.confine(ctx, stringArg(args, "path"))
+	target, refused := t.ws.confineRead(ctx, t.readable, stringArg(args, "path"))
 	if refused != nil {
 		return *refused, nil
 	}

@@ -59,6 +59,7 @@ type Option func(*options)
 type options struct {
 	hiddenEnv map[string]bool
 	outputDir string
+	readable  []string // WithReadableDirs (readable.go)
 }
 
 // WithOutputDir keeps the full output of every bash command whose result
@@ -96,7 +97,7 @@ func optionsOf(opts []Option) options {
 // opts, in the order the model is told about them.
 func New(workspace string, opts ...Option) []agent.Tool {
 	return []agent.Tool{
-		Read(workspace), Write(workspace), Edit(workspace), Ls(workspace),
+		Read(workspace, opts...), Write(workspace), Edit(workspace), Ls(workspace),
 		Find(workspace), Grep(workspace), Bash(workspace, opts...),
 	}
 }
