@@ -192,9 +192,14 @@ func (s *Store) take(ctx context.Context, session, turn, kind, before string) (C
 		return Checkpoint{}, err
 	}
 	if kind == KindTurn || kind == KindRestore {
-		ref := fmt.Sprintf("refs/steer/%s/%020d", session, c.Created.UnixNano())
-		if _, err := g.run(ctx, nil, "update-ref", ref, c.ID); err != nil {
+		// A loose ref is a file holding the id; writing it here spares a
+		// git process on the path every turn's first tool waits on.
+		ref := filepath.Join(s.dir, "refs", "steer", session, fmt.Sprintf("%020d", c.Created.UnixNano()))
+		if err := os.MkdirAll(filepath.Dir(ref), 0o700); err != nil {
 			return Checkpoint{}, err
+		}
+		if err := writeSynced(ref, []byte(c.ID+"\n"), 0o600); err != nil {
+			return Checkpoint{}, fmt.Errorf("record checkpoint %s: %w", c.ID, err)
 		}
 	}
 	return c, nil
@@ -207,6 +212,35 @@ func (s *Store) stage(ctx context.Context, g shadow) ([]LeftOut, error) {
 	if err := s.syncExcludes(); err != nil {
 		return nil, err
 	}
+	// The ignored files are listed beside the staging, on a walk of their
+	// own: what is ignored does not depend on the index.
+	type listing struct {
+		out []byte
+		err error
+	}
+	ignored := make(chan listing, 1)
+	go func() {
+		out, err := g.run(ctx, nil, "ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory")
+		ignored <- listing{out, err}
+	}()
+	left, err := s.stageChanges(ctx, g)
+	ign := <-ignored
+	if err != nil {
+		return nil, err
+	}
+	if ign.err != nil {
+		return nil, ign.err
+	}
+	for _, p := range nulSplit(ign.out) {
+		left = append(left, LeftOut{Path: p, Why: LeftIgnored})
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].Path < left[j].Path })
+	return left, nil
+}
+
+// stageChanges adds to the index what changed and removes what is gone or
+// over the cap, which it returns as left out.
+func (s *Store) stageChanges(ctx context.Context, g shadow) ([]LeftOut, error) {
 	// -o: untracked, -m: modified, -d: deleted (also listed by -m).
 	out, err := g.run(ctx, nil, "ls-files", "-z", "-o", "-m", "--exclude-standard")
 	if err != nil {
@@ -239,14 +273,6 @@ func (s *Store) stage(ctx context.Context, g shadow) ([]LeftOut, error) {
 			return nil, err
 		}
 	}
-	ign, err := g.run(ctx, nil, "ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory")
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range nulSplit(ign) {
-		left = append(left, LeftOut{Path: p, Why: LeftIgnored})
-	}
-	sort.Slice(left, func(i, j int) bool { return left[i].Path < left[j].Path })
 	return left, nil
 }
 
