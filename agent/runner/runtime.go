@@ -60,6 +60,8 @@ type Runtime struct {
 	agent *agent.Agent
 	log   *slog.Logger
 	store *persistence.Store
+	// checkpoints snapshot the workspace for rewind (checkpoints.go).
+	checkpoints *checkpoints
 
 	clock *runClock
 	// stall tells a stalled run (stalled.go); stallRuns lists the stalled
@@ -143,6 +145,11 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		library: &library{workspace: opts.Workspace, user: opts.UserDirs}}
 	r.mcpDesk.sampling = r.withSampler
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
+	if opts.SubAgent { // a child works in its parent's turn, which has its checkpoint
+		r.checkpoints = newCheckpoints(nil, "", r.log)
+	} else {
+		r.checkpoints = newCheckpoints(r.store, opts.Workspace, r.log)
+	}
 	r.approvals = newApprovals(approvalDeps{
 		asker: func() string {
 			if !opts.SubAgent {
@@ -240,7 +247,7 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 // behind gate.
 func (r *Runtime) toolSet(gate tools.Gater) (*agent.ToolSet, error) {
 	r.mcpDesk.useGate(gate)
-	gated := gate.Wrap(append(append([]agent.Tool(nil), r.opts.Tools...), r.mcpDesk.tools()...))
+	gated := gate.Wrap(r.checkpoints.wrap(append(append([]agent.Tool(nil), r.opts.Tools...), r.mcpDesk.tools()...), r.SessionID))
 	for i, t := range gated {
 		gated[i] = runnerTool{Tool: t, r: r}
 	}

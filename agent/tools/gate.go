@@ -240,3 +240,8 @@ func argsSummary(args map[string]any) string {
 	}
 	return clip(string(raw), summaryLen)
 }
+
+// DescribeCall is what a call of t touches, as the gate sees it: a tool that
+// cannot say counts as mutating. Wrappers below the gate use it to stay as
+// visible to the policy as the tool they wrap.
+func DescribeCall(t agent.Tool, args map[string]any) Access { return describe(t, args) }
