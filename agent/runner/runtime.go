@@ -50,6 +50,7 @@ type Runtime struct {
 	*approvalDesk // Approve, ApproveIn, PendingApprovals (approval.go)
 	*runNotices   // SubscribeNotices (notice.go)
 	*mcpDesk      // the MCP servers, their prompts and resources (mcp.go)
+	*trustDesk    // WorkspaceTrust, WorkspaceTrusted, TrustWorkspace, ConfigView (trust.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -138,7 +139,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.Approval = tools.ModeAuto
 	}
 	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
-		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP}}
+		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP},
+		trustDesk: &trustDesk{g: opts.Trust, m: opts.MCP, cfg: opts.Config}}
 	r.mcpDesk.sampling = r.withSampler
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.approvals = newApprovals(approvalDeps{
