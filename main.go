@@ -96,6 +96,10 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return sessions(opts, stdin, stdout, stderr)
 	case opts.Command == "inspect":
 		return inspect(opts, stdout, stderr)
+	case opts.Command == "config":
+		return configCommand(opts, stdout, stderr)
+	case opts.Command == "trust":
+		return trustCommand(opts, stdout, stderr)
 	case opts.Command == "mcp":
 		sig := runner.CatchSignals()
 		defer sig.Stop()
@@ -113,10 +117,13 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	apis := providerAPIs(play)
-	cfg, err := config.Load(opts.Config, os.Getenv, apis)
+	cfg, gate, err := loadConfig(opts, apis, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
+	}
+	if opts.Command != "" {
+		sayUntrusted(cfg, stderr)
 	}
 	var prompt string
 	if opts.Command == "run" {
@@ -135,7 +142,7 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Start-up waits on the database (another opener's migration, a claim
 	// while another process holds the write lock): a signal ends it.
-	a, err := build(sig.Context(), cfg, apis, opts)
+	a, err := build(sig.Context(), cfg, gate, apis, opts)
 	if s := sig.Received(); s != nil {
 		if err == nil {
 			a.close(stderr)
@@ -200,7 +207,7 @@ func sessions(o headless.Args, stdin io.Reader, stdout, stderr io.Writer) int {
 // (no key needed) and the engines, the state directory's database says how
 // each stands.
 func inspect(o headless.Args, stdout, stderr io.Writer) int {
-	cfg, err := config.Load(o.Config, os.Getenv, providerAPIs(scripted.Options{}))
+	cfg, gate, err := loadConfig(o, providerAPIs(scripted.Options{}), stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
@@ -211,7 +218,9 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	saved := inspector.Saved{Preferred: o.Profile, Engine: cfg.Agent.ContextEngine, Engines: engineRefs(cfg), Now: time.Now(),
-		MCP: mcpSnapshot(cfg, stateDir, o, stderr)}
+		MCP: mcpSnapshot(cfg, gate, stateDir, o, stderr)}
+	view := runner.ViewOf(cfg, gate)
+	saved.Config = &view
 	for _, p := range cfg.AllProviders() {
 		for _, pr := range p.Profiles {
 			saved.Profiles = append(saved.Profiles, inspector.ProfileRef{ID: pr.ID, Provider: p.Name})
@@ -350,7 +359,7 @@ func (a *app) runs() interface {
 // lock, log and database, the tools and the session. ctx is the quit
 // signal: it ends the waits of start-up, and the runtime's writes after it
 // (runner.Options.Quit).
-func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Args) (*app, error) {
+func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, apis llm.APIs, o headless.Args) (*app, error) {
 	providers, err := providersFrom(cfg, apis)
 	if err != nil {
 		return nil, err
@@ -383,7 +392,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 	}
 	user := userDirs()
 	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote,
-		mcp: newMCP(cfg, workspace, stateDir, o, logger, os.Stderr)}
+		mcp: newMCP(cfg, gate, workspace, stateDir, o, logger, os.Stderr)}
 	if o.Continue {
 		_, err := store.LatestUnownedSession(ctx, workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
@@ -416,6 +425,8 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
 		MCP:            a.mcp,
+		Trust:          gate,
+		Config:         runner.ViewOf(cfg, gate),
 		HiddenEnv:      cfg.SecretEnvNames(),
 		ExportSecrets:  secretValues(os.Environ()),
 		Approval:       cfg.Approval(o.Approve, o.Command == ""),

@@ -19,11 +19,13 @@ import (
 )
 
 // newMCP makes and starts the process's MCP servers: the config's, and the
-// workspace's .mcp.json when it is trusted (--trust-project, the config's
-// mcpTrustedProjects, or an allowance recorded in the state directory).
+// workspace's .mcp.json when it is trusted: the workspace trust (steer
+// trust, the TUI's dialog, --trust-project), else, as before it, the
+// config's mcpTrustedProjects or an allowance in the state directory's
+// mcp-trust.json.
 // What keeps the workspace's servers from starting is said on stderr
 // (headless commands) and in the log; it never stops steer.
-func newMCP(cfg *config.Config, workspace, stateDir string, o headless.Args, logger *slog.Logger, stderr io.Writer) *mcp.Manager {
+func newMCP(cfg *config.Config, gate *runner.WorkspaceGate, workspace, stateDir string, o headless.Args, logger *slog.Logger, stderr io.Writer) *mcp.Manager {
 	say := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		logger.Warn(msg)
@@ -31,25 +33,24 @@ func newMCP(cfg *config.Config, workspace, stateDir string, o headless.Args, log
 			fmt.Fprintf(stderr, "steer: %s\n", msg)
 		}
 	}
-	opts := &mcp.Options{Workspace: workspace, HiddenEnv: cfg.SecretEnvNames(), Logger: logger,
-		Trust: mcp.NewTrustStore(stateDir), Version: steerVersion(),
+	opts := &mcp.Options{Workspace: workspace, HiddenEnv: cfg.SecretEnvNames(), Logger: logger, Version: steerVersion(),
 		OAuthStore: oauth.NewStore(filepath.Join(stateDir, mcpTokenDir)), AutoLogin: os.Getenv("BROWSER") != ""}
 	project, err := config.LoadMCPProject(workspace)
 	if err != nil {
 		say("the workspace's MCP servers were not started: %v", err)
 	}
-	trusted := o.TrustProject
+	trusted := gate.Trusted()
 	if project != nil && !trusted {
 		trusted = slices.Contains(cfg.MCPTrustedProjects, mcp.Allowance{Path: project.Path, SHA256: project.Hash})
 		if !trusted {
 			var terr error
-			trusted, terr = opts.Trust.Trusted(project.Path, project.Hash)
+			trusted, terr = mcp.NewTrustStore(stateDir).Trusted(project.Path, project.Hash)
 			if terr != nil {
 				say("%v", terr)
 			}
 		}
 		if !trusted && o.Command != "" && o.Command != "mcp" {
-			say("%s is not trusted: its servers were not started (--trust-project, or see 'steer mcp list')", project.Path)
+			say("%s is not trusted: its servers were not started (trust the workspace with 'steer trust', or for this run with --trust-project)", project.Path)
 		}
 	}
 	m := mcp.New(cfg.MCPServers, project, trusted, opts)
@@ -74,7 +75,7 @@ func steerVersion() string {
 // mcpCommand is `steer mcp list|tools`: the servers started as a session
 // would start them, reported once settled, then closed.
 func mcpCommand(ctx context.Context, o headless.Args, stdout, stderr io.Writer) int {
-	cfg, err := config.Load(o.Config, os.Getenv, providerAPIs(scripted.Options{}))
+	cfg, gate, err := loadConfig(o, providerAPIs(scripted.Options{}), stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "steer: %v\n", err)
 		return exitUsage
@@ -100,7 +101,7 @@ func mcpCommand(ctx context.Context, o headless.Args, stdout, stderr io.Writer) 
 		return exitUsage
 	}
 	defer closeLog()
-	m := newMCP(cfg, workspace, stateDir, o, logger, stderr)
+	m := newMCP(cfg, gate, workspace, stateDir, o, logger, stderr)
 	defer m.Close()
 	if o.Args[0] == "login" {
 		if err := m.Login(ctx, o.Args[1]); err != nil {

@@ -13,7 +13,7 @@ import (
 // mcpSnapshot is `steer inspect mcp`'s way to the servers: started as a
 // session would start them (the workspace's only when trusted), reported
 // once each is ready or failed, then closed, as `steer mcp list` does.
-func mcpSnapshot(cfg *config.Config, stateDir string, o headless.Args, stderr io.Writer) func(context.Context) ([]runner.MCPServer, error) {
+func mcpSnapshot(cfg *config.Config, gate *runner.WorkspaceGate, stateDir string, o headless.Args, stderr io.Writer) func(context.Context) ([]runner.MCPServer, error) {
 	return func(ctx context.Context) ([]runner.MCPServer, error) {
 		level, err := runner.LogLevel(os.Getenv)
 		if err != nil {
@@ -28,7 +28,7 @@ func mcpSnapshot(cfg *config.Config, stateDir string, o headless.Args, stderr io
 		if err != nil {
 			return nil, err
 		}
-		m := newMCP(cfg, workspace, stateDir, o, logger, stderr)
+		m := newMCP(cfg, gate, workspace, stateDir, o, logger, stderr)
 		defer m.Close()
 		servers := runner.NewMCPServers(m)
 		if err := servers.Settled(ctx); err != nil {

@@ -19,8 +19,6 @@ import (
 //	what                          effect
 //	a server changed (mcpWatch)   the /mcp inspector reads again
 //	/mcp → r, l                   RestartMCP, LoginMCP (the browser) in a Cmd
-//	start-up, untrusted .mcp.json one guarded question: allow (TrustMCPProject)
-//	                              or not now; asked once
 //	a server asks for input       a form dialog built from its schema; the
 //	                              answer goes back to the waiting elicitor
 
@@ -38,10 +36,6 @@ type MCPServers interface {
 	// SetMCPElicitor makes fn answer the servers' requests for input; nil
 	// declines them.
 	SetMCPElicitor(fn runner.MCPElicitor)
-	// MCPProject is the workspace's .mcp.json (false: none);
-	// TrustMCPProject trusts it as it is now and starts its servers.
-	MCPProject() (runner.MCPProject, bool)
-	TrustMCPProject() error
 }
 
 // mcpLoginWait bounds a sign-in: the user has that long in the browser.
@@ -55,12 +49,6 @@ type mcpMsg interface{ mcp() }
 
 // mcpChangedMsg says an MCP server changed (state, tools, prompts).
 type mcpChangedMsg struct{}
-
-// mcpProjectMsg is the workspace's .mcp.json, read at start-up.
-type mcpProjectMsg struct{ project runner.MCPProject }
-
-// trustMCPMsg asks to trust the workspace's .mcp.json (the dialog's allow).
-type trustMCPMsg struct{ path string }
 
 // mcpDoneMsg says how a restart, a login or a trust went, in words.
 type mcpDoneMsg struct {
@@ -87,8 +75,6 @@ type elicitAnsweredMsg struct {
 }
 
 func (mcpChangedMsg) mcp()       {}
-func (mcpProjectMsg) mcp()       {}
-func (trustMCPMsg) mcp()         {}
 func (mcpDoneMsg) mcp()          {}
 func (elicitationMsg) mcp()      {}
 func (elicitationEndedMsg) mcp() {}
@@ -103,10 +89,6 @@ func (m Model) routeMCP(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleRestartMCP(msg.Server)
 	case msgs.LoginMCPMsg:
 		return m.handleLoginMCP(msg.Server)
-	case mcpProjectMsg:
-		return m.askTrustMCP(msg.project), nil
-	case trustMCPMsg:
-		return m.handleTrustMCP(msg.path)
 	case mcpDoneMsg:
 		m = m.reloadInspector(msgs.InspectMCP)
 		if msg.err != nil {
@@ -127,38 +109,6 @@ func (m Model) routeMCP(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
-}
-
-// readMCPProject reads the workspace's .mcp.json at start-up, for the
-// trust question.
-func readMCPProject(rt MCPServers) tea.Cmd {
-	return func() tea.Msg {
-		p, ok := rt.MCPProject()
-		if !ok || p.Trusted {
-			return nil
-		}
-		return mcpProjectMsg{project: p}
-	}
-}
-
-// askTrustMCP asks once whether the workspace's .mcp.json may start its
-// servers, naming each command it would run. The question is guarded:
-// a key typed ahead never answers it.
-func (m Model) askTrustMCP(p runner.MCPProject) Model {
-	text := p.Path + " would run:\n"
-	for _, c := range p.Commands {
-		text += "  " + c + "\n"
-	}
-	text += "Allowed, steer asks again only when the file changes."
-	items := []dialog.Item{{Label: "Allow", Shortcut: "a", Msg: trustMCPMsg{path: p.Path}}, {Label: "Not now", Shortcut: "n"}}
-	return m.openDialog(dialog.NewQuestion(m.dialogDeps(), "Start this workspace's MCP servers?", text, items, nil))
-}
-
-func (m Model) handleTrustMCP(path string) (Model, tea.Cmd) {
-	rt := m.rt
-	return m, func() tea.Msg {
-		return mcpDoneMsg{what: "trust " + path + ": its MCP servers start", err: rt.TrustMCPProject()}
-	}
 }
 
 func (m Model) handleRestartMCP(name string) (Model, tea.Cmd) {

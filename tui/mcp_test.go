@@ -34,14 +34,21 @@ func mcpRuntime(t *testing.T, project *mcp.Project, responses ...*agenttest.Resp
 	srv := mcptest.NewServer(nil)
 	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	t.Cleanup(ts.Close)
-	m := mcp.New([]mcp.Config{{Name: "srv", Transport: mcp.TransportHTTP, URL: ts.URL}}, project, false,
-		&mcp.Options{Trust: mcp.NewTrustStore(t.TempDir())})
+	m := mcp.New([]mcp.Config{{Name: "srv", Transport: mcp.TransportHTTP, URL: ts.URL}}, project, false, &mcp.Options{})
 	t.Cleanup(m.Close)
 	m.Start()
+	var gate *runner.WorkspaceGate
+	if project != nil {
+		var err error
+		if gate, err = runner.CheckWorkspace(filepath.Dir(project.Path), t.TempDir(), false); err != nil {
+			t.Fatal(err)
+		}
+		gate.Describe(nil, project)
+	}
 	script := agenttest.NewScript(responses...)
 	rt, err := runner.New(context.Background(), runner.Options{
 		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
-		Now:       agenttest.Clock, MCP: m, Approval: tools.ModeAuto,
+		Now:       agenttest.Clock, MCP: m, Trust: gate, Approval: tools.ModeAuto,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -129,9 +136,9 @@ func TestMCPElicitationCancel(t *testing.T) {
 	}
 }
 
-// TestGoldenMCPTrust: an untrusted .mcp.json is asked about once at
-// start-up, naming its commands, in a guarded question; allowing it trusts
-// it.
+// TestGoldenMCPTrust: a workspace whose .mcp.json is not trusted is asked
+// about once at start-up, naming the file's commands, in a guarded
+// question; allowing it trusts the workspace and starts the servers.
 func TestGoldenMCPTrust(t *testing.T) {
 	// A fixed directory: the question names the file, and the golden holds it.
 	ws := "/tmp/steer-tui-mcp-trust"
@@ -155,10 +162,18 @@ func TestGoldenMCPTrust(t *testing.T) {
 		t.Fatal("the trust question is not guarded against keys typed ahead")
 	}
 	checkGolden(t, h, 100, 24)
-	if p, _ := rt.MCPProject(); p.Trusted {
+	if w, _ := rt.WorkspaceTrust(); w.Trusted || rt.WorkspaceTrusted() {
 		t.Fatal("trusted before the user allowed it")
 	}
 	clk.Add(time.Second) // past the pause: a deliberate key
 	h.typeText("a")
-	h.waitFor("the trust", func(Model) bool { p, _ := rt.MCPProject(); return p.Trusted })
+	h.waitFor("the trust", func(Model) bool { w, _ := rt.WorkspaceTrust(); return w.Trusted })
+	h.waitFor("its server started", func(Model) bool {
+		for _, s := range rt.MCPServers() {
+			if s.Name == "repo" && s.State != runner.MCPUntrusted {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -208,9 +208,9 @@ func New(rt Runtime, opts Options) Model {
 // Init turns on the mouse if asked.
 func (m Model) Init() tea.Cmd {
 	if m.mouse {
-		return tea.Batch(tea.EnableMouseCellMotion, readMCPProject(m.rt))
+		return tea.Batch(tea.EnableMouseCellMotion, readWorkspaceTrust(m.rt))
 	}
-	return readMCPProject(m.rt)
+	return readWorkspaceTrust(m.rt)
 }
 
 func (m Model) dialogDeps() dialog.Deps {

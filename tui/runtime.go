@@ -22,6 +22,7 @@ type Runtime interface {
 	History
 	Prompts
 	MCPServers // mcp.go
+	Workspace  // trust.go
 	ServerPrompts
 }
 

@@ -116,6 +116,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleCleared(msg)
 	case mcpMsg, msgs.RestartMCPMsg, msgs.LoginMCPMsg:
 		return m.routeMCP(msg)
+	case trustMsg:
+		return m.routeTrust(msg)
 	case msgs.HealthChangedMsg:
 		return m.handleHealth(msg)
 	case healthTickMsg:

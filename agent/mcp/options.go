@@ -39,9 +39,6 @@ type Options struct {
 	// itself ($BROWSER set) instead of waiting for `steer mcp login`.
 	OAuthStore *oauth.Store
 	AutoLogin  bool
-	// Trust records the user's allowances of workspace files
-	// (TrustProject); nil records none.
-	Trust *TrustStore
 
 	mu     sync.Mutex
 	elicit Elicitor

@@ -3,7 +3,6 @@ package mcp
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"strings"
 )
 
@@ -57,24 +56,9 @@ func (m *Manager) ProjectTrusted() bool {
 	return m.trusted
 }
 
-// TrustProject records that the workspace file, as it is now, is trusted
-// (Options.Trust) and starts its servers.
-func (m *Manager) TrustProject() error {
-	if m.project == nil {
-		return fmt.Errorf("this workspace has no %s", ProjectFile)
-	}
-	if m.o.Trust == nil {
-		return fmt.Errorf("no state directory to record the trust in")
-	}
-	if err := m.o.Trust.Allow(m.project.Path, m.project.Hash); err != nil {
-		return err
-	}
-	m.StartProject()
-	return nil
-}
-
 // StartProject starts the workspace file's servers once it is trusted (the
-// caller recorded the trust): they leave StateUntrusted.
+// caller recorded the trust: the runner's workspace trust): they leave
+// StateUntrusted.
 func (m *Manager) StartProject() {
 	m.mu.Lock()
 	m.trusted = true

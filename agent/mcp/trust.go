@@ -12,7 +12,8 @@ import (
 )
 
 // TrustFile is where in the state directory the allowances of workspace
-// files are kept.
+// files were kept before the workspace trust (agent/runner/trust) took
+// their place; they are still honoured for the .mcp.json they name.
 const TrustFile = "mcp-trust.json"
 
 // Allowance trusts one workspace file with one content.
@@ -21,9 +22,9 @@ type Allowance struct {
 	SHA256 string `json:"sha256"`
 }
 
-// TrustStore keeps the allowances the user gave (the TUI's dialog) in the
-// state directory, mode 0600. A changed file has another hash, so it is
-// not trusted until allowed again.
+// TrustStore reads the allowances the user gave in the state directory
+// before the workspace trust. A changed file has another hash, so it is
+// not trusted by them.
 type TrustStore struct {
 	path string
 	mu   sync.Mutex
@@ -41,34 +42,6 @@ func (t *TrustStore) Trusted(path, hash string) (bool, error) {
 	defer t.mu.Unlock()
 	list, err := t.read()
 	return slices.Contains(list, Allowance{Path: path, SHA256: hash}), err
-}
-
-// Allow records that the file at path with hash is trusted; allowances of
-// the same path with other contents are dropped (they can never match
-// again).
-func (t *TrustStore) Allow(path, hash string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	list, err := t.read()
-	if err != nil {
-		return err
-	}
-	list = slices.DeleteFunc(list, func(a Allowance) bool { return a.Path == path })
-	list = append(list, Allowance{Path: path, SHA256: hash})
-	data, err := json.MarshalIndent(struct {
-		Trusted []Allowance `json:"trusted"`
-	}{list}, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp := t.path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("cannot record the trust: %w", err)
-	}
-	if err := os.Rename(tmp, t.path); err != nil {
-		return fmt.Errorf("cannot record the trust: %w", err)
-	}
-	return nil
 }
 
 func (t *TrustStore) read() ([]Allowance, error) {

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -48,11 +50,13 @@ func TestToolFilter(t *testing.T) {
 }
 
 func TestTrustStore(t *testing.T) {
-	ts := NewTrustStore(t.TempDir())
+	dir := t.TempDir()
+	ts := NewTrustStore(dir)
 	if ok, err := ts.Trusted("/w/.mcp.json", "h1"); ok || err != nil {
 		t.Fatalf("empty store: %v, %v", ok, err)
 	}
-	if err := ts.Allow("/w/.mcp.json", "h1"); err != nil {
+	body := `{"trusted": [{"path": "/w/.mcp.json", "sha256": "h1"}]}`
+	if err := os.WriteFile(filepath.Join(dir, TrustFile), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if ok, _ := ts.Trusted("/w/.mcp.json", "h1"); !ok {
@@ -60,12 +64,6 @@ func TestTrustStore(t *testing.T) {
 	}
 	if ok, _ := ts.Trusted("/w/.mcp.json", "h2"); ok {
 		t.Error("a changed file is still trusted")
-	}
-	if err := ts.Allow("/w/.mcp.json", "h2"); err != nil {
-		t.Fatal(err)
-	}
-	if ok, _ := ts.Trusted("/w/.mcp.json", "h1"); ok {
-		t.Error("the old contents are still trusted")
 	}
 }
 

@@ -57,10 +57,6 @@ func (h *Host) SetMCPElicitor(fn MCPElicitor) { h.first.SetMCPElicitor(fn) }
 // when there is none.
 func (h *Host) MCPProject() (MCPProject, bool) { return h.first.MCPProject() }
 
-// TrustMCPProject trusts the workspace's .mcp.json as it is now and starts
-// its servers.
-func (h *Host) TrustMCPProject() error { return h.first.TrustMCPProject() }
-
 // Where an MCP server is configured, and how it is reached.
 type (
 	MCPSource    = mcp.Source

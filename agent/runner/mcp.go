@@ -228,15 +228,6 @@ func (d *mcpDesk) MCPProject() (MCPProject, bool) {
 	return MCPProject{Path: p.Path, Hash: p.Hash, Commands: p.Commands(), Trusted: d.m.ProjectTrusted()}, true
 }
 
-// TrustMCPProject records in the state directory that the workspace's
-// .mcp.json, as it is now, is trusted, and starts its servers.
-func (d *mcpDesk) TrustMCPProject() error {
-	if d.m == nil {
-		return errNoMCP
-	}
-	return d.m.TrustProject()
-}
-
 // mcpTool is an MCP tool as the approval gate sees it: it changes things
 // unless the server says it is read-only. Its calls can answer their
 // server's sampling requests.

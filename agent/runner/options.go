@@ -73,6 +73,12 @@ type Options struct {
 	// host; the caller starts and closes it): their tools join the tool
 	// set and follow its changes. nil for none.
 	MCP *mcp.Manager
+	// Trust is the workspace's trust decision (CheckWorkspace), shared
+	// like MCP; nil trusts nothing the workspace brings.
+	Trust *WorkspaceGate
+	// Config is the configuration's layers and values, for /config
+	// (ViewOf); the zero value shows none.
+	Config ConfigView
 	// HiddenEnv are environment variables that hold keys (what each
 	// profile's apiKeyEnv names), kept from the programs steer starts on top
 	// of every name tools.IsSecretEnv hides.

@@ -51,6 +51,7 @@ type Runtime struct {
 	*runNotices   // SubscribeNotices (notice.go)
 	*mcpDesk      // the MCP servers, their prompts and resources (mcp.go)
 	*library      // the user's skills and prompt templates (library.go)
+	*trustDesk    // WorkspaceTrust, WorkspaceTrusted, TrustWorkspace, ConfigView (trust.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -142,7 +143,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
 		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP},
-		library: &library{workspace: opts.Workspace, user: opts.UserDirs}}
+		library: &library{workspace: opts.Workspace, user: opts.UserDirs}, trustDesk: &trustDesk{g: opts.Trust, m: opts.MCP, cfg: opts.Config}}
 	r.mcpDesk.sampling = r.withSampler
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	if opts.SubAgent { // a child works in its parent's turn, which has its checkpoint

@@ -12,13 +12,11 @@ import (
 	"github.com/steer-tui/steer/agent/llm"
 )
 
-// builder turns the decoded file (or nothing) plus the environment into a
+// builder turns the decoded files (or nothing) plus the environment into a
 // Config.
 type builder struct {
-	file string
-	// dir is the config file's directory, absolute: external engines run
-	// there. "" when no file was read.
-	dir   string
+	// file names the source of errors with no place in a file.
+	file  string
 	env   func(string) string
 	apis  llm.APIs // the APIs a provider may speak
 	catFn func() *catalogue
@@ -105,19 +103,20 @@ func (c *Config) has(name string) bool {
 	return false
 }
 
-func (b *builder) fromFile(file string, data []byte) (*Config, error) {
-	b.file = file
-	b.dir = fileDir(file)
-	root, err := parse(file, withoutBOM(data))
-	if err != nil {
-		return nil, err
-	}
+// dirOf is the absolute directory of the file that set the value at path:
+// what a relative path there (an engine's command, a server's cwd) is
+// relative to.
+func (b *builder) dirOf(path string) string { return fileDir(b.d.fileOf(path)) }
+
+// fromTree builds the Config of the merged files' tree; source names them.
+func (b *builder) fromTree(root *node, source string) (*Config, error) {
+	b.file = source
 	var fc fileConfig
-	b.d = &decoder{file: file, lines: map[string]int{}}
+	b.d = newDecoder(source)
 	if err := b.d.decode(root, reflect.ValueOf(&fc).Elem(), ""); err != nil {
 		return nil, err
 	}
-	c := b.newConfig(file)
+	c := b.newConfig(source)
 	for _, f := range root.get("providers").keysOrNil() {
 		fp := fc.Providers[f.name]
 		if fp == nil {

@@ -1,9 +1,7 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/url"
 	"os"
@@ -43,8 +41,14 @@ type Config struct {
 	// (mcpTrustedProjects).
 	MCPServers         []mcp.Config
 	MCPTrustedProjects []mcp.Allowance
-	// Source is the config file's path, or "environment".
+	// Source names the files applied, lowest layer first (", "
+	// between them), or is "environment" when none was read.
 	Source string
+	// Layers are the config files found, lowest first, applied or not
+	// (an untrusted project file is not); Settings says what each set.
+	Layers []Layer
+
+	settings []Setting
 
 	cat func() *catalogue // nil for a Config built by hand
 }
@@ -229,10 +233,11 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "steer", "config.json"), nil
 }
 
-// Load reads the configuration. An empty path means DefaultPath, which may
-// be missing: then the environment alone configures steer. An explicit path
-// must exist. env looks variables up (os.Getenv in production); Load reads
-// the environment through it only.
+// Load reads one configuration file: path, or DefaultPath when path is ""
+// (which may be missing: then the environment alone configures steer). An
+// explicit path must exist. LoadFiles reads the layers steer starts with.
+// env looks variables up (os.Getenv in production); Load reads the
+// environment through it only.
 //
 // Every error is one line naming the file and, when it can, the line and
 // the JSON path; it never contains a key. The model catalogue is loaded
@@ -244,28 +249,14 @@ func Load(path string, env func(string) string, apis llm.APIs) (*Config, error) 
 // loadWith is Load with the catalogue's loader given, refusing the unbuilt
 // keys given; tests of the values of unbuilt keys pass none.
 func loadWith(path string, env func(string) string, apis llm.APIs, cat func() *catalogue, unbuilt []unbuiltKey) (*Config, error) {
-	explicit := path != ""
-	if !explicit {
-		if p, err := DefaultPath(); err == nil {
-			path = p
-		}
-	}
-	var data []byte
-	if path != "" {
-		var err error
-		data, err = os.ReadFile(path)
-		switch {
-		case err != nil && !explicit && errors.Is(err, fs.ErrNotExist):
-			path = ""
-		case err != nil:
-			return nil, fmt.Errorf("config: %w", err)
-		}
-	}
-	b := &builder{env: env, apis: apis, catFn: cat, unbuilt: unbuilt}
+	layer := layerFile{kind: LayerExplicit, path: path, applied: true}
 	if path == "" {
-		return b.fromEnvironment()
+		layer = layerFile{kind: LayerGlobal, optional: true, applied: true}
+		if p, err := DefaultPath(); err == nil {
+			layer.path = p
+		}
 	}
-	return b.fromFile(path, data)
+	return loadLayers([]layerFile{layer}, &builder{env: env, apis: apis, catFn: cat, unbuilt: unbuilt})
 }
 
 // SelfHosted reports whether the base URL is a loopback or private address,

@@ -10,21 +10,43 @@ import (
 
 // decoder fills the file schema (schema.go) from a node tree. It is strict:
 // an unknown or duplicate key, or a value of the wrong type, is an error
-// naming its path and line. It records the line of every path it visits so
-// that validation can point at the file too.
+// naming its path and line. It records the file and line of every path it
+// visits so that validation can point at the file too: merged layers
+// (layers.go) come from several files.
 type decoder struct {
-	file  string
+	file  string // the file of paths not visited
 	lines map[string]int
+	files map[string]string
+}
+
+func newDecoder(file string) *decoder {
+	return &decoder{file: file, lines: map[string]int{}, files: map[string]string{}}
 }
 
 // errAt is an Error at the line where path was found.
 func (d *decoder) errAt(path, format string, args ...any) *Error {
-	return &Error{File: d.file, Line: d.lines[path], Path: path, Msg: fmt.Sprintf(format, args...)}
+	return &Error{File: d.fileOf(path), Line: d.lines[path], Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fileOf is the file the value at path came from.
+func (d *decoder) fileOf(path string) string {
+	if f := d.files[path]; f != "" {
+		return f
+	}
+	return d.file
+}
+
+// note records where the value at path was read.
+func (d *decoder) note(path string, line int, file string) {
+	d.lines[path] = line
+	if file != "" {
+		d.files[path] = file
+	}
 }
 
 func (d *decoder) decode(n *node, v reflect.Value, path string) error {
 	if _, ok := d.lines[path]; !ok {
-		d.lines[path] = n.line
+		d.note(path, n.line, n.file)
 	}
 	if n.kind == kindNull {
 		return nil // null leaves the default in place
@@ -118,13 +140,13 @@ func (d *decoder) object(n *node, v reflect.Value, path string) error {
 			} else {
 				msg += " (known: " + strings.Join(names, ", ") + ")"
 			}
-			return &Error{File: d.file, Line: f.line, Msg: msg}
+			return &Error{File: f.val.file, Line: f.line, Msg: msg}
 		}
 		if seen[f.name] {
-			return &Error{File: d.file, Line: f.line, Msg: fmt.Sprintf("duplicate key %q", p)}
+			return &Error{File: f.val.file, Line: f.line, Msg: fmt.Sprintf("duplicate key %q", p)}
 		}
 		seen[f.name] = true
-		d.lines[p] = f.line
+		d.note(p, f.line, f.val.file)
 		if err := d.decode(f.val, v.Field(i), p); err != nil {
 			return err
 		}
@@ -140,12 +162,12 @@ func (d *decoder) mapping(n *node, v reflect.Value, path string) error {
 	for _, f := range n.keys {
 		p := joinPath(path, f.name)
 		if f.name == "" {
-			return &Error{File: d.file, Line: f.line, Path: path, Msg: "empty key"}
+			return &Error{File: f.val.file, Line: f.line, Path: path, Msg: "empty key"}
 		}
 		if m.MapIndex(reflect.ValueOf(f.name)).IsValid() {
-			return &Error{File: d.file, Line: f.line, Msg: fmt.Sprintf("duplicate key %q", p)}
+			return &Error{File: f.val.file, Line: f.line, Msg: fmt.Sprintf("duplicate key %q", p)}
 		}
-		d.lines[p] = f.line
+		d.note(p, f.line, f.val.file)
 		e := reflect.New(v.Type().Elem()).Elem()
 		if err := d.decode(f.val, e, p); err != nil {
 			return err

@@ -1,10 +1,14 @@
-// Package config loads steer's configuration (SPEC §11) from one JSON file
-// plus the environment, and owns the model catalogue.
+// Package config loads steer's configuration (SPEC §11) from layered JSON
+// files plus the environment, and owns the model catalogue.
 //
-// # The file
+// # The files
 //
-// The file is optional and lives at DefaultPath
-// (<os.UserConfigDir()>/steer/config.json) unless a path is given:
+// LoadFiles reads the layers (layers.go): the global file at DefaultPath
+// (<os.UserConfigDir()>/steer/config.json, optional), the workspace's
+// project file (.steer/config.json, applied only when the workspace is
+// trusted), then --config's file on top. Objects merge, anything else is
+// replaced; Config.Settings says where each value came from. Load reads
+// one file. A file looks like this:
 //
 //	{
 //	  "model": "anthropic/claude-sonnet-4-5",

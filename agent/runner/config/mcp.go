@@ -64,7 +64,7 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // mcp checks and stores mcpServers and mcpTrustedProjects.
 func (b *builder) mcp(c *Config, fc *fileConfig, root *node) error {
-	servers, err := mcpServers(b.errAt, fc.MCPServers, root.get("mcpServers"), b.dir)
+	servers, err := mcpServers(b.errAt, fc.MCPServers, root.get("mcpServers"), b.dirOf)
 	if err != nil {
 		return err
 	}
@@ -82,9 +82,9 @@ func (b *builder) mcp(c *Config, fc *fileConfig, root *node) error {
 	return nil
 }
 
-// mcpServers reads the servers of one file in file order; a relative cwd
-// is taken from dir, the file's directory.
-func mcpServers(errAt func(path, format string, args ...any) *Error, servers map[string]fileMCPServer, n *node, dir string) ([]mcp.Config, error) {
+// mcpServers reads the servers in file order; a relative cwd is taken
+// from dirOf its path: the directory of the file that set it.
+func mcpServers(errAt func(path, format string, args ...any) *Error, servers map[string]fileMCPServer, n *node, dirOf func(path string) string) ([]mcp.Config, error) {
 	var out []mcp.Config
 	for _, f := range n.keysOrNil() {
 		fs := servers[f.name]
@@ -98,8 +98,8 @@ func mcpServers(errAt func(path, format string, args ...any) *Error, servers map
 		if fs.OAuth != nil {
 			c.OAuth = &oauth.ClientConfig{ClientID: fs.OAuth.ClientID, ClientSecret: fs.OAuth.ClientSecret, Scopes: fs.OAuth.Scopes}
 		}
-		if c.Dir != "" && !filepath.IsAbs(c.Dir) && dir != "" {
-			c.Dir = filepath.Join(dir, c.Dir)
+		if c.Dir != "" && !filepath.IsAbs(c.Dir) {
+			c.Dir = filepath.Join(dirOf(path+".cwd"), c.Dir)
 		}
 		switch {
 		case fs.TimeoutSeconds < 0:
@@ -137,11 +137,12 @@ func LoadMCPProject(workspace string) (*mcp.Project, error) {
 	var f struct {
 		MCPServers map[string]fileMCPServer `json:"mcpServers"`
 	}
-	d := &decoder{file: path, lines: map[string]int{}}
+	d := newDecoder(path)
 	if err := d.decode(root, reflect.ValueOf(&f).Elem(), ""); err != nil {
 		return nil, err
 	}
-	servers, err := mcpServers(d.errAt, f.MCPServers, root.get("mcpServers"), filepath.Dir(path))
+	dir := filepath.Dir(path)
+	servers, err := mcpServers(d.errAt, f.MCPServers, root.get("mcpServers"), func(string) string { return dir })
 	if err != nil {
 		return nil, err
 	}

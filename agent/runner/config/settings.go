@@ -27,7 +27,7 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		if err := b.nonNegative(path+".timeoutSeconds", fe.TimeoutSeconds); err != nil {
 			return err
 		}
-		c.ContextEngines[name] = ContextEngine{Command: fe.Command, Timeout: seconds(fe.TimeoutSeconds), Dir: b.dir}
+		c.ContextEngines[name] = ContextEngine{Command: fe.Command, Timeout: seconds(fe.TimeoutSeconds), Dir: b.dirOf(path)}
 	}
 
 	fa := fc.Agent

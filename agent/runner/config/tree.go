@@ -28,7 +28,10 @@ func (k kind) String() string {
 // node is one parsed JSON value with the line it starts on, so that every
 // later error can point at the file.
 type node struct {
-	kind  kind
+	kind kind
+	// file is the file the value was read from: after layers merge
+	// (layers.go), each value still names its own.
+	file  string
 	line  int
 	str   string      // kindString
 	num   json.Number // kindNumber
@@ -125,7 +128,7 @@ func (p *parser) value() (*node, error) {
 }
 
 func (p *parser) valueFrom(tok json.Token, line int) (*node, error) {
-	n := &node{line: line}
+	n := &node{file: p.file, line: line}
 	switch t := tok.(type) {
 	case nil:
 		n.kind = kindNull

@@ -43,6 +43,8 @@ type Args struct {
 	// TrustProject (--trust-project) lets the workspace's .mcp.json start
 	// its servers in this process without a recorded allowance.
 	TrustProject bool
+	// Revoke (--revoke) makes 'steer trust' forget a workspace's trust.
+	Revoke bool
 }
 
 // usageError is a mistake on the command line: one line on stderr and
@@ -93,6 +95,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.StringVar(&o.Profile, "profile", "", "")
 	fs.BoolVar(&o.Version, "version", false, "")
 	fs.BoolVar(&o.TrustProject, "trust-project", false, "")
+	fs.BoolVar(&o.Revoke, "revoke", false, "")
 	if err := fs.Parse(argv); err != nil {
 		return o, err
 	}
@@ -115,7 +118,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		case len(o.Args) > 1:
 			return o, usagef("usage: steer help [COMMAND]")
 		case len(o.Args) == 1 && !hasHelp(o.Args[0]):
-			return o, usagef("no help for %q: the commands are run, rpc, sessions, inspect and mcp", o.Args[0])
+			return o, usagef("no help for %q: the commands are run, rpc, sessions, inspect, mcp, config and trust", o.Args[0])
 		}
 	case "version":
 		if len(o.Args) > 0 {
@@ -136,6 +139,10 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		}
 	case "mcp":
 		if err := checkMCP(o.Args); err != nil {
+			return o, err
+		}
+	case "config", "trust":
+		if err := checkConfigTrust(o); err != nil {
 			return o, err
 		}
 	default:
@@ -165,8 +172,11 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	if o.Profile != "" && !profileApplies(o) {
 		return o, usagef("--profile applies to the terminal UI, 'steer run', 'steer rpc' and 'steer inspect profiles' only")
 	}
-	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" && o.Command != "mcp" {
-		return o, usagef("--json applies to 'steer run', 'steer sessions', 'steer inspect' and 'steer mcp' only")
+	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" && o.Command != "mcp" && o.Command != "config" && o.Command != "trust" {
+		return o, usagef("--json applies to 'steer run', 'steer sessions', 'steer inspect', 'steer mcp', 'steer config' and 'steer trust' only")
+	}
+	if o.Revoke && o.Command != "trust" {
+		return o, usagef("--revoke applies to 'steer trust' only")
 	}
 	if o.TrustProject && o.Command != "" && o.Command != "run" && o.Command != "rpc" && o.Command != "mcp" {
 		return o, usagef("--trust-project applies to the terminal UI, 'steer run', 'steer rpc' and 'steer mcp' only")

@@ -59,7 +59,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		want string
 	}{
 		{"help run rpc", "usage: steer help [COMMAND]"},
-		{"help nope", `no help for "nope": the commands are run, rpc, sessions, inspect and mcp`},
+		{"help nope", `no help for "nope": the commands are run, rpc, sessions, inspect, mcp, config and trust`},
 		{"version x", "version takes no arguments"},
 		{"run --plain hi", "--plain applies to the terminal UI only"},
 		{"rpc now", `rpc takes no arguments, got "now"`},
@@ -75,7 +75,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"frobnicate", `unknown command "frobnicate"; see 'steer help'`},
 		{"sessions --context", "--context applies to 'steer sessions show ID' only"},
 		{"run --context hi", "--context applies to 'steer sessions show ID' only"},
-		{"rpc --json", "--json applies to 'steer run', 'steer sessions', 'steer inspect' and 'steer mcp' only"},
+		{"rpc --json", "--json applies to 'steer run', 'steer sessions', 'steer inspect', 'steer mcp', 'steer config' and 'steer trust' only"},
 		{"run --theme dark hi", "--theme applies to the terminal UI only"},
 		{"--theme blue", `--theme: unknown theme "blue" (want dark, light, auto or the name of a file in /nowhere/steer/themes)`},
 		{"--approve yes", `--approve: unknown approval mode "yes" (want ask, auto, never)`},
@@ -86,13 +86,16 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"--pace -1", "--pace must be 0 or more, got -1"},
 		{"run --timeout -1s hi", "--timeout must be positive, got -1s"},
 		{"--session abc --continue", "--session and --continue exclude each other"},
-		{"inspect", "usage: steer inspect profiles|engines|lanes|runs|mcp [--json] (engines: [--clear NAME], profiles: [--clear ID])"},
-		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs|mcp [--json] (engines: [--clear NAME], profiles: [--clear ID])`},
+		{"inspect", "usage: steer inspect profiles|engines|lanes|runs|mcp|config [--json] (engines: [--clear NAME], profiles: [--clear ID])"},
+		{"inspect cats", `unknown inspector "cats": usage: steer inspect profiles|engines|lanes|runs|mcp|config [--json] (engines: [--clear NAME], profiles: [--clear ID])`},
 		{"inspect lanes --clear x", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
 		{"run --clear x hi", "--clear applies to 'steer inspect engines' and 'steer inspect profiles' only"},
 		{"mcp", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
 		{"mcp tools", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
 		{"mcp list x", "usage: steer mcp list [--json] | steer mcp tools NAME [--json] | steer mcp login NAME"},
+		{"config extra", "usage: steer config [--json] [--config FILE]"},
+		{"trust a b", "usage: steer trust [PATH] [--revoke] [--json]"},
+		{"run --revoke hi", "--revoke applies to 'steer trust' only"},
 		{"sessions --trust-project", "--trust-project applies to the terminal UI, 'steer run', 'steer rpc' and 'steer mcp' only"},
 	}
 	for _, tt := range tests {

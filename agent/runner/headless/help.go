@@ -17,6 +17,10 @@ func Help(command string) (text string, ok bool) {
 		return inspectHelp(), true
 	case "mcp":
 		return mcpUsage, true
+	case "config":
+		return configUsage, true
+	case "trust":
+		return trustUsage, true
 	}
 	return usage(), false
 }
@@ -41,6 +45,8 @@ Usage:
   steer mcp list [--json]             start each MCP server and report its state, tools, prompts, resources
   steer mcp tools NAME [--json]       an MCP server's tools, with their schemas and read-only hints
   steer mcp login NAME                sign in to an MCP server that needs OAuth (opens the browser)
+  steer config [--json]               the merged configuration, each value with the file it came from
+  steer trust [PATH] [--revoke]       trust what a workspace brings (project config, .mcp.json)
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from
@@ -50,7 +56,7 @@ Flags (before or after the command):
   --model REF        provider/model or model id (default: the configured model)
   --scenario NAME    scripted-provider scenario: a name from assets/scenarios or a JSON file
   --pace N           scripted-provider chunks per second (default 60; 0 = as fast as possible)
-  --config FILE      configuration file (default: ~/.config/steer/config.json, if present)
+  --config FILE      a configuration file laid over the global and project ones (see 'steer help config')
   --state-dir DIR    state directory (default: $STEER_STATE_DIR, else $XDG_STATE_HOME/steer)
   --session ID       resume a saved session (see 'steer sessions')
   --continue         resume the latest session of this directory
@@ -63,7 +69,8 @@ Flags (before or after the command):
                      first), auto (all runs inside the workspace; outside is refused) or never
                      (writes, commands and outside paths refused); default: the config's
                      tools.approval, else ask in the terminal UI and auto in run and rpc
-  --trust-project    start the servers of this workspace's .mcp.json (see 'steer help mcp')
+  --trust-project    trust this workspace for this run: its project config and .mcp.json apply
+                     (see 'steer help trust')
   --json             run: print the event stream as JSON lines; sessions: print JSON
   --timeout D        run: give up after D (e.g. 90s, 10m; default agent.timeoutSeconds, 48h); exit 3
   --max-cost USD     stop a run before the request that would take it past USD dollars at the

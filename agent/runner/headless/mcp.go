@@ -98,8 +98,8 @@ func MCP(ctx context.Context, servers runner.MCPServers, o MCPOptions, stdout, s
 	if hasProject && !project.Trusted {
 		fmt.Fprintf(stdout, "\n%s is not trusted, so its servers were not started. It would run:\n  %s\n", project.Path,
 			strings.Join(project.Commands, "\n  "))
-		fmt.Fprintf(stdout, "Trust it for one run with --trust-project, or for good (until it changes) in the config:\n"+
-			"  \"mcpTrustedProjects\": [{\"path\": %q, \"sha256\": %q}]\n", project.Path, project.Hash)
+		fmt.Fprintf(stdout, "Trust the workspace with 'steer trust' (until a file changes), for one run with --trust-project,\n"+
+			"or this file alone in the config: \"mcpTrustedProjects\": [{\"path\": %q, \"sha256\": %q}]\n", project.Path, project.Hash)
 	}
 	return ExitOK
 }

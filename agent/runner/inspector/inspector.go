@@ -31,6 +31,8 @@ type Source interface {
 	// MCPServers are the MCP servers' states, in configuration order; no
 	// IO.
 	MCPServers() []runner.MCPServer
+	// ConfigView is the configuration the process started with; no IO.
+	ConfigView() runner.ConfigView
 }
 
 var _ Source = (*runner.Host)(nil)
@@ -61,7 +63,9 @@ type Saved struct {
 	// failed (bounded by its timeout), reports them and closes them, as
 	// `steer mcp list` does; nil when nothing can start them.
 	MCP func(ctx context.Context) ([]runner.MCPServer, error)
-	Now time.Time
+	// Config is the configuration read; nil when it was not.
+	Config *runner.ConfigView
+	Now    time.Time
 }
 
 // ProfileRef names a configured auth profile and its provider.

@@ -99,7 +99,7 @@ func mcpTable(v []runner.MCPServer) Table {
 		}
 		switch s.State {
 		case runner.MCPUntrusted:
-			row.Detail = append(row.Detail, "not started: the workspace's .mcp.json is not trusted (steer asks at start-up)")
+			row.Detail = append(row.Detail, "not started: the workspace is not trusted (steer asks at start-up; steer trust)")
 		case runner.MCPDisabled:
 			row.Detail = append(row.Detail, `not started: "enabled": false in its configuration`)
 		default:
