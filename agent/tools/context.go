@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 const (
@@ -74,7 +76,7 @@ func readProjectFile(w workspace) (string, error) {
 	text := strings.TrimSpace(strings.ToValidUTF8(string(toLFBytes(data, maxProjectContextBytes)), "\uFFFD"))
 	if int64(len(data)) > maxProjectContextBytes {
 		text += fmt.Sprintf("\n\n[%s is %s; only its first %s are shown — read the file for the rest]",
-			ProjectContextFile, formatSize(info.Size()), formatSize(maxProjectContextBytes))
+			ProjectContextFile, humanize.Bytes(info.Size()), humanize.Bytes(maxProjectContextBytes))
 	}
 	return text, nil
 }
