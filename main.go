@@ -211,7 +211,7 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	saved := inspector.Saved{Preferred: o.Profile, Engine: cfg.Agent.ContextEngine, Engines: engineRefs(cfg), Now: time.Now(),
-		MCP: mcpSnapshot(cfg, stateDir, o, stderr)}
+		MCP: mcpSnapshot(cfg, stateDir, o, stderr), ContextFiles: contextFilesHere}
 	for _, p := range cfg.AllProviders() {
 		for _, pr := range p.Profiles {
 			saved.Profiles = append(saved.Profiles, inspector.ProfileRef{ID: pr.ID, Provider: p.Name})
@@ -400,6 +400,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		},
 		SystemPrompt:   assets.SystemPrompt(),
 		ProjectContext: tools.ProjectContext,
+		ContextFiles:   contextSources(),
 		Workspace:      workspace,
 		UserDirs:       user,
 		Thinking:       cfg.Agent.Thinking,

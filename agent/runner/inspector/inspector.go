@@ -31,6 +31,9 @@ type Source interface {
 	// MCPServers are the MCP servers' states, in configuration order; no
 	// IO.
 	MCPServers() []runner.MCPServer
+	// ContextFiles are the context files the next request carries, in
+	// order (reads the disk).
+	ContextFiles() []runner.ContextFileView
 }
 
 var _ Source = (*runner.Host)(nil)
@@ -61,7 +64,10 @@ type Saved struct {
 	// failed (bounded by its timeout), reports them and closes them, as
 	// `steer mcp list` does; nil when nothing can start them.
 	MCP func(ctx context.Context) ([]runner.MCPServer, error)
-	Now time.Time
+	// ContextFiles finds the current directory's context files, as a
+	// session there would; nil when nothing can.
+	ContextFiles func() ([]runner.ContextFileView, error)
+	Now          time.Time
 }
 
 // ProfileRef names a configured auth profile and its provider.
