@@ -218,7 +218,7 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	saved := inspector.Saved{Preferred: o.Profile, Engine: cfg.Agent.ContextEngine, Engines: engineRefs(cfg), Now: time.Now(),
-		MCP: mcpSnapshot(cfg, gate, stateDir, o, stderr)}
+		MCP: mcpSnapshot(cfg, gate, stateDir, o, stderr), ContextFiles: contextFilesHere}
 	view := runner.ViewOf(cfg, gate)
 	saved.Config = &view
 	for _, p := range cfg.AllProviders() {
@@ -409,6 +409,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		},
 		SystemPrompt:   assets.SystemPrompt(),
 		ProjectContext: tools.ProjectContext,
+		ContextFiles:   contextSources(),
 		Workspace:      workspace,
 		UserDirs:       user,
 		Thinking:       cfg.Agent.Thinking,

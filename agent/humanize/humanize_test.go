@@ -49,3 +49,22 @@ func TestDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestBytes(t *testing.T) {
+	tests := []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1024, "1.0 KB"},
+		{1536, "1.5 KB"},
+		{64 * 1024, "64.0 KB"},
+		{3_355_443, "3.2 MB"},
+	}
+	for _, tt := range tests {
+		if got := humanize.Bytes(tt.n); got != tt.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}

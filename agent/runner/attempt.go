@@ -45,11 +45,15 @@ type attempts struct {
 }
 
 // attemptStream is the StreamFn the Agent calls for model m: the request
-// goes through the context guard (guard.go), then the attempts, and the one
-// that answers streams out.
+// takes the context files as they are now (memory.go), goes through the
+// context guard (guard.go), then the attempts, and the one that answers
+// streams out.
 func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LLMContext, opts agent.StreamOptions) *agent.AssistantStream {
 	llm.SystemPrompt = r.library.withSkills(llm.SystemPrompt) // as the skills are now (library.go)
-	return r.attempts.goStream(m, func(out *agent.AssistantStream) { r.keeper.guardedAttempts(ctx, m, llm, opts, out) })
+	return r.attempts.goStream(m, func(out *agent.AssistantStream) {
+		llm.SystemPrompt = r.memory.prompt(llm.SystemPrompt)
+		r.keeper.guardedAttempts(ctx, m, llm, opts, out)
+	})
 }
 
 // stream is the attempt loop alone as a StreamFn: no guard, no lanes (the

@@ -83,6 +83,7 @@ type inspectors struct {
 	store        *persistence.Store
 	agent        *agent.Agent
 	systemPrompt string
+	memory       *memory
 }
 
 // Profiles views every auth profile of the configured providers, in their

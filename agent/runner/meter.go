@@ -47,7 +47,7 @@ func meterRoute(r contextguard.Route) MeterRoute {
 // the guard's estimator (whose cache makes a repeat cheap). It does no IO.
 func (i *inspectors) ContextMeter() ContextMeter {
 	st := i.agent.State()
-	llm := agent.LLMContext{SystemPrompt: i.systemPrompt, Messages: st.Messages, Tools: i.agent.Tools().Specs()}
+	llm := agent.LLMContext{SystemPrompt: i.memory.lastPrompt(i.systemPrompt), Messages: st.Messages, Tools: i.agent.Tools().Specs()}
 	b := i.keeper.run.budget(st.Model, agent.StreamOptions{})
 	p := i.keeper.guard.Assess(llm, b)
 	return ContextMeter{Tokens: p.Tokens, Window: b.Window, Budget: p.Budget, Route: meterRoute(p.Route)}

@@ -29,9 +29,9 @@ type Options struct {
 	ToolsFor     func(workspace string) []agent.Tool
 	SystemPrompt string
 	// ProjectContext, when set, describes a workspace for the system prompt
-	// (its root, its AGENTS.md): it is appended to SystemPrompt for the
-	// session's own workspace.
-	ProjectContext func(workspace string) (string, error)
+	// (its root): it is appended to SystemPrompt for the session's own
+	// workspace.
+	ProjectContext func(workspace string) string
 	Workspace      string
 	Thinking       agent.ThinkingLevel
 	SteeringMode   agent.QueueMode
@@ -79,6 +79,11 @@ type Options struct {
 	// Config is the configuration's layers and values, for /config
 	// (ViewOf); the zero value shows none.
 	Config ConfigView
+	// ContextFiles, when set, are the directories besides the workspace
+	// where context files (AGENTS.md, CLAUDE.md) are looked for; the files
+	// found join the system prompt of every request (memory.go). nil for
+	// none.
+	ContextFiles *tools.ContextSources
 	// HiddenEnv are environment variables that hold keys (what each
 	// profile's apiKeyEnv names), kept from the programs steer starts on top
 	// of every name tools.IsSecretEnv hides.

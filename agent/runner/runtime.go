@@ -52,6 +52,7 @@ type Runtime struct {
 	*mcpDesk      // the MCP servers, their prompts and resources (mcp.go)
 	*library      // the user's skills and prompt templates (library.go)
 	*trustDesk    // WorkspaceTrust, WorkspaceTrusted, TrustWorkspace, ConfigView (trust.go)
+	*memory       // ContextFiles, joined to every request's prompt (memory.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -130,13 +131,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.Tools = opts.ToolsFor(opts.Workspace)
 	}
 	if opts.ProjectContext != nil {
-		project, err := opts.ProjectContext(opts.Workspace)
-		if err != nil {
-			opts.Logger.Warn("part of the project context was left out", "error", err)
-		}
-		if project != "" {
-			opts.SystemPrompt += "\n\n" + project
-		}
+		opts.SystemPrompt += "\n\n" + opts.ProjectContext(opts.Workspace)
 	}
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
@@ -145,6 +140,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP},
 		library: &library{workspace: opts.Workspace, user: opts.UserDirs}, trustDesk: &trustDesk{g: opts.Trust, m: opts.MCP, cfg: opts.Config}}
 	r.mcpDesk.sampling = r.withSampler
+	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	if opts.SubAgent { // a child works in its parent's turn, which has its checkpoint
 		r.checkpoints = newCheckpoints(nil, "", r.log)
@@ -211,7 +207,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.profiles, r.attempts = newAttemptParts(r)
 	r.inspectors = &inspectors{providers: opts.Providers, ledger: r.ledger, rehearsal: opts.Rehearsal, now: opts.Now,
 		sessionID: r.SessionID, choice: r.choice, catalog: r.catalog, profiles: r.profiles, keeper: r.keeper,
-		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt}
+		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt, memory: r.memory}
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 const (
@@ -25,7 +27,7 @@ func unifiedDiff(w workspace, path, before, after string) string {
 		return ""
 	}
 	if len(before) > maxDiffInput || len(after) > maxDiffInput {
-		return fmt.Sprintf("(no diff: the file is larger than %s)", formatSize(maxDiffInput))
+		return fmt.Sprintf("(no diff: the file is larger than %s)", humanize.Bytes(maxDiffInput))
 	}
 	name := path
 	if rel, err := filepath.Rel(w.root, path); err == nil && within(w.root, path) {
@@ -40,7 +42,7 @@ func unifiedDiff(w workspace, path, before, after string) string {
 		for len(cut) > 0 && cut[len(cut)-1] != '\n' {
 			cut = cut[:len(cut)-1]
 		}
-		d = cut + fmt.Sprintf("[diff truncated: %s of %s shown]\n", formatSize(int64(len(cut))), formatSize(int64(len(d))))
+		d = cut + fmt.Sprintf("[diff truncated: %s of %s shown]\n", humanize.Bytes(int64(len(cut))), humanize.Bytes(int64(len(d))))
 	}
 	return d
 }

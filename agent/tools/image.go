@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // maxImageBytes is the largest image read sends; the providers refuse
@@ -44,18 +45,18 @@ func imageType(head []byte) string {
 func readImage(r io.Reader, path, mime string, size int64) agent.ToolResult {
 	if size > maxImageBytes {
 		return agent.ErrorResult(fmt.Sprintf("%s is an image (%s) of %s, more than the %s an image may have",
-			path, mime, formatSize(size), formatSize(maxImageBytes)))
+			path, mime, humanize.Bytes(size), humanize.Bytes(maxImageBytes)))
 	}
 	data, err := io.ReadAll(io.LimitReader(r, maxImageBytes+1))
 	if err != nil {
 		return agent.ErrorResult(fmt.Sprintf("cannot read %s: %v", path, err))
 	}
 	if len(data) > maxImageBytes { // it grew since it was measured
-		return agent.ErrorResult(fmt.Sprintf("%s is an image (%s) of more than %s", path, mime, formatSize(maxImageBytes)))
+		return agent.ErrorResult(fmt.Sprintf("%s is an image (%s) of more than %s", path, mime, humanize.Bytes(maxImageBytes)))
 	}
 	return agent.ToolResult{
 		Content: []agent.Content{
-			agent.Text(fmt.Sprintf("Read image file %s [%s, %s]", path, mime, formatSize(int64(len(data))))),
+			agent.Text(fmt.Sprintf("Read image file %s [%s, %s]", path, mime, humanize.Bytes(int64(len(data))))),
 			{Type: agent.ContentImage, MimeType: mime, Data: base64.StdEncoding.EncodeToString(data)},
 		},
 		Details: ReadDetails{Path: path},

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"fmt"
 	"io/fs"
 	"unicode/utf8"
 )
@@ -32,20 +31,6 @@ func cutLine(s string) (string, bool) {
 		n++
 	}
 	return s, false
-}
-
-// formatSize prints a byte count for people: "512 B", "1.5 KB", "3.2 MB".
-func formatSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTPE"[exp])
 }
 
 // trimPartialRune drops leading UTF-8 continuation bytes, left behind when a

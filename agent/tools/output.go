@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 	"github.com/steer-tui/steer/contextguard"
 )
 
@@ -136,7 +137,7 @@ func (c *capture) finish() captured {
 	omitted := total - int64(len(head)) - int64(len(tail))
 	lines := c.tail.lineCount()
 	marker := fmt.Sprintf("\n\n[... %s omitted: the output has %s in %d lines; showing the first %s and the last %s. %s ...]\n\n",
-		formatSize(omitted), formatSize(total), lines, formatSize(int64(len(head))), formatSize(int64(len(tail))),
+		humanize.Bytes(omitted), humanize.Bytes(total), lines, humanize.Bytes(int64(len(head))), humanize.Bytes(int64(len(tail))),
 		c.whereFull(path))
 	start := len(validText(head)) + len(marker)
 	tailText := validText(tail)
@@ -154,7 +155,7 @@ func (c *capture) finish() captured {
 func (c *capture) whereFull(path string) string {
 	switch {
 	case path != "" && c.fileFull:
-		return fmt.Sprintf("The first %s of the output are in %s", formatSize(maxOutputFileBytes), path)
+		return fmt.Sprintf("The first %s of the output are in %s", humanize.Bytes(maxOutputFileBytes), path)
 	case path != "":
 		return "Full output: " + path + " (use read with offset, grep or tail on it)"
 	case c.fileErr != nil:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // outputFiles lists the files in dir.
@@ -77,7 +78,7 @@ func TestBashHugeOutput(t *testing.T) {
 	runtime.ReadMemStats(&after)
 
 	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 32<<20 {
-		t.Errorf("the command's output cost %s of allocations, want it bounded", formatSize(int64(allocated)))
+		t.Errorf("the command's output cost %s of allocations, want it bounded", humanize.Bytes(int64(allocated)))
 	}
 	got := text(r)
 	files := outputFiles(t, dir)
@@ -89,7 +90,7 @@ func TestBashHugeOutput(t *testing.T) {
 		t.Errorf("the full output file has %d bytes, want 96888902", info.Size())
 	}
 	if peak := peakRSS(t); peak > 150<<20 {
-		t.Errorf("peak RSS %s, want under 150 MB", formatSize(peak))
+		t.Errorf("peak RSS %s, want under 150 MB", humanize.Bytes(peak))
 	}
 }
 

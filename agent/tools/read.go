@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 const (
@@ -120,7 +121,7 @@ func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 	}
 	if looksBinary(head) {
 		return agent.ErrorResult(fmt.Sprintf("%s is a binary file (%s); read only shows text and images",
-			path, formatSize(info.Size()))), nil
+			path, humanize.Bytes(info.Size()))), nil
 	}
 	p, err := readPage(ctx, br, offset, limit)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // tailBuffer is an io.Writer that keeps only the last maxBytes of what is
@@ -117,7 +119,7 @@ func (t tail) note() string {
 		return fmt.Sprintf("[output truncated: showing the last %d of %d lines]", t.shown, t.total)
 	default:
 		return fmt.Sprintf("[output truncated: showing the last %s of %s]",
-			formatSize(int64(len(t.text))), formatSize(t.totalBytes))
+			humanize.Bytes(int64(len(t.text))), humanize.Bytes(t.totalBytes))
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // maxEditBytes is the largest file edit changes (and write diffs against):
@@ -41,7 +43,7 @@ func loadText(path string) (textFile, error) {
 		return textFile{}, fmt.Errorf("%s is %s, not a regular file", path, typeName(info.Mode()))
 	case info.Size() > maxEditBytes:
 		return textFile{}, fmt.Errorf("%s is %s, more than the %s edit works on; use bash (sed, a script) instead",
-			path, formatSize(info.Size()), formatSize(maxEditBytes))
+			path, humanize.Bytes(info.Size()), humanize.Bytes(maxEditBytes))
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {

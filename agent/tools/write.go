@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // newFileMode is the permission of a file write creates.
@@ -66,7 +67,7 @@ func (t writeTool) Describe(args map[string]any) Access {
 		a.Diff = unifiedDiff(t.ws, tg.path, before, content)
 	}
 	a.Summary = fmt.Sprintf("%s %s (%d lines, %s)", verb, clip(p, summaryLen), countLines(content),
-		formatSize(int64(len(content))))
+		humanize.Bytes(int64(len(content))))
 	return a
 }
 

@@ -33,6 +33,9 @@ type Source interface {
 	MCPServers() []runner.MCPServer
 	// ConfigView is the configuration the process started with; no IO.
 	ConfigView() runner.ConfigView
+	// ContextFiles are the context files the next request carries, in
+	// order (reads the disk).
+	ContextFiles() []runner.ContextFileView
 }
 
 var _ Source = (*runner.Host)(nil)
@@ -65,7 +68,10 @@ type Saved struct {
 	MCP func(ctx context.Context) ([]runner.MCPServer, error)
 	// Config is the configuration read; nil when it was not.
 	Config *runner.ConfigView
-	Now    time.Time
+	// ContextFiles finds the current directory's context files, as a
+	// session there would; nil when nothing can.
+	ContextFiles func() ([]runner.ContextFileView, error)
+	Now          time.Time
 }
 
 // ProfileRef names a configured auth profile and its provider.

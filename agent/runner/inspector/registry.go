@@ -11,6 +11,7 @@ func All() []*Inspector {
 		Runs,
 		MCP,
 		Config,
+		Memory,
 	}
 }
 
