@@ -23,6 +23,7 @@ type Runtime interface {
 	Prompts
 	MCPServers // mcp.go
 	ServerPrompts
+	Library // skills.go
 }
 
 // History reads what a session was loaded without. It may do IO: it is

@@ -116,6 +116,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleCleared(msg)
 	case mcpMsg, msgs.RestartMCPMsg, msgs.LoginMCPMsg:
 		return m.routeMCP(msg)
+	case libraryMsg:
+		return m.routeLibrary(msg)
+	case msgs.CommandListOpenedMsg:
+		return m.loadLibrary(false), nil
 	case msgs.HealthChangedMsg:
 		return m.handleHealth(msg)
 	case healthTickMsg:
