@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/tui/command"
 	"github.com/steer-tui/steer/tui/dialog"
@@ -58,6 +59,8 @@ func (m Model) registerCommands() *command.Registry {
 		r.Register(command.Command{Name: ins.Command(), Summary: ins.Summary(),
 			Run: func(string) tea.Msg { return msgs.OpenInspectorMsg{Which: which} }})
 	}
+	r.Register(command.Command{Name: "skills", Summary: "your skills and prompt templates, where each came from, what was skipped",
+		Run: func(string) tea.Msg { return openSkillsMsg{} }})
 	r.Register(command.Command{Name: "copy", Summary: "copy the last answer as Markdown (y copies the selected item in the transcript)",
 		Run: func(string) tea.Msg { return copyLastMsg{} }})
 	r.Register(command.Command{Name: "help", Summary: "keys and commands",
@@ -70,6 +73,11 @@ func (m Model) registerCommands() *command.Registry {
 // handleCommand runs a typed slash command; an unknown one gets a hint.
 func (m Model) handleCommand(msg msgs.RunCommandMsg) (Model, tea.Cmd) {
 	c, ok := m.commands.Lookup(msg.Name)
+	if !ok && strings.HasPrefix(msg.Name, runner.SkillPrefix) {
+		// A skill not listed yet (or not at all): the runner expands it, or
+		// says which skills there are and gives the line back.
+		return m.route(lineCommand(msg.Name, "", "").Run(msg.Args))
+	}
 	if !ok {
 		return m.hint(fmt.Sprintf("unknown command /%s · type / to see the commands", msg.Name))
 	}
@@ -103,7 +111,7 @@ func (m Model) helpText() string {
 	section("Queue (tab to focus)", m.queue.Keys().ShortHelp())
 	section("Inspectors ("+inspectorCommands()+")", bindings(m.inspectKeys().FullHelp()))
 	b.WriteString("Commands\n")
-	for _, c := range append(m.commands.All(), m.commands.Dynamic()...) { // the MCP prompts last
+	for _, c := range append(m.commands.All(), m.commands.Dynamic()...) { // skills, templates, MCP prompts last
 		name := "/" + c.Name
 		if c.Args != "" {
 			name += " " + c.Args

@@ -26,8 +26,11 @@ import (
 //	/tree, /fork                refused: they move the session under the run
 //	/<server>:<prompt>          at once, like a typed message: the MCP
 //	                            prompt is sent as steering (mcpprompts.go)
+//	/skill:<name>, /<template>  at once, like a typed message: the line is
+//	                            sent as steering, the runner expands it
+//	                            (skills.go)
 //	anything else               at once: it does not touch the run (help,
-//	                            inspectors, /name, /export, /quit; /budget
+//	                            inspectors, /skills, /name, /export, /quit; /budget
 //	                            applies from the run's next request; /new and
 //	                            /sessions leave the run going on in the
 //	                            background, the badge says so)

@@ -10,14 +10,13 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/command"
-	"github.com/steer-tui/steer/tui/input"
 	"github.com/steer-tui/steer/tui/msgs"
 )
 
 // The MCP servers' prompts are slash commands, /<server>:<prompt>, which
 // come and go with the servers: the list is read at start and again after
-// each change the runtime reports (mcpChangedMsg, mcpwatch.go), and replaces the registry's
-// dynamic commands and the editor's completions. Running one fetches the
+// each change the runtime reports (mcpChangedMsg, mcpwatch.go), and replaces the MCP part of the registry's
+// dynamic commands and the editor's completions (syncDynamic, skills.go). Running one fetches the
 // prompt's messages and sends them as if typed (steering while a run is
 // active; held.go lets it through at once): their text as the message,
 // their images as images, embedded resources as text.
@@ -49,16 +48,14 @@ func (m Model) loadPrompts() Model {
 	return m
 }
 
-// handlePromptsListed makes the prompts the dynamic commands.
+// handlePromptsListed makes the prompts dynamic commands, beside the
+// library's (skills.go).
 func (m Model) handlePromptsListed(msg promptsListedMsg) (Model, tea.Cmd) {
-	cmds := make([]command.Command, len(msg.prompts))
-	sugg := make([]input.Suggestion, len(msg.prompts))
+	m.promptCommands = make([]command.Command, len(msg.prompts))
 	for i, p := range msg.prompts {
-		cmds[i] = promptCommandOf(p)
-		sugg[i] = input.Suggestion{Name: cmds[i].Name, Args: cmds[i].Args, Summary: cmds[i].Summary}
+		m.promptCommands[i] = promptCommandOf(p)
 	}
-	m.commands.SetDynamic(cmds)
-	m.input.SetDynamicCommands(sugg)
+	m.syncDynamic()
 	return m, nil
 }
 

@@ -87,6 +87,9 @@ type Model struct {
 	styles   *theme.Styles // never changed after New
 	keys     KeyMap
 	commands *command.Registry
+	// libraryCommands and promptCommands are the dynamic commands, the
+	// user's skills and templates and the MCP prompts (skills.go).
+	libraryCommands, promptCommands []command.Command
 	// calls owns the runtime calls (see calls.go); the pointer is shared by
 	// copies of the model, as the one queue they all hand requests to.
 	calls *calls
@@ -200,7 +203,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth().loadHistory().loadPrompts()
+	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth().loadHistory().loadPrompts().loadLibrary(false)
 	m.refresh()
 	return m
 }

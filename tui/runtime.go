@@ -24,6 +24,7 @@ type Runtime interface {
 	MCPServers // mcp.go
 	Workspace  // trust.go
 	ServerPrompts
+	Library // skills.go
 }
 
 // History reads what a session was loaded without. It may do IO: it is

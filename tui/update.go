@@ -118,6 +118,10 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.routeMCP(msg)
 	case trustMsg:
 		return m.routeTrust(msg)
+	case libraryMsg:
+		return m.routeLibrary(msg)
+	case msgs.CommandListOpenedMsg:
+		return m.loadLibrary(false), nil
 	case msgs.HealthChangedMsg:
 		return m.handleHealth(msg)
 	case healthTickMsg:

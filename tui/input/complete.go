@@ -43,7 +43,8 @@ func (m *Model) updateMatches() {
 }
 
 // SetDynamicCommands replaces the commands offered after the fixed ones:
-// the MCP servers' prompts, which come and go with the servers.
+// the user's skills and templates and the MCP servers' prompts, which come
+// and go with the files and the servers.
 func (m *Model) SetDynamicCommands(s []Suggestion) {
 	m.dynamic = s
 	m.updateMatches()

@@ -57,7 +57,7 @@ type Model struct {
 	pasted int
 
 	matches   []Suggestion
-	dynamic   []Suggestion // the MCP servers' prompts (SetDynamicCommands)
+	dynamic   []Suggestion // skills, templates, MCP prompts (SetDynamicCommands)
 	sel       int
 	dismissed bool // the list was closed for this text
 
@@ -234,6 +234,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.sync()
 		return m, cmd
 	}
+	listing := m.typingCommand()
 	k, isKey := msg.(tea.KeyMsg)
 	var cmd tea.Cmd
 	switch {
@@ -282,7 +283,15 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd = m.edit(k)
 	}
 	m.sync()
-	return m, tea.Batch(cmd, m.mentionCmd())
+	return m, tea.Batch(cmd, m.mentionCmd(), listOpened(!listing && m.typingCommand()))
+}
+
+// listOpened tells the owner the command list opened, when it did.
+func listOpened(opened bool) tea.Cmd {
+	if !opened {
+		return nil
+	}
+	return func() tea.Msg { return msgs.CommandListOpenedMsg{} }
 }
 
 // edit gives msg to the textarea. The textarea scrolls only to keep the

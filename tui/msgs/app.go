@@ -6,6 +6,11 @@ import "github.com/steer-tui/steer/agent/runner"
 // slash) with Args (the rest of the line, trimmed).
 type RunCommandMsg struct{ Name, Args string }
 
+// CommandListOpenedMsg reports that the editor's list of slash commands
+// opened (a "/" typed): the owner reads its dynamic commands again, so a
+// skill or template added on disk since is offered.
+type CommandListOpenedMsg struct{}
+
 // OpenHelpMsg asks to show every key and command.
 type OpenHelpMsg struct{}
 
