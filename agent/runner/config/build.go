@@ -144,6 +144,9 @@ func (b *builder) fromFile(file string, data []byte) (*Config, error) {
 	if err := b.mcp(c, &fc, root); err != nil {
 		return nil, err
 	}
+	if err := b.hooks(c, &fc, root); err != nil {
+		return nil, err
+	}
 	if err := b.refuseUnbuilt(root); err != nil {
 		return nil, err
 	}

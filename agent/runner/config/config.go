@@ -15,6 +15,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm"
 	"github.com/steer-tui/steer/agent/mcp"
+	"github.com/steer-tui/steer/agent/runner/hooks"
 	"github.com/steer-tui/steer/agent/tools"
 )
 
@@ -43,6 +44,8 @@ type Config struct {
 	// (mcpTrustedProjects).
 	MCPServers         []mcp.Config
 	MCPTrustedProjects []mcp.Allowance
+	// Hooks are the command hooks (hooks), checked, per event in file order.
+	Hooks []hooks.Hook
 	// Source is the config file's path, or "environment".
 	Source string
 
