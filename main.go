@@ -402,6 +402,7 @@ func build(ctx context.Context, cfg *config.Config, apis llm.APIs, o headless.Ar
 		ProjectContext: tools.ProjectContext,
 		Workspace:      workspace,
 		UserDirs:       user,
+		Hooks:          cfg.Hooks,
 		Thinking:       cfg.Agent.Thinking,
 		SteeringMode:   cfg.Agent.SteeringMode,
 		FollowUpMode:   cfg.Agent.FollowUpMode,

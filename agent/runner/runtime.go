@@ -99,6 +99,8 @@ type Runtime struct {
 	writes *writes
 	// spend is the account the budget is checked against (budget_meter.go).
 	spend *spendMeter
+	// hooks runs the user's hooks (hookcalls.go).
+	hooks *hookCalls
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -144,6 +146,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP},
 		library: &library{workspace: opts.Workspace, user: opts.UserDirs}}
 	r.mcpDesk.sampling = r.withSampler
+	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, opts.Approval, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	if opts.SubAgent { // a child works in its parent's turn, which has its checkpoint
 		r.checkpoints = newCheckpoints(nil, "", r.log)
@@ -240,7 +243,7 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	if r.opts.Interactive {
 		approver = r.approvals.approver()
 	}
-	return r.toolSet(tools.NewGate(r.opts.Approval, approver))
+	return r.toolSet(tools.NewGate(r.opts.Approval, approver).WithHooks(r.hooks))
 }
 
 // toolSet is the session's tools and the MCP servers' tools of the moment
