@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -114,4 +115,45 @@ func toolResponse(res agent.ToolResult) map[string]any {
 		out["details"] = res.Details
 	}
 	return out
+}
+
+// HookBlockedError refuses an input a UserPromptSubmit hook blocked;
+// nothing of it was kept.
+type HookBlockedError struct{ Reason string }
+
+func (e *HookBlockedError) Error() string {
+	return "blocked by a UserPromptSubmit hook: " + e.Reason
+}
+
+// takeInput is the message an input sends: expanded when it invokes a skill
+// or a template (library.expand), then past the UserPromptSubmit hooks,
+// which may block it or add context for the model.
+func (r *Runtime) takeInput(ctx context.Context, kind agent.QueueKind, typed string) (string, error) {
+	text, err := r.library.expand(kind, typed)
+	// A sub-agent's task is the model's words, not the user's.
+	if err != nil || kind == agent.QueueShell || kind == agent.QueueShellPrivate || r.opts.SubAgent {
+		return text, err
+	}
+	return r.hooks.submit(ctx, typed, text)
+}
+
+// submit runs the UserPromptSubmit hooks for the prompt typed, whose message
+// is text. Their context goes with the message, marked as theirs, so that
+// the model tells it from what the user wrote.
+func (h *hookCalls) submit(ctx context.Context, typed, text string) (string, error) {
+	in := h.input(hooks.UserPromptSubmit)
+	in.Prompt = typed
+	if !h.engine.Has(in) {
+		return text, nil
+	}
+	r := h.engine.Run(ctx, in)
+	switch {
+	case r.Decision == hooks.Deny:
+		return "", &HookBlockedError{Reason: r.Reason}
+	case r.Stop:
+		return "", &HookBlockedError{Reason: cmp.Or(r.StopReason, "it said not to continue")}
+	case r.Context == "":
+		return text, nil
+	}
+	return text + "\n\n<user-prompt-submit-hook>\n" + r.Context + "\n</user-prompt-submit-hook>", nil
 }

@@ -207,7 +207,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
-		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook, expand: r.library.expand}
+		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook, expand: r.takeInput}
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
 	r.settings.agent, r.settings.thinking, r.settings.choice = r.agent, r.thinking, r.choice
 	r.profiles, r.attempts = newAttemptParts(r)

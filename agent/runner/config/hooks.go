@@ -33,7 +33,7 @@ var claudeOnlyTypes = map[string]bool{"prompt": true, "agent": true, "http": tru
 // hook for one is refused, never accepted and ignored. Wiring an event
 // removes its entry.
 var unbuiltEvents = map[hooks.Event]bool{
-	hooks.UserPromptSubmit: true, hooks.Stop: true, hooks.SubagentStop: true, hooks.SessionStart: true,
+	hooks.Stop: true, hooks.SubagentStop: true, hooks.SessionStart: true,
 	hooks.SessionEnd: true, hooks.PreCompact: true, hooks.Notification: true,
 }
 
@@ -46,7 +46,7 @@ func (b *builder) hooks(c *Config, fc *fileConfig, root *node) error {
 			return b.errAt(path, "unknown hook event %q (want one of %v)", f.name, hooks.Events)
 		}
 		if unbuiltEvents[ev] && len(fc.Hooks[f.name]) > 0 {
-			return b.errAt(path, "%s hooks are not supported yet: steer runs PreToolUse and PostToolUse hooks", ev)
+			return b.errAt(path, "%s hooks are not supported yet: steer runs PreToolUse, PostToolUse and UserPromptSubmit hooks", ev)
 		}
 		index := 0
 		for gi, g := range fc.Hooks[f.name] {

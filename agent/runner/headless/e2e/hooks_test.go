@@ -2,9 +2,14 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/steer-tui/steer/agent/runner/headless"
@@ -125,4 +130,67 @@ func TestAHookPastItsTimeoutIsKilled(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s) // a string always encodes
 	return string(b)
+}
+
+// promptServer is an OpenAI-compatible server that records each request's
+// body and answers in text.
+type promptServer struct {
+	mu     sync.Mutex
+	bodies []string
+}
+
+func (p *promptServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	p.mu.Lock()
+	p.bodies = append(p.bodies, string(body))
+	p.mu.Unlock()
+	w.Header().Set("Content-Type", "text/event-stream")
+	fmt.Fprint(w, openAIChunk(`{"role":"assistant","content":"noted"}`, "")+openAIChunk(`{}`, "stop")+"data: [DONE]\n\n")
+}
+
+func (p *promptServer) requests() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.bodies...)
+}
+
+// TestUserPromptSubmitHooks: what a UserPromptSubmit hook prints reaches
+// the model with the prompt, and the hook reads the prompt on stdin; a
+// hook that exits 2 refuses the prompt with its reason, and nothing is
+// sent.
+func TestUserPromptSubmitHooks(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		blocked      bool
+	}{
+		{"context", `grep -q '"prompt":"hello hooks"' && echo "the build is green"`, false},
+		{"block", `echo "no prompts today" >&2; exit 2`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := &promptServer{}
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			cfg := writeFile(t, "config.json", `{"providers": {"local": {"api": "openai-chat", "baseURL": "`+ts.URL+`/v1",
+	"models": [{"id": "m"}]}}, "hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": `+
+				jsonString(hookScript(t, tc.script))+`}]}]}}`)
+			s := newSandbox(t)
+			code, _, stderr := s.run(nil, "--config", cfg, "--model", "local/m", "run", "hello hooks")
+			reqs := srv.requests()
+			if tc.blocked {
+				if code == headless.ExitOK || !strings.Contains(stderr, "blocked by a UserPromptSubmit hook: no prompts today") {
+					t.Errorf("exit %d, stderr %q; want a refusal with the hook's reason", code, stderr)
+				}
+				if len(reqs) != 0 {
+					t.Errorf("%d requests were sent for a blocked prompt", len(reqs))
+				}
+				return
+			}
+			if code != headless.ExitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if len(reqs) != 1 || !strings.Contains(reqs[0], "hello hooks") || !strings.Contains(reqs[0], "the build is green") {
+				t.Errorf("requests %q, want the prompt with the hook's context", reqs)
+			}
+		})
+	}
 }
