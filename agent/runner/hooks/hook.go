@@ -107,6 +107,9 @@ func New(h Hook) (Hook, error) {
 // Name is the hook as reports name it: "PreToolUse[0]".
 func (h Hook) Name() string { return string(h.Event) + "[" + strconv.Itoa(h.Index) + "]" }
 
+// EffectiveTimeout is the hook's timeout, DefaultTimeout when it sets none.
+func (h Hook) EffectiveTimeout() time.Duration { return h.timeout() }
+
 // timeout is the hook's timeout, DefaultTimeout when it sets none.
 func (h Hook) timeout() time.Duration {
 	if h.Timeout == 0 {

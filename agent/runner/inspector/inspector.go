@@ -31,6 +31,8 @@ type Source interface {
 	// MCPServers are the MCP servers' states, in configuration order; no
 	// IO.
 	MCPServers() []runner.MCPServer
+	// Hooks are the configured hooks with their last outcomes; no IO.
+	Hooks() []runner.HookView
 }
 
 var _ Source = (*runner.Host)(nil)
