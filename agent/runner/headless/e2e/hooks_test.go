@@ -33,8 +33,8 @@ func hookScript(t *testing.T, body string) string {
 
 // TestAPreToolUseHookBlocksRm: a PreToolUse hook on Claude's "Bash" that
 // exits 2 for rm blocks `rm x` with its stderr as the reason the model
-// reads, x survives, the call still has its start and end, and the outcome
-// is a hook event; a command the hook lets through runs.
+// reads, x survives, the call still has its start and end, the model goes
+// on, and the outcome is a hook event; a command the hook lets through runs.
 func TestAPreToolUseHookBlocksRm(t *testing.T) {
 	check := hookScript(t, `in=$(cat)
 case "$in" in *'"command":"rm '*) echo "rm is not allowed here" >&2; exit 2;; esac
@@ -57,6 +57,9 @@ exit 0
 	}
 	if n := len(ofType(r.lines, "tool_execution_start")); n != 1 {
 		t.Errorf("%d tool_execution_start events, want 1", n)
+	}
+	if n := len(ofType(r.lines, "turn_start")); n != 2 {
+		t.Errorf("%d turns, want 2: a hook's refusal, unlike the user's, lets the model go on", n)
 	}
 	hookEvents := ofType(r.lines, "hook")
 	if len(hookEvents) != 1 || hookEvents[0]["hook"] != "PreToolUse[0]" ||
