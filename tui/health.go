@@ -281,7 +281,8 @@ func (m Model) watchEvents(events []agent.Event) (Model, tea.Cmd) {
 
 // handleNotice shows a runtime notice: a failed save in the status bar, a
 // quarantine outside a request in the transcript too (and the engines read
-// again, as after a cleared quarantine); a cleared cooldown in the badge.
+// again, as after a cleared quarantine); a cleared cooldown in the badge;
+// a hook's outcome in the transcript.
 func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg.Notice.Kind {
@@ -296,6 +297,8 @@ func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 		if c, ok := msg.Notice.Data.(runner.CooldownCleared); ok {
 			m, cmd = m.applyCleared(c).changedHealth(msgs.InspectProfiles)
 		}
+	case runner.NoticeHook: // a hook blocked, asked or failed: where it happened
+		m, _ = m.updateChat(msgs.NoteMsg{Text: "⚙ " + msg.Notice.Text})
 	}
 	m, status := m.updateStatus(msg)
 	return m, tea.Batch(cmd, status)

@@ -40,6 +40,8 @@ import "reflect"
 //	run_stalled             StallInfo         notice   a run made no progress for StallAfter
 //	                                                   (stalled.go)
 //	run_resumed             StallInfo         notice   a stalled run made progress again (stalled.go)
+//	hook                    HookOutcome       notice   a hook blocked, denied or asked, or failed or
+//	                                                   was killed (hookcalls.go)
 //
 // Facts is the same table as data, which the tests hold to the constants.
 
@@ -76,4 +78,5 @@ var Facts = []Fact{
 	{AnnotationBudget, reflect.TypeFor[BudgetInfo](), FactStream},
 	{string(NoticeRunStalled), reflect.TypeFor[StallInfo](), FactNotice},
 	{string(NoticeRunResumed), reflect.TypeFor[StallInfo](), FactNotice},
+	{string(NoticeHook), reflect.TypeFor[HookOutcome](), FactNotice},
 }

@@ -27,9 +27,10 @@ type inputs struct {
 	maxBytes  int
 	switching *sync.RWMutex
 	book      inputSession
-	// expand turns an input that invokes a skill or a prompt template
-	// into the message it sends (library.expand).
-	expand func(kind agent.QueueKind, text string) (string, error)
+	// expand turns an input into the message it sends (takeInput): a
+	// skill's or template's, with what the UserPromptSubmit hooks add; an
+	// error refuses the input.
+	expand func(ctx context.Context, kind agent.QueueKind, text string) (string, error)
 }
 
 // inputSession is what inputs needs of the current session.
@@ -106,7 +107,7 @@ func (in *inputs) savePending(ctx context.Context, kind agent.QueueKind, typed s
 	text := typed
 	if in.expand != nil {
 		var err error
-		if text, err = in.expand(kind, typed); err != nil {
+		if text, err = in.expand(ctx, kind, typed); err != nil {
 			return agent.QueueItem{}, err
 		}
 	}

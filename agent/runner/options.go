@@ -7,6 +7,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/mcp"
+	"github.com/steer-tui/steer/agent/runner/hooks"
 	"github.com/steer-tui/steer/agent/skills"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/failover"
@@ -110,6 +111,9 @@ type Options struct {
 	// templates are found under, beside the workspace's (library.go); zero
 	// finds the workspace's alone.
 	UserDirs skills.UserDirs
+	// Hooks are the user's command hooks (config hooks), run at their
+	// events (hookcalls.go); nil runs none.
+	Hooks []hooks.Hook
 	// MaxInputBytes bounds one input (prompt, steering, follow-up); larger
 	// ones are refused with an *InputTooLargeError and nothing is stored.
 	// 0 is DefaultMaxInputBytes.

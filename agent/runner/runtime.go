@@ -101,6 +101,8 @@ type Runtime struct {
 	writes *writes
 	// spend is the account the budget is checked against (budget_meter.go).
 	spend *spendMeter
+	// hooks runs the user's hooks (hookcalls.go).
+	hooks *hookCalls
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -141,6 +143,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		library: &library{workspace: opts.Workspace, user: opts.UserDirs}, trustDesk: &trustDesk{g: opts.Trust, m: opts.MCP, cfg: opts.Config}}
 	r.mcpDesk.sampling = r.withSampler
 	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
+	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, opts.Approval, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	if opts.SubAgent { // a child works in its parent's turn, which has its checkpoint
 		r.checkpoints = newCheckpoints(nil, "", r.log)
@@ -201,7 +204,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
 	})
 	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
-		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook, expand: r.library.expand}
+		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook, expand: r.takeInput}
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
 	r.settings.agent, r.settings.thinking, r.settings.choice = r.agent, r.thinking, r.choice
 	r.profiles, r.attempts = newAttemptParts(r)
@@ -237,7 +240,7 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	if r.opts.Interactive {
 		approver = r.approvals.approver()
 	}
-	return r.toolSet(tools.NewGate(r.opts.Approval, approver))
+	return r.toolSet(tools.NewGate(r.opts.Approval, approver).WithHooks(r.hooks))
 }
 
 // toolSet is the session's tools and the MCP servers' tools of the moment

@@ -132,6 +132,13 @@ func NewGate(mode Mode, approver Approver) Gater {
 	return Gater{&gate{mode: mode, approver: approver, always: map[string]bool{}}}
 }
 
+// WithHooks makes the gate consult h around every call (see CallHooks);
+// call it before the gate wraps any tool.
+func (g Gater) WithHooks(h CallHooks) Gater {
+	g.g.hooks = h
+	return g
+}
+
 // Wrap puts tools behind the gate.
 func (g Gater) Wrap(tools []agent.Tool) []agent.Tool {
 	out := make([]agent.Tool, len(tools))
@@ -144,6 +151,7 @@ func (g Gater) Wrap(tools []agent.Tool) []agent.Tool {
 type gate struct {
 	mode     Mode
 	approver Approver
+	hooks    CallHooks // nil: none
 
 	mu     sync.Mutex
 	always map[string]bool // tool names allowed for the session
@@ -172,12 +180,24 @@ func (t gatedTool) Spec() agent.ToolSpec { return t.inner.Spec() }
 func (t gatedTool) Describe(args map[string]any) Access { return describe(t.inner, args) }
 
 func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
+	vote := HookNone
+	if h := t.gate.hooks; h != nil {
+		hv := h.Before(ctx, callID, t.inner.Spec().Name, args)
+		if hv.Vote == HookDeny {
+			return refusal(RefusedByHook, hv.Reason), nil
+		}
+		if hv.Args != nil {
+			args = hv.Args
+		}
+		vote = hv.Vote
+	}
 	a := describe(t.inner, args)
-	switch Decide(t.gate.mode, a) {
+	switch hookedDecision(vote, Decide(t.gate.mode, a), a) {
 	case Refuse:
 		return refusal(RefusedByPolicy, refusalReason(t.gate.mode, a)), nil
 	case Ask:
-		if !t.gate.allowedForSession(a.Tool) {
+		// A hook that asks is answered each time, whatever was allowed.
+		if vote == HookAsk || !t.gate.allowedForSession(a.Tool) {
 			if r, refused := t.ask(ctx, callID, args, a); refused {
 				return r, nil
 			}
@@ -186,7 +206,11 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 	if a.Outside {
 		ctx = withOutsideGrant(ctx)
 	}
-	return t.inner.Execute(ctx, callID, args, update)
+	res, err := t.inner.Execute(ctx, callID, args, update)
+	if h := t.gate.hooks; h != nil && err == nil {
+		res = h.After(ctx, callID, a.Tool, args, res)
+	}
+	return res, err
 }
 
 // ask puts the call to the approver; refused is set, with the result to

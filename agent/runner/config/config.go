@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm"
 	"github.com/steer-tui/steer/agent/mcp"
+	"github.com/steer-tui/steer/agent/runner/hooks"
 	"github.com/steer-tui/steer/agent/tools"
 )
 
@@ -41,6 +42,8 @@ type Config struct {
 	// (mcpTrustedProjects).
 	MCPServers         []mcp.Config
 	MCPTrustedProjects []mcp.Allowance
+	// Hooks are the command hooks (hooks), checked, per event in file order.
+	Hooks []hooks.Hook
 	// Source names the files applied, lowest layer first (", "
 	// between them), or is "environment" when none was read.
 	Source string

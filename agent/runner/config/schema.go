@@ -18,6 +18,8 @@ type fileConfig struct {
 	// MCPServers and MCPTrustedProjects are read by mcp.go.
 	MCPServers         map[string]fileMCPServer `json:"mcpServers"`
 	MCPTrustedProjects []fileMCPTrust           `json:"mcpTrustedProjects"`
+	// Hooks is read by hooks.go.
+	Hooks map[string][]fileHookGroup `json:"hooks"`
 }
 
 type fileProvider struct {

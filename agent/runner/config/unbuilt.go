@@ -13,8 +13,8 @@ type unbuiltKey struct {
 	works string
 }
 
-// unbuiltKeys is empty: every key of SPEC §11 works. A key the spec gains
-// before its feature goes here until the feature lands.
+// unbuiltKeys are the keys of SPEC §11 whose feature has not landed: a key
+// the spec gains before its feature goes here until the feature lands.
 var unbuiltKeys = []unbuiltKey{}
 
 // refuseUnbuilt returns the error of the first unbuilt key the file sets.

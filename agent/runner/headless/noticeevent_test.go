@@ -29,6 +29,7 @@ func TestNoticeEventNamesTheFacts(t *testing.T) {
 		{runner.NoticeCompaction, "compaction", true},
 		{runner.NoticeRunStalled, string(runner.NoticeRunStalled), true},
 		{runner.NoticeRunResumed, string(runner.NoticeRunResumed), true},
+		{runner.NoticeHook, "hook", true},
 		{runner.NoticePersistError, "", false},
 		{runner.NoticePersistRecovered, "", false},
 	} {

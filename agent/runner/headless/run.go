@@ -246,6 +246,8 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 			fmt.Fprintln(stderr, n.Text)
 		case runner.NoticeRunStalled:
 			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
+		case runner.NoticeHook:
+			fmt.Fprintln(stderr, n.Text)
 		}
 	})
 	return w
@@ -261,7 +263,7 @@ func noticeEvent(kind runner.NoticeKind) (string, bool) {
 		return runner.AnnotationQuarantineCleared, true
 	case runner.NoticeCooldownCleared:
 		return runner.AnnotationCooldownCleared, true
-	case runner.NoticeCompaction, runner.NoticeRunStalled, runner.NoticeRunResumed:
+	case runner.NoticeCompaction, runner.NoticeRunStalled, runner.NoticeRunResumed, runner.NoticeHook:
 		return string(kind), true
 	}
 	return "", false

@@ -36,6 +36,8 @@ type Source interface {
 	// ContextFiles are the context files the next request carries, in
 	// order (reads the disk).
 	ContextFiles() []runner.ContextFileView
+	// Hooks are the configured hooks with their last outcomes; no IO.
+	Hooks() []runner.HookView
 }
 
 var _ Source = (*runner.Host)(nil)

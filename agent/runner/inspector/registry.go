@@ -12,6 +12,7 @@ func All() []*Inspector {
 		MCP,
 		Config,
 		Memory,
+		Hooks,
 	}
 }
 
