@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -63,10 +64,15 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"run", ""}, "", "steer: the prompt is empty\n"},
 		{[]string{"run", "  ", " "}, "", "steer: the prompt is empty\n"},
 		{[]string{"run"}, " \n", "steer: the prompt is empty\n"},
-		{[]string{"--theme", "blue"}, "", "steer: --theme: unknown theme \"blue\" (want dark, light or auto)\n"},
 		{[]string{"run", "--theme", "dark", "hi"}, "", "steer: --theme applies to the terminal UI only\n"},
 		{[]string{"version", "x"}, "", "steer: version takes no arguments\n"},
 	}
+	themes := filepath.Join(filepath.Dir(s.workspace), "config", "steer", "themes")
+	tests = append(tests, struct {
+		args  []string
+		stdin string
+		want  string
+	}{[]string{"--theme", "blue"}, "", "steer: --theme: unknown theme \"blue\" (want dark, light, auto or the name of a file in " + themes + ")\n"})
 	for _, tt := range tests {
 		code, _, stderr := s.run(strings.NewReader(tt.stdin), tt.args...)
 		if code != headless.ExitUsage || stderr != tt.want {
