@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/humanize"
 	"github.com/steer-tui/steer/agent/mcp"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/contextguard"
@@ -75,7 +76,7 @@ func (c *samplingCall) Describe(map[string]any) tools.Access {
 	m := c.r.agent.State().Model
 	last := ""
 	if n := len(c.req.Messages); n > 0 {
-		last = clipText(c.req.Messages[n-1].TextContent(), 80)
+		last = humanize.Clip(c.req.Messages[n-1].TextContent(), 80)
 	}
 	return tools.Access{Mutating: true,
 		Summary: fmt.Sprintf("MCP %s asks %s for a completion: %q", c.req.Server, m.ID, last)}
@@ -85,11 +86,11 @@ func (c *samplingCall) Describe(map[string]any) tools.Access {
 func (c *samplingCall) args() map[string]any {
 	msgs := make([]any, len(c.req.Messages))
 	for i, m := range c.req.Messages {
-		msgs[i] = map[string]any{"role": string(m.Role), "text": clipText(m.TextContent(), samplingExcerpt)}
+		msgs[i] = map[string]any{"role": string(m.Role), "text": humanize.Clip(m.TextContent(), samplingExcerpt)}
 	}
 	args := map[string]any{"messages": msgs}
 	if c.req.SystemPrompt != "" {
-		args["systemPrompt"] = clipText(c.req.SystemPrompt, samplingExcerpt)
+		args["systemPrompt"] = humanize.Clip(c.req.SystemPrompt, samplingExcerpt)
 	}
 	if c.req.MaxTokens > 0 {
 		args["maxTokens"] = c.req.MaxTokens
@@ -147,13 +148,4 @@ func resultText(res agent.ToolResult) string {
 		}
 	}
 	return b.String()
-}
-
-// clipText is s cut to n runes, with an ellipsis when cut.
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

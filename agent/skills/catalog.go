@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // maxFileBytes bounds a SKILL.md or template that is read: a larger one is
@@ -224,7 +226,7 @@ func readTemplate(path string, level Level) (Template, error) {
 	if desc == "" {
 		for _, line := range strings.Split(body, "\n") {
 			if line = strings.TrimSpace(line); line != "" {
-				desc = clip(line, maxDescription)
+				desc = humanize.Clip(line, maxDescription)
 				break
 			}
 		}
@@ -290,14 +292,6 @@ func markdownFiles(dir string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// clip cuts s to n runes, ending in "…" when cut.
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // readDir is os.ReadDir, with a directory that does not exist empty.
