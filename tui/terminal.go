@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	xterm "github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
 
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/keybind"
@@ -63,6 +64,7 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 		return err
 	}
 	lipgloss.SetHasDarkBackground(th.Base != theme.SettingLight)
+	profile := terminalProfile()
 	var keys keybind.User
 	var keyProblems []string
 	if o.KeyBindings != "" {
@@ -70,7 +72,7 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 	}
 	return Run(ctx, rt, Options{
 		Theme:    th,
-		Profile:  lipgloss.ColorProfile(),
+		Profile:  profile,
 		Keys:     keys,
 		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),
 		Notice:   strings.TrimSpace(notice(o) + " " + strings.Join(keyProblems, " ")),
@@ -81,6 +83,16 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 		MaxInputBytes: rt.Current().MaxInputBytes(),
 		Terminal:      terminalFeatures(o),
 	})
+}
+
+// terminalProfile is the colours the terminal takes, as termenv reads them
+// from TERM, COLORTERM and NO_COLOR, told to lipgloss. stdout is known to
+// be a terminal here: termenv's own check would call it none wherever CI is
+// set (dev containers, CI shells someone works in) and draw without colour.
+func terminalProfile() termenv.Profile {
+	p := termenv.NewOutput(os.Stdout, termenv.WithTTY(true)).EnvColorProfile()
+	lipgloss.SetColorProfile(p)
+	return p
 }
 
 // themeSetting is the theme the user asked for: --theme, else ui.theme.

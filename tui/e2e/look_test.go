@@ -29,7 +29,9 @@ func TestThemeAndKeyBindingFiles(t *testing.T) {
 	cfg := t.TempDir()
 	writeConfigFile(t, cfg, "themes/sea.json", `{"accent": "201"}`)
 	writeConfigFile(t, cfg, "keybindings.json", `{"mouse": "f2", "toggleThinking": "ctrl+y", "toggleTools": "ctrl+y"}`)
-	p := startPane(t, fmt.Sprintf("XDG_CONFIG_HOME=%q exec %q --state-dir %q --theme sea", cfg, steerBin, t.TempDir()))
+	// CI set, as CI machines and some dev containers do: a terminal is
+	// still a terminal, and gets colours.
+	p := startPane(t, fmt.Sprintf("CI=true XDG_CONFIG_HOME=%q exec %q --state-dir %q --theme sea", cfg, steerBin, t.TempDir()))
 	p.waitFor("the conflict", `keybindings.json: "ctrl+y" is bound to both toggleThinking and`, 10*time.Second)
 	if s := p.screen(); !strings.Contains(s, "toggleTools; neither binding is used") {
 		t.Errorf("the conflict names one action:\n%s", s)
