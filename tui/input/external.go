@@ -45,6 +45,11 @@ const fallbackEditor = "vi"
 func openExternal(text string) tea.Cmd {
 	return func() tea.Msg {
 		argv := editorCommand(os.Getenv("VISUAL"), os.Getenv("EDITOR"))
+		// An editor that is not there fails here, without the terminal
+		// leaving the screen and coming back for nothing.
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			return ExternalEditMsg{err: editorFailure(argv[0], err)}
+		}
 		f, err := os.CreateTemp("", "steer-prompt-*.md")
 		if err != nil {
 			return ExternalEditMsg{err: fmt.Errorf("no temporary file for the editor: %w", err)}

@@ -3,6 +3,7 @@ package input
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,6 +30,11 @@ func TestEditorCommand(t *testing.T) {
 // TestExternalFileHoldsPastes: the file the editor opens holds the text
 // with its pastes expanded, the real text the user edits.
 func TestExternalFileHoldsPastes(t *testing.T) {
+	bin := t.TempDir() // the editor must be there to be handed the file
+	if err := os.WriteFile(filepath.Join(bin, "my-editor"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("VISUAL", "my-editor -f")
 	m := newInput()
 	m.SetValue("see ")
@@ -36,7 +42,7 @@ func TestExternalFileHoldsPastes(t *testing.T) {
 	m.hold(big)
 	msg, ok := openExternal(m.Text())().(msgs.RunProcessMsg)
 	if !ok {
-		t.Fatalf("no process to run")
+		t.Fatalf("no process to run for an editor on PATH")
 	}
 	args := msg.Cmd.Args
 	path := args[len(args)-1]
@@ -86,5 +92,15 @@ func TestExternalDone(t *testing.T) {
 				t.Errorf("Text() = %q, want the whole edited text", m.Text())
 			}
 		})
+	}
+}
+
+// TestExternalMissingEditor: an editor that is not on PATH is reported
+// without handing the terminal over.
+func TestExternalMissingEditor(t *testing.T) {
+	t.Setenv("VISUAL", "no-such-editor-anywhere --wait")
+	msg, ok := openExternal("draft")().(ExternalEditMsg)
+	if !ok || msg.err == nil || !strings.HasPrefix(msg.err.Error(), "cannot run no-such-editor-anywhere") {
+		t.Fatalf("got %#v, want the editor reported missing", msg)
 	}
 }
