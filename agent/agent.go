@@ -40,6 +40,8 @@ type Config struct {
 	// Pending, when set, brings input from outside the queues into runs
 	// (sub-agent results).
 	Pending Pending
+	// BeforeStop, when set, is LoopConfig.BeforeStop of every run.
+	BeforeStop BeforeStop
 }
 
 // Subscriber receives every event of the agent. The contract:
@@ -211,6 +213,7 @@ func (a *Agent) loopConfigLocked(fromQueue bool) LoopConfig {
 		PollFollowUps:  func() []Message { return a.drain(&a.followUps) },
 		Unpoll:         a.unpoll,
 		Pending:        a.cfg.Pending,
+		BeforeStop:     a.cfg.BeforeStop,
 		Current:        a.current,
 		CurrentTools:   a.Tools,
 		Now:            a.cfg.Now,

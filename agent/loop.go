@@ -40,6 +40,9 @@ type LoopConfig struct {
 	// Pending, when set, supplies input from outside the queues; what it
 	// handed over and an abort kept out goes back through its Unpoll.
 	Pending Pending
+	// BeforeStop, when set, is asked once the run would end (see
+	// BeforeStop).
+	BeforeStop BeforeStop
 
 	// Current, when set, is read before every request for the model, the
 	// function that streams it and the options, so that a model or thinking
@@ -103,6 +106,10 @@ type loop struct {
 	// turn tells the model about the last one.
 	continuations int
 	note          []Message
+
+	// answer is the model's last response, while the run has nothing
+	// after it: BeforeStop is asked only then.
+	answer *Message
 }
 
 func run(ctx context.Context, history, prompts []Message, cfg LoopConfig, emit func(Event)) {
@@ -151,6 +158,7 @@ func (l *loop) runTurns(ask bool) {
 			}
 			l.appendInputs(inputs)
 			pending = polled{}
+			l.answer = nil
 			if l.aborted() {
 				return
 			}
@@ -177,6 +185,9 @@ func (l *loop) runTurns(ask bool) {
 				moreTools = !terminate
 			}
 			l.endTurn(msg, results)
+			if !moreTools && len(calls) == 0 {
+				l.answer = &msg
+			}
 			if l.aborted() {
 				return
 			}
@@ -193,6 +204,9 @@ func (l *loop) runTurns(ask bool) {
 		pending = polled{queued: l.poll(l.cfg.PollFollowUps)}
 		if pending.empty() && l.cfg.Pending != nil {
 			pending.external = l.cfg.Pending.Wait(l.ctx)
+		}
+		if pending.empty() && l.answer != nil && l.cfg.BeforeStop != nil && l.ctx.Err() == nil {
+			pending.notes = l.cfg.BeforeStop(l.ctx, *l.answer)
 		}
 		if pending.empty() {
 			break

@@ -18,3 +18,13 @@ type Pending interface {
 	Wait(ctx context.Context) []Message
 	Unpoll(msgs []Message)
 }
+
+// BeforeStop is asked when a run would end with the model's answer: the
+// response without tool calls that is the run's last message (never after
+// an error, an abort, or input the model did not see, such as the user's
+// shell commands). The messages it returns go to the model as the next
+// turn's input and the run goes on; none ends it. An abort before they are
+// injected drops them, as it drops the loop's own notes: they are the
+// hook's word on this run, not the user's input. It is called on the
+// loop's goroutine; ctx is the run's.
+type BeforeStop func(ctx context.Context, answer Message) []Message

@@ -92,6 +92,9 @@ type approvalDeps struct {
 	// hold stops the run's clock and its lane timeout while a call waits;
 	// what it returns starts them again.
 	hold func() (resume func())
+	// waiting hears of each request as it starts to wait (the
+	// Notification hooks).
+	waiting func(ApprovalRequest)
 }
 
 type waitingApproval struct {
@@ -133,6 +136,9 @@ func (a *approvals) ask(ctx context.Context, q tools.Request) (tools.Decision, e
 	}
 	defer a.deps.hold()()
 	agent.ToolAnnotate(ctx, agent.Annotation{Kind: AnnotationApprovalRequest, Data: req})
+	if a.deps.waiting != nil {
+		a.deps.waiting(req)
+	}
 	var resolved ApprovalResolved
 	defer func() {
 		a.mu.Lock()

@@ -118,6 +118,12 @@ func (k *contextKeeper) summaryWindow(m agent.Model) int {
 // compaction that did not happen, with the reason in errText, and the
 // caller goes on with what it had.
 func (k *contextKeeper) compact(ctx context.Context, m agent.Model, msgs []agent.Message, reason engines.CompactReason, instructions string) (res engines.CompactResult, compacted bool, errText string) {
+	k.session.preCompact(ctx, reason == engines.CompactManual, instructions)
+	defer func() {
+		if compacted {
+			k.session.compacted(ctx)
+		}
+	}()
 	out := engines.CompactSafely(ctx, k.engines.engine, engines.CompactRequest{
 		Session: k.engines.sessionNow(), Model: engines.ModelOf(m), Reason: reason, Instructions: instructions,
 		Messages: msgs, TokenBudget: k.run.budget(m, agent.StreamOptions{}).PromptTokens(),

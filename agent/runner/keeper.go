@@ -47,6 +47,10 @@ type keptSession interface {
 	waitIdle(ctx context.Context) error
 	// announce puts an annotation on the session's events outside a run.
 	announce(a agent.Annotation) error
+	// preCompact runs the PreCompact hooks before a compaction, and
+	// compacted says that one happened (SessionStart runs again).
+	preCompact(ctx context.Context, manual bool, instructions string)
+	compacted(ctx context.Context)
 	// replaceTranscript makes msgs the session's transcript, saved.
 	replaceTranscript(msgs []agent.Message) error
 	// holdInputs keeps inputs and session switches out until release.

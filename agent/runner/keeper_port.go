@@ -24,6 +24,18 @@ func (p keeperPort) running() bool                      { return p.r.agent.Runni
 func (p keeperPort) waitIdle(ctx context.Context) error { return p.r.agent.WaitForIdle(ctx) }
 func (p keeperPort) announce(a agent.Annotation) error  { return p.r.agent.Announce(a) }
 
+// compacted runs SessionStart (source compact) at once, as Claude Code
+// does; its context joins the requests after the one under way, whose
+// prompt is built already.
+func (p keeperPort) compacted(ctx context.Context) {
+	p.r.sessionHooks.began(sessionCompact)
+	p.r.sessionHooks.beforeRequest(ctx)
+}
+
+func (p keeperPort) preCompact(ctx context.Context, manual bool, instructions string) {
+	p.r.sessionHooks.preCompact(ctx, manual, instructions)
+}
+
 func (p keeperPort) notify(kind NoticeKind, text string, data any) {
 	p.r.notifyData(kind, text, data)
 }

@@ -44,6 +44,8 @@ func (s *keeperSession) announce(a agent.Annotation) error {
 	s.announced = append(s.announced, a)
 	return nil
 }
+func (s *keeperSession) preCompact(context.Context, bool, string) {}
+func (s *keeperSession) compacted(context.Context)                {}
 func (s *keeperSession) replaceTranscript(msgs []agent.Message) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -18,13 +18,16 @@ import (
 // carries; the rest is cut, with a note saying so.
 const ContextFileMaxBytes = tools.ContextFileMaxBytes
 
-// memory is a runtime's context files; with no sources (Options.ContextFiles
-// nil) it has none, and every method is a no-op.
+// memory is a runtime's context files and what the session's SessionStart
+// hooks said (sessionhooks.go); with no sources (Options.ContextFiles nil)
+// it has no files, and only the hooks' part is joined.
 type memory struct {
 	files *tools.ContextFiles
 	// section is the context files' part of the last request's prompt,
 	// for the context meter, which does no IO.
 	section atomic.Pointer[string]
+	// started is the SessionStart hooks' context for the current session.
+	started atomic.Pointer[string]
 }
 
 func newMemory(workspace string, src *tools.ContextSources) *memory {
@@ -37,21 +40,34 @@ func newMemory(workspace string, src *tools.ContextSources) *memory {
 // prompt is base with the context files as they are on disk now. It does
 // IO: the attempt loop's goroutine calls it before every request.
 func (m *memory) prompt(base string) string {
-	if m.files == nil {
-		return base
+	if m.files != nil {
+		section := tools.ContextPrompt(m.files.Load())
+		m.section.Store(&section)
 	}
-	section := tools.ContextPrompt(m.files.Load())
-	m.section.Store(&section)
-	return joinPrompt(base, section)
+	return m.lastPrompt(base)
 }
 
 // lastPrompt is base with the context files as the last request had them,
 // without IO.
 func (m *memory) lastPrompt(base string) string {
 	if s := m.section.Load(); s != nil {
-		return joinPrompt(base, *s)
+		base = joinPrompt(base, *s)
+	}
+	if s := m.started.Load(); s != nil {
+		base = joinPrompt(base, *s)
 	}
 	return base
+}
+
+// setSessionContext makes text (the SessionStart hooks' context, "" for
+// none) part of every request's prompt from now on.
+func (m *memory) setSessionContext(text string) {
+	if text == "" {
+		m.started.Store(nil)
+		return
+	}
+	section := "<session-start-hook>\n" + text + "\n</session-start-hook>"
+	m.started.Store(&section)
 }
 
 func joinPrompt(base, section string) string {

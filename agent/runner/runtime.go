@@ -101,8 +101,11 @@ type Runtime struct {
 	writes *writes
 	// spend is the account the budget is checked against (budget_meter.go).
 	spend *spendMeter
-	// hooks runs the user's hooks (hookcalls.go).
-	hooks *hookCalls
+	// hooks runs the user's hooks (hookcalls.go): stopHooks and
+	// sessionHooks at the run's end and in the session's life.
+	hooks        *hookCalls
+	stopHooks    *stopHooks
+	sessionHooks *sessionHooks
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -145,6 +148,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
 	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, opts.Approval, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
+	r.stopHooks = newStopHooks(r.hooks, opts.SubAgent, opts.Now, r.notifyData)
+	r.sessionHooks = newSessionHooks(r.hooks, r.memory, opts.SubAgent, r.writes.ctx)
 	if opts.SubAgent { // a child works in its parent's turn, which has its checkpoint
 		r.checkpoints = newCheckpoints(nil, "", r.log)
 	} else {
@@ -161,6 +166,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 			r.clock.pause()
 			resumeLane := r.lane.pause()
 			return func() { resumeLane(); r.clock.resume() }
+		},
+		waiting: func(req ApprovalRequest) {
+			r.sessionHooks.notification("permission_prompt", "steer needs your permission to use "+req.ToolName)
 		},
 	})
 	r.subs = newSubagents(subagentDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, sessionID: r.SessionID, spawn: r.newChild})
@@ -201,7 +209,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.agent = agent.New(agent.Config{
 		Model: model, Stream: r.streamFor(model), SystemPrompt: opts.SystemPrompt,
 		Tools: r.tools, Thinking: r.catalog.defaultThinking(model), SteeringMode: opts.SteeringMode,
-		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs,
+		FollowUpMode: opts.FollowUpMode, Now: opts.Now, Pending: r.subs, BeforeStop: r.stopHooks.beforeStop,
 	})
 	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
 		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook, expand: r.takeInput}
@@ -225,7 +233,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.mcpDesk.follow(r.refreshTools)
 	r.sessionDeps = sessionDeps{store: r.store, writes: r.writes, log: r.log, now: opts.Now, agent: r.agent,
 		choice: r.choice, workspace: opts.Workspace, parent: opts.ParentSession,
-		adoptModel: r.adoptSavedModel, loaded: r.subs.loaded, regate: r.regate}
+		adoptModel: r.adoptSavedModel, loaded: r.subs.loaded, regate: r.regate, life: r.sessionHooks}
 	if err := r.openInitialSession(ctx, opts.Session, opts.Continue); err != nil {
 		r.stopSaving()
 		return nil, err

@@ -87,6 +87,16 @@ type sessionDeps struct {
 	loaded func()
 	// regate puts the session's tools behind a fresh approval gate.
 	regate func() error
+	// life hears of the sessions made current and left (the session
+	// hooks).
+	life sessionLife
+}
+
+// sessionLife is told when a session becomes current (source: startup,
+// resume, clear) and when one is left (reason: clear, other).
+type sessionLife interface {
+	began(source string)
+	left(ctx context.Context, reason string)
 }
 
 // SessionID names the current session.
@@ -134,6 +144,7 @@ func (b *sessionBook) openInitialSession(ctx context.Context, resume string, con
 		// The latest session of the workspace that no live process owns.
 		latest, claim, err := b.store.ClaimLatestSession(ctx, b.workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
+			b.life.began(sessionStartup)
 			return nil // nothing to continue: start afresh, as pi does
 		}
 		if err != nil {
@@ -141,6 +152,7 @@ func (b *sessionBook) openInitialSession(ctx context.Context, resume string, con
 		}
 		return b.loadSession(ctx, latest.ID, claim)
 	}
+	b.life.began(sessionStartup)
 	return nil
 }
 
@@ -213,6 +225,10 @@ func (b *sessionBook) loadSession(ctx context.Context, id string, claim *persist
 		return err
 	}
 	b.adoptModel(sess.ID, sess.Model)
+	if left := b.SessionID(); left != id {
+		b.life.left(ctx, endOther)
+		b.life.began(sessionResume)
+	}
 	b.mu.Lock()
 	b.session = sessionState{id: id, created: true, claim: claim, title: sess.Title,
 		earlier: loaded.earlier, savedBefore: loaded.savedBefore}
@@ -351,6 +367,8 @@ func (b *sessionBook) NewSession(ctx context.Context) error {
 	if _, err := b.agent.Reset(nil); err != nil {
 		return err
 	}
+	b.life.left(ctx, endClear)
+	b.life.began(sessionClear)
 	b.mu.Lock()
 	left := b.session.claim
 	b.session = sessionState{id: newSessionID()}

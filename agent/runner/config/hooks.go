@@ -29,14 +29,6 @@ type fileHook struct {
 // claudeOnlyTypes are the hook types Claude Code has and steer does not.
 var claudeOnlyTypes = map[string]bool{"prompt": true, "agent": true, "http": true, "mcp_tool": true}
 
-// unbuiltEvents are the events the runner does not run hooks at yet: a
-// hook for one is refused, never accepted and ignored. Wiring an event
-// removes its entry.
-var unbuiltEvents = map[hooks.Event]bool{
-	hooks.Stop: true, hooks.SubagentStop: true, hooks.SessionStart: true,
-	hooks.SessionEnd: true, hooks.PreCompact: true, hooks.Notification: true,
-}
-
 // hooks checks and stores the hooks, numbered per event in file order.
 func (b *builder) hooks(c *Config, fc *fileConfig, root *node) error {
 	for _, f := range root.get("hooks").keysOrNil() {
@@ -44,9 +36,6 @@ func (b *builder) hooks(c *Config, fc *fileConfig, root *node) error {
 		path := joinPath("hooks", f.name)
 		if !ok {
 			return b.errAt(path, "unknown hook event %q (want one of %v)", f.name, hooks.Events)
-		}
-		if unbuiltEvents[ev] && len(fc.Hooks[f.name]) > 0 {
-			return b.errAt(path, "%s hooks are not supported yet: steer runs PreToolUse, PostToolUse and UserPromptSubmit hooks", ev)
 		}
 		index := 0
 		for gi, g := range fc.Hooks[f.name] {

@@ -46,8 +46,8 @@ func TestHooks(t *testing.T) {
 		{"negative timeout", `{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]}}`, `must not be negative`},
 		{"bad matcher", `{"hooks": {"PreToolUse": [{"matcher": "([", "hooks": [{"type": "command", "command": "x"}]}]}}`, `not a valid regular expression`},
 		{"unknown hook key", `{"hooks": {"PostToolUse": [{"hooks": [{"type": "command", "command": "x", "async": true}]}]}}`, `async`},
-		{"event not run yet", `{"hooks": {
-  "Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`, `config.json:2: hooks.Stop: Stop hooks are not supported yet`},
+		{"a matcher where the event has none", `{"hooks": {
+  "Stop": [{"matcher": "x", "hooks": [{"type": "command", "command": "x"}]}]}}`, `config.json:2: hooks.Stop[0].hooks[0]: Stop hooks have no matcher`},
 	}
 	for _, tt := range bad {
 		t.Run(tt.name, func(t *testing.T) {

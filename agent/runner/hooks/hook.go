@@ -46,8 +46,8 @@ func (e Event) CanBlock() bool {
 }
 
 // matchesOn says what an event's matcher is matched against: the tool's
-// name, SessionStart's source, PreCompact's trigger; "" for the events
-// without a matcher.
+// name, SessionStart's source, PreCompact's trigger, Notification's type;
+// "" for the events without a matcher.
 func (e Event) matchesOn() string {
 	switch e {
 	case PreToolUse, PostToolUse:
@@ -56,6 +56,8 @@ func (e Event) matchesOn() string {
 		return "source"
 	case PreCompact:
 		return "trigger"
+	case Notification:
+		return "notification_type"
 	}
 	return ""
 }

@@ -33,8 +33,10 @@ type Input struct {
 	// Trigger is manual or auto and CustomInstructions the user's (PreCompact).
 	Trigger            string  `json:"trigger,omitempty"`
 	CustomInstructions *string `json:"custom_instructions,omitempty"`
-	// Message is what needs the user (Notification).
-	Message string `json:"message,omitempty"`
+	// Message is what needs the user, NotificationType which kind of thing
+	// it is: permission_prompt, elicitation_dialog (Notification).
+	Message          string `json:"message,omitempty"`
+	NotificationType string `json:"notification_type,omitempty"`
 }
 
 // matched is what the event's matcher is matched against (matchesOn).
@@ -46,6 +48,8 @@ func (in Input) matched() string {
 		return in.Source
 	case "trigger":
 		return in.Trigger
+	case "notification_type":
+		return in.NotificationType
 	}
 	return ""
 }
