@@ -83,7 +83,9 @@ func joinPrompt(base, section string) string {
 // bytes of it the system prompt carries, and why it is skipped when it is
 // (then loaded is 0).
 type ContextFileView struct {
-	Path      string `json:"path"`
+	Path string `json:"path"`
+	// Shown is Path as the TUI's narrow column shows it (tools.ContextFile).
+	Shown     string `json:"-"`
 	Level     string `json:"level"`
 	Size      int64  `json:"size"`
 	Loaded    int    `json:"loaded"`
@@ -109,7 +111,7 @@ func ReadContextFiles(workspace string, src tools.ContextSources) []ContextFileV
 func viewContextFiles(files []tools.ContextFile) []ContextFileView {
 	out := make([]ContextFileView, 0, len(files))
 	for _, f := range files {
-		out = append(out, ContextFileView{Path: f.Path, Level: string(f.Level), Size: f.Size, Loaded: len(f.Text),
+		out = append(out, ContextFileView{Path: f.Path, Shown: f.Shown, Level: string(f.Level), Size: f.Size, Loaded: len(f.Text),
 			Truncated: f.Truncated, Skipped: f.Skipped})
 	}
 	return out

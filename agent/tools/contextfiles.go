@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Context files are the instructions for agents a user and a project keep
@@ -60,6 +61,8 @@ type contextDir struct {
 	level ContextLevel
 	bound string
 	repo  bool
+	// shown is path as a list shows it (contextShown).
+	shown string
 }
 
 // contextDirs lists the directories searched for workspace, outermost
@@ -69,18 +72,18 @@ type contextDir struct {
 func contextDirs(workspace string, src ContextSources) []contextDir {
 	ws := newWorkspace(workspace).root
 	var dirs []contextDir
-	global := ""
-	if src.Global != "" {
-		global = newWorkspace(src.Global).root
-		dirs = append(dirs, contextDir{path: global, level: ContextGlobal})
-	}
 	home := ""
 	if src.Home != "" {
 		home = newWorkspace(src.Home).root
 	}
+	global := ""
+	if src.Global != "" {
+		global = newWorkspace(src.Global).root
+		dirs = append(dirs, contextDir{path: global, level: ContextGlobal, shown: contextShown(global, ws, home)})
+	}
 	chain, repo := walkUp(ws, home)
 	for i := len(chain) - 1; i >= 0; i-- {
-		d := contextDir{path: chain[i], level: ContextAncestor, bound: repo, repo: repo != ""}
+		d := contextDir{path: chain[i], level: ContextAncestor, bound: repo, repo: repo != "", shown: contextShown(chain[i], ws, home)}
 		if i == 0 {
 			d.level = ContextWorkspace
 		}
@@ -93,6 +96,29 @@ func contextDirs(workspace string, src ContextSources) []contextDir {
 		dirs = append(dirs, d)
 	}
 	return dirs
+}
+
+// contextShown is dir as a list of context files shows it, short enough
+// that a narrow column keeps the file's name: the workspace and its
+// ancestors relative to the workspace (".", "..", "../.."), a directory
+// under home from "~", any other as it is.
+func contextShown(dir, ws, home string) string {
+	if within(dir, ws) {
+		rel, _ := filepath.Rel(dir, ws) // within: both are absolute, and rel is local
+		if rel == "." {
+			return rel
+		}
+		ups := make([]string, strings.Count(rel, string(filepath.Separator))+1)
+		for i := range ups {
+			ups[i] = ".."
+		}
+		return filepath.Join(ups...)
+	}
+	if home != "" && within(home, dir) {
+		rel, _ := filepath.Rel(home, dir)
+		return filepath.Join("~", rel)
+	}
+	return dir
 }
 
 // walkUp is ws and its ancestors up to where the walk stops (the nearest
@@ -121,6 +147,11 @@ type contextCandidate struct {
 	dir  contextDir
 	path string
 	why  string
+}
+
+// shown is the candidate's path as a list shows it (ContextFile.Shown).
+func (c contextCandidate) shown() string {
+	return filepath.Join(c.dir.shown, filepath.Base(c.path))
 }
 
 // contextCandidates are the files of dirs, in order: each directory's

@@ -22,7 +22,12 @@ const ContextFileMaxBytes = 64 * 1024
 // passed over (Skipped says why).
 type ContextFile struct {
 	// Path is where it was found, as found (a link is not resolved).
-	Path  string
+	Path string
+	// Shown is Path as a list shows it: relative to the workspace for the
+	// workspace and its ancestors ("AGENTS.md", "../../CLAUDE.md"), from ~
+	// for the global directory under home, so that a narrow column keeps
+	// the file's name.
+	Shown string
 	Level ContextLevel
 	// Size is its size on disk in bytes (0 when it could not be measured).
 	Size int64
@@ -71,7 +76,7 @@ func (c *ContextFiles) Load() []ContextFile {
 	out := make([]ContextFile, 0, len(candidates))
 	for _, cand := range candidates {
 		if cand.why != "" {
-			out = append(out, ContextFile{Path: cand.path, Level: cand.dir.level, Skipped: cand.why})
+			out = append(out, ContextFile{Path: cand.path, Shown: cand.shown(), Level: cand.dir.level, Skipped: cand.why})
 			continue
 		}
 		r := c.read(cand)
@@ -85,7 +90,7 @@ func (c *ContextFiles) Load() []ContextFile {
 // read reads cand, or keeps what the last Load read when its target, size
 // and modification time are the same.
 func (c *ContextFiles) read(cand contextCandidate) readContext {
-	r := readContext{file: ContextFile{Path: cand.path, Level: cand.dir.level}}
+	r := readContext{file: ContextFile{Path: cand.path, Shown: cand.shown(), Level: cand.dir.level}}
 	real, err := resolveReal(cand.path)
 	if err != nil {
 		r.file.Skipped = "cannot be read: " + reason(err)

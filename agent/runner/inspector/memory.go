@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -72,8 +73,10 @@ func printMemory(w io.Writer, v []runner.ContextFileView, _ time.Time) {
 	fmt.Fprintf(w, "\n%s (%s).\n", memorySummary(v), trustNote)
 }
 
-// memoryTable is every context file in the prompt's order; a skipped one's
-// detail says why.
+// memoryTable is every context file in the prompt's order, each as its
+// level shows it best (relative to the workspace, the global one from ~:
+// ContextFileView.Shown) so that the file's name survives a narrow column;
+// a skipped one's detail says why.
 func memoryTable(v []runner.ContextFileView) Table {
 	t := Table{
 		Title:   "Context files",
@@ -81,7 +84,7 @@ func memoryTable(v []runner.ContextFileView) Table {
 		Empty:   noContextFiles + " (" + trustNote + ")",
 	}
 	for _, f := range v {
-		row := Row{Key: f.Path, Cells: []Cell{text(f.Path), text(f.Level), text(contextSize(f)), contextState(f)}}
+		row := Row{Key: f.Path, Cells: []Cell{text(cmp.Or(f.Shown, f.Path)), text(f.Level), text(contextSize(f)), contextState(f)}}
 		switch {
 		case f.Skipped != "":
 			row.Detail = append(row.Detail, "skipped: "+f.Skipped)
