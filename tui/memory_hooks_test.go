@@ -1,14 +1,19 @@
 package tui
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/hooks"
 	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/failover"
 )
@@ -59,4 +64,69 @@ func TestProgramListsContextFiles(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	waitOutput(t, tm, "Context files", "1 skipped")
 	lastFrame(t, tm)
+}
+
+// hookedRuntime is a runtime on a new workspace holding x, with the
+// built-in tools, hs and clock: its model calls bash twice, `echo ok` then
+// `rm x`, and then answers "done".
+func hookedRuntime(t *testing.T, clock *fakeClock, hs ...hooks.Hook) (rt *runner.Runtime, workspace string) {
+	t.Helper()
+	workspace = t.TempDir()
+	if err := os.WriteFile(filepath.Join(workspace, "x"), []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	script := agenttest.NewScript(
+		agenttest.Reply().ToolCall("call_echo", "bash", `{"command":"echo ok"}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().ToolCall("call_rm", "bash", `{"command":"rm x"}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().Text("done").Stop(agent.StopReasonStop))
+	rt, err := runner.New(context.Background(), runner.Options{
+		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
+		Tools:     tools.New(workspace), Approval: tools.ModeAuto, Hooks: hs, Workspace: workspace, Now: clock.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		rt.Abort()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = rt.WaitForIdle(ctx)
+		_ = rt.Close(ctx)
+	})
+	return rt, workspace
+}
+
+// TestProgramListsHooks: after a run in which a PreToolUse hook on Claude's
+// "Bash" let `echo ok` through and blocked `rm x`, /hooks lists every hook
+// with its event, matcher, command and last outcome: the PreToolUse one's
+// refusal, "ran" for the PostToolUse and UserPromptSubmit ones, and none
+// for the SessionEnd hook, which has not run yet.
+func TestProgramListsHooks(t *testing.T) {
+	var hs []hooks.Hook
+	for _, h := range []hooks.Hook{
+		{Event: hooks.PreToolUse, Matcher: "Bash", Command: "grep -q 'rm x' && echo no rm >&2 && exit 2; exit 0"},
+		{Event: hooks.PostToolUse, Matcher: "Bash", Command: "cat >/dev/null"},
+		{Event: hooks.UserPromptSubmit, Command: "echo the build is green"},
+		{Event: hooks.SessionEnd, Command: "echo bye"},
+	} {
+		h.Timeout, h.Source = 5*time.Second, "config.json"
+		hook, err := hooks.New(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs = append(hs, hook)
+	}
+	clock := &fakeClock{t: epoch}
+	rt, workspace := hookedRuntime(t, clock, hs...)
+	tm := startProgramAt(t, rt, clock)
+	tm.Type("clean up")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitOutput(t, tm, "done")
+	tm.Type("/hooks")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitOutput(t, tm, "SessionEnd[0]", "deny: no rm")
+	final := lastFrame(t, tm)
+	if _, err := os.Stat(filepath.Join(workspace, "x")); err != nil {
+		t.Errorf("x is gone although the hook blocked rm: %v\n%s", err, final.View())
+	}
 }
