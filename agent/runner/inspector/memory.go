@@ -28,7 +28,9 @@ root (or the home directory), and from the workspace itself. Each is read
 again for every request, so an edit shows in the next one. They are text and
 load whether or not the workspace is trusted. A file over 64 KB is cut; a
 binary one, one that is not UTF-8 or a link leading out of the repository is
-skipped, with why. --json prints {files: [{path, level, size, loaded,
+skipped, with why. /memory names each file from the workspace (AGENTS.md,
+../CLAUDE.md; the global one from ~) so that its name fits the column; this
+listing and --json give the full path. --json prints {files: [{path, level, size, loaded,
 truncated, skipped}]}.`,
 	Read: func(_ context.Context, src Source, _ Query) ([]runner.ContextFileView, error) {
 		return src.ContextFiles(), nil
