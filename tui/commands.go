@@ -61,6 +61,13 @@ func (m Model) registerCommands() *command.Registry {
 	}
 	r.Register(command.Command{Name: "skills", Summary: "your skills and prompt templates, where each came from, what was skipped",
 		Run: func(string) tea.Msg { return openSkillsMsg{} }})
+	r.Register(command.Command{Name: "theme", Args: "[name]", Summary: "pick or set the theme: dark, light or a file of the themes directory",
+		Run: func(args string) tea.Msg {
+			if args == "" {
+				return openThemesMsg{}
+			}
+			return setThemeMsg{name: args}
+		}})
 	r.Register(command.Command{Name: "copy", Summary: "copy the last answer as Markdown (y copies the selected item in the transcript)",
 		Run: func(string) tea.Msg { return copyLastMsg{} }})
 	r.Register(command.Command{Name: "help", Summary: "keys and commands",

@@ -89,7 +89,7 @@ func (m Model) checkStore() Model {
 	return m
 }
 
-func (m Model) handleStoreTick() (Model, tea.Cmd) { return m.checkStore(), nil }
+func (m Model) handleStoreTick() (Model, tea.Cmd) { return m.checkStore(), m.checkThemeFile() }
 
 // handleStoreChecked reads the health again when another process moved the
 // store's version, and schedules the next look.

@@ -54,6 +54,8 @@ func whileRunning(name, args string) (runRule, string) {
 		}
 	case "copy": // copies what the transcript shows now
 		return ruleNow, ""
+	case "theme": // restyles the view, not the run
+		return ruleNow, ""
 	case "tree", "fork":
 		return ruleRefuse, fmt.Sprintf("/%s moves the session the run works in: wait for it to end, or Esc to interrupt", name)
 	}

@@ -28,6 +28,12 @@ type Options struct {
 	// program starts (theme.Dark, theme.Light or theme.Plain). The zero
 	// value means theme.Dark().
 	Theme theme.Theme
+	// ThemesDir holds the theme files /theme offers, and the file of a
+	// theme read from one is watched there; "" offers the built-ins only.
+	ThemesDir string
+	// themeStamp is the theme file's as RunTerminal read it, so that a
+	// change from then on is seen (zero: the first look records it).
+	themeStamp fileStamp
 	// Profile is the colour profile markdown is rendered for; main passes
 	// lipgloss.ColorProfile(), tests termenv.Ascii. The zero value is
 	// TrueColor.
@@ -166,6 +172,9 @@ type Model struct {
 	thinking   string
 	helpLine   string
 	helpSig    string
+	// themeWatch is the theme file in use, watched for changes (themes.go);
+	// nil for a built-in theme.
+	themeWatch *themeWatch
 }
 
 // New builds the root model. It does no IO: the runtime is first read by the
@@ -182,6 +191,9 @@ func New(rt Runtime, opts Options) Model {
 		rt: rt, sessions: opts.Sessions, opts: &opts, styles: &st,
 		keys: keybind.Bind(opts.Keys, DefaultKeyMap()), calls: newCalls(), mouse: opts.Mouse,
 		width: 80, height: 24,
+	}
+	if fromFile(opts.Theme) && opts.ThemesDir != "" {
+		m.themeWatch = &themeWatch{name: opts.Theme.Name, stamp: opts.themeStamp, known: opts.themeStamp != fileStamp{}}
 	}
 	m.commands = m.registerCommands()
 	var suggestions []input.Suggestion

@@ -59,6 +59,7 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 	if !xterm.IsTerminal(os.Stdin.Fd()) || !xterm.IsTerminal(os.Stdout.Fd()) {
 		return ErrNoTerminal
 	}
+	stamp := stampOf(theme.Path(o.ThemesDir, themeSetting(o))) // before the read: a change during it is seen
 	th, err := theme.Choose(themeSetting(o), o.ThemesDir, os.Getenv, theme.AskTerminal(theme.QueryTimeout))
 	if err != nil {
 		return err
@@ -71,7 +72,8 @@ func RunTerminal(ctx context.Context, rt *runner.Host, o TerminalOptions) error 
 		keys, keyProblems = LoadKeyBindings(o.KeyBindings)
 	}
 	return Run(ctx, rt, Options{
-		Theme:    th,
+		Theme:     th,
+		ThemesDir: o.ThemesDir, themeStamp: stamp,
 		Profile:  profile,
 		Keys:     keys,
 		Welcome:  welcome(rt.State().Model.Provider, o.NothingToContinue),

@@ -26,7 +26,7 @@ type Deps struct {
 // Model is the transcript view. It is a value; the items and their render
 // caches live behind the transcript pointer so that they survive copies.
 type Model struct {
-	d       *Deps // shared by copies; never changed after New
+	d       *Deps // shared by copies; changed only by SetStyles
 	width   int
 	height  int
 	focused bool
@@ -80,6 +80,16 @@ func New(d Deps) Model {
 		d: &d, follow: true, selected: -1, spinner: "⣾",
 		t: newTranscript(nil),
 	}
+}
+
+// SetStyles changes the styles (a theme chosen with /theme, or its file
+// changed): every item is rendered again.
+func (m *Model) SetStyles(st theme.ChatStyles) {
+	m.d.Styles, m.t.md = st, nil
+	for _, e := range m.t.entries {
+		e.dirty = true
+	}
+	m.compose()
 }
 
 // SetSize sets the area the transcript fills.

@@ -65,3 +65,21 @@ func TestBadThemeFileStopsStartUp(t *testing.T) {
 		t.Errorf("screen:\n%s", s)
 	}
 }
+
+// TestThemeFileReadAgain: a theme file changed while steer runs is read
+// again and its colours drawn; /theme switches to a built-in.
+func TestThemeFileReadAgain(t *testing.T) {
+	cfg := t.TempDir()
+	writeConfigFile(t, cfg, "themes/sea.json", `{"accent": "201"}`)
+	p := startPane(t, fmt.Sprintf("XDG_CONFIG_HOME=%q exec %q --state-dir %q --theme sea", cfg, steerBin, t.TempDir()))
+	writeConfigFile(t, cfg, "themes/sea.json", `{"accent": "33", "muted": "34"}`)
+	p.waitFor("the hint", "theme sea read again from its file", 20*time.Second)
+	if colours := p.tmux("capture-pane", "-p", "-e"); !strings.Contains(colours, "38;5;33") {
+		t.Errorf("the changed accent (33) is not on screen:\n%q", colours)
+	}
+	p.typeText("/theme", "Enter")
+	p.waitFor("the picker", "sea  (", 10*time.Second)
+	p.typeText("", "Home")
+	p.typeText("", "Enter")
+	p.waitFor("the built-in", "theme dark (for this session", 10*time.Second)
+}

@@ -42,7 +42,7 @@ type Deps struct {
 // Model is the editor: a Bubbles textarea, which does the editing, wrapping
 // and drawing, and around it the sending keys and the completion list.
 type Model struct {
-	d        *Deps // shared by copies; never changed after New
+	d        *Deps // shared by copies; changed only by SetStyles
 	keys     KeyMap
 	editKeys EditKeyMap
 	ta       textarea.Model
@@ -73,6 +73,13 @@ const maxSuggestions = 6
 
 // prompt marks the first line of the text; the others are indented to match.
 const prompt, indent = "› ", "  "
+
+// SetStyles changes the styles (a theme chosen with /theme).
+func (m *Model) SetStyles(st theme.InputStyles) {
+	m.d.Styles = st
+	m.ta.FocusedStyle, m.ta.BlurredStyle = st.Focused, st.Blurred
+	m.ta.Cursor.Style = st.Cursor
+}
 
 // New returns an empty, focused editor.
 func New(d Deps) Model {

@@ -53,7 +53,7 @@ type Deps struct {
 
 // Model is the strip.
 type Model struct {
-	d       *Deps             // shared by copies; never changed after New
+	d       *Deps             // shared by copies; changed only by SetStyles
 	items   []agent.QueueItem // the runtime's, then held (held.go)
 	inputs  []agent.QueueItem // the runtime's
 	held    []agent.QueueItem
@@ -66,6 +66,9 @@ type Model struct {
 
 // New returns an empty strip.
 func New(d Deps) Model { return Model{d: &d, width: 40, maxRows: 4} }
+
+// SetStyles changes the styles (a theme chosen with /theme).
+func (m *Model) SetStyles(st theme.QueueStyles) { m.d.Styles = st }
 
 // SetSize sets the width and the most rows the strip may take.
 func (m *Model) SetSize(width, maxRows int) {

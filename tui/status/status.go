@@ -33,7 +33,7 @@ type Deps struct {
 
 // Model is the status bar.
 type Model struct {
-	d        *Deps // shared by copies; never changed after New
+	d        *Deps // shared by copies; changed only by SetStyles
 	width    int
 	spin     spinner.Model
 	model    agent.Model
@@ -92,6 +92,12 @@ func New(d Deps) Model {
 	m := Model{d: &d, width: 80, spin: spinner.New(spinner.WithSpinner(spinner.Dot))}
 	m.render()
 	return m
+}
+
+// SetStyles changes the styles (a theme chosen with /theme).
+func (m *Model) SetStyles(st theme.StatusStyles) {
+	m.d.Styles = st
+	m.render()
 }
 
 // SetSize sets the width.
