@@ -1,10 +1,15 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/steer-tui/steer/agent/mcp/mcptest"
 )
 
 // cursorMoves are what a plain front end must never write: cursor
@@ -41,5 +46,44 @@ func TestPlainModeIsAppendOnly(t *testing.T) {
 		if !strings.Contains(raw, want) {
 			t.Errorf("output lacks %q:\n%q", want, raw)
 		}
+	}
+}
+
+// TestPlainModeAsksTrustAndInput: in plain mode a workspace that brings a
+// project config asks for trust as a line, and an MCP server's request for
+// input is asked a field per line, the answer the tool's result.
+func TestPlainModeAsksTrustAndInput(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, ".steer"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".steer", "config.json"), []byte(`{"ui": {"notifications": "bell"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	command, args, env := mcptest.Command(mcptest.ModeOK)
+	raw, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"srv": map[string]any{"command": command, "args": args, "env": env}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(cfg, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startPTYIn(t, ws, "--plain", "--config", cfg, "--approve", "auto")
+	r.waitText("the trust question", "Trust this workspace? a (allow), n (not now)", 10*time.Second)
+	r.write("hello\r") // not an answer: asked again, sent nowhere
+	r.waitText("the question again", "answer a (allow) or n (not now)", 10*time.Second)
+	r.write("n\r")
+	r.waitText("the refusal", "not trusted: nothing it brings applies", 10*time.Second)
+	r.waitText("the server ready", "mcp srv: ready", 20*time.Second)
+	r.write("call mcp__srv__ask {}\r")
+	r.waitText("the server's question", "MCP srv asks", 20*time.Second)
+	r.write("Ada\r")
+	r.waitText("the answer in the tool's result", `accept {"name":"Ada"}`, 10*time.Second)
+	if strings.Contains(r.raw(), "you: hello") {
+		t.Errorf("the line typed at the trust question was sent:\n%q", r.raw())
+	}
+	if strings.Contains(r.raw(), "\x1b") {
+		t.Errorf("the output holds escape sequences:\n%q", r.raw())
 	}
 }

@@ -52,9 +52,15 @@ func offlineEnv(t *testing.T) []string {
 
 func startPTY(t *testing.T, args ...string) *ptyRun {
 	t.Helper()
+	return startPTYIn(t, t.TempDir(), args...)
+}
+
+// startPTYIn is startPTY in workspace dir.
+func startPTYIn(t *testing.T, dir string, args ...string) *ptyRun {
+	t.Helper()
 	r := &ptyRun{t: t, stateDir: t.TempDir(), done: make(chan struct{})}
 	r.cmd = exec.Command(steerBin, append([]string{"--state-dir", r.stateDir, "--pace", "0"}, args...)...)
-	r.cmd.Dir = t.TempDir()
+	r.cmd.Dir = dir
 	r.cmd.Env = offlineEnv(t)
 	r.started = time.Now()
 	ptm, err := pty.StartWithSize(r.cmd, &pty.Winsize{Rows: 30, Cols: 100})

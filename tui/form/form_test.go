@@ -178,3 +178,37 @@ func TestFormView(t *testing.T) {
 		t.Errorf("Lines(4) has %d lines", got)
 	}
 }
+
+// TestFieldAnswer: a typed line as each kind of field's value.
+func TestFieldAnswer(t *testing.T) {
+	one := 1.0
+	choice := Field{Kind: Choice, Options: []Option{{Value: "m", Label: "metric"}, {Value: "i", Label: "imperial"}}}
+	cases := []struct {
+		f       Field
+		text    string
+		want    any
+		problem string
+	}{
+		{Field{Kind: String}, "hi", "hi", ""},
+		{Field{Kind: String, Required: true}, " ", nil, "required"},
+		{Field{Kind: String}, "", nil, ""},
+		{Field{Kind: Integer, Minimum: &one}, "3", int64(3), ""},
+		{Field{Kind: Integer}, "zero", nil, "a whole number"},
+		{Field{Kind: Integer}, "2.5", nil, "a whole number"},
+		{Field{Kind: Number}, "2.5", 2.5, ""},
+		{Field{Kind: Integer, Minimum: &one}, "0", nil, "at least 1"},
+		{Field{Kind: Boolean}, "Yes", true, ""},
+		{Field{Kind: Boolean}, "n", false, ""},
+		{Field{Kind: Boolean}, "maybe", nil, "yes or no"},
+		{choice, "2", "i", ""},
+		{choice, "Metric", "m", ""},
+		{choice, "i", "i", ""},
+		{choice, "3", nil, "one of 1 metric, 2 imperial"},
+	}
+	for _, c := range cases {
+		got, problem := c.f.Answer(c.text)
+		if got != c.want || problem != c.problem {
+			t.Errorf("%v %q: %v %q, want %v %q", c.f.Kind, c.text, got, problem, c.want, c.problem)
+		}
+	}
+}

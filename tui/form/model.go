@@ -8,10 +8,7 @@ package form
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -185,51 +182,7 @@ func (m Model) value(i int) (any, string) {
 		}
 		return f.Options[m.picks[i]].Value, ""
 	}
-	text := m.inputs[i].Value()
-	if strings.TrimSpace(text) == "" {
-		if f.Required {
-			return nil, "required"
-		}
-		return nil, ""
-	}
-	switch f.Kind {
-	case Number, Integer:
-		return number(f, strings.TrimSpace(text))
-	}
-	n := utf8.RuneCountInString(text)
-	switch {
-	case f.MinLength != nil && n < *f.MinLength:
-		return nil, fmt.Sprintf("at least %d characters", *f.MinLength)
-	case f.MaxLength != nil && n > *f.MaxLength:
-		return nil, fmt.Sprintf("at most %d characters", *f.MaxLength)
-	case f.Format == "email" && !strings.Contains(text, "@"):
-		return nil, "an email address"
-	}
-	return text, ""
-}
-
-// number is text as field f's number: an int64 for an integer, a float64
-// otherwise, within the schema's bounds.
-func number(f Field, text string) (any, string) {
-	x, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil, "a number"
-	}
-	var v any = x
-	if f.Kind == Integer {
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			return nil, "a whole number"
-		}
-		v = n
-	}
-	switch {
-	case f.Minimum != nil && x < *f.Minimum:
-		return nil, "at least " + strconv.FormatFloat(*f.Minimum, 'g', -1, 64)
-	case f.Maximum != nil && x > *f.Maximum:
-		return nil, "at most " + strconv.FormatFloat(*f.Maximum, 'g', -1, 64)
-	}
-	return v, ""
+	return f.Answer(m.inputs[i].Value())
 }
 
 // Lines draws the form, at most height lines, the field with the focus in

@@ -57,18 +57,19 @@ func (p *printer) annotation(a agent.Annotation) {
 		if a.Kind != runner.AnnotationApprovalRequest {
 			return
 		}
-		p.asking = &d
-		what := strings.TrimSpace(d.ToolName + " " + firstLine(d.Summary))
-		p.sayLocked("approve " + what + "? y (allow), a (always), n (deny)")
+		p.askLocked(&approvalQuestion{h: p.h, req: d})
 	case runner.ApprovalResolved:
-		if p.asking != nil && p.asking.ID == d.ID && p.asking.SessionID == d.SessionID {
-			p.asking = nil
-		}
 		switch {
 		case d.Decision != "":
 			p.sayLocked("approval: " + d.Decision)
 		case d.Error != "":
 			p.sayLocked("approval: " + d.Error)
+		}
+		for _, q := range p.asks {
+			if a, ok := q.(*approvalQuestion); ok && a.req.ID == d.ID && a.req.SessionID == d.SessionID {
+				p.dropLocked(q)
+				break
+			}
 		}
 	case runner.RunEnd:
 		if a.Kind != runner.AnnotationRunEnd || d.Completed() || d.Outcome == runner.OutcomeCancelled {

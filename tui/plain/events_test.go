@@ -48,8 +48,8 @@ func TestEventsWriteFinishedItemsOnce(t *testing.T) {
 			if got := out.String(); got != c.want {
 				t.Errorf("wrote\n%q\nwant\n%q", got, c.want)
 			}
-			if p.asking != nil {
-				t.Errorf("a question is still waiting: %+v", p.asking)
+			if len(p.asks) != 0 {
+				t.Errorf("a question is still waiting: %+v", p.asks)
 			}
 		})
 	}

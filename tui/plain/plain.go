@@ -3,7 +3,8 @@
 // finished item once, as plain text lines — the user's message, the answer,
 // each tool call with its result, the facts of the run — with no redraws,
 // no spinners, no box drawing and no cursor movement. A question (an
-// approval) is a line ending in its choices, answered by the next line.
+// approval, the workspace trust, an MCP server's request for input) is a
+// line ending in its choices, answered by the next line (questions.go).
 //
 // It hears the same runner events as every front end; the full-screen TUI
 // is its sibling package tui.
@@ -41,20 +42,29 @@ const quitCommand = "/quit"
 // Run reads lines from in until it ends, /quit or ctx is cancelled, and
 // writes the session's items to out. A line is a message to the agent
 // (steering while a run is active, like Enter in the TUI), or the answer to
-// the approval question just written: y (allow), a (always), n (deny). At
-// the end of input Run waits for the run under way to finish.
+// the question just written. At the end of input Run waits for the run
+// under way to finish.
 func Run(ctx context.Context, h *runner.Host, in io.Reader, out io.Writer, o Options) error {
 	if o.ResultLines <= 0 {
 		o.ResultLines = DefaultResultLines
 	}
 	box := outbox.New()
 	defer func() { _ = box.Drain(context.Background()) }()
-	p := &printer{w: box.To(out), lines: o.ResultLines}
+	p := &printer{w: box.To(out), lines: o.ResultLines, h: h}
 	if o.Welcome != "" {
 		p.say(o.Welcome)
 	}
 	rt := h.Current()
 	defer rt.Subscribe(p.event)()
+	defer h.SubscribeNotices(func(n runner.Notice) { p.say("note: " + n.Text) })()
+	defer p.watchMCP(h)()
+	h.SetMCPElicitor(p.elicit)
+	defer h.SetMCPElicitor(nil)
+	if w, ok := h.WorkspaceTrust(); ok && !w.Trusted {
+		p.mu.Lock()
+		p.askLocked(&trustQuestion{h: h, w: w})
+		p.mu.Unlock()
+	}
 
 	lines := make(chan string)
 	go func() {
@@ -78,7 +88,7 @@ func Run(ctx context.Context, h *runner.Host, in io.Reader, out io.Writer, o Opt
 			if !ok || strings.TrimSpace(line) == quitCommand {
 				return rt.WaitForIdle(ctx)
 			}
-			p.input(ctx, h, rt, line)
+			p.input(ctx, rt, line)
 		}
 	}
 }
@@ -89,8 +99,9 @@ type printer struct {
 	mu    sync.Mutex
 	w     io.Writer
 	lines int
-	// asking is the approval the last question asked, nil when none waits.
-	asking *runner.ApprovalRequest
+	h     *runner.Host
+	// asks are the questions waiting, the first one asked (questions.go).
+	asks []question
 }
 
 // say writes one item: its lines, made safe to print.
@@ -109,24 +120,12 @@ func clean(s string) string {
 	return sanitize.String(strings.TrimRight(s, "\n"), sanitize.Options{})
 }
 
-// input hands a typed line to the runtime, or answers the question.
-func (p *printer) input(ctx context.Context, h *runner.Host, rt *runner.Runtime, line string) {
-	p.mu.Lock()
-	asking := p.asking
-	p.mu.Unlock()
-	text := strings.TrimSpace(line)
-	if asking != nil {
-		d, ok := decisions[strings.ToLower(text)]
-		if !ok {
-			p.say("answer y (allow), a (always) or n (deny)")
-			return
-		}
-		if err := h.ApproveIn(asking.SessionID, asking.ID, d); err != nil {
-			p.say("error: " + err.Error())
-		}
+// input answers the question asked, or hands a typed line to the runtime.
+func (p *printer) input(ctx context.Context, rt *runner.Runtime, line string) {
+	if p.answerHead(line) {
 		return
 	}
-	if text == "" {
+	if strings.TrimSpace(line) == "" {
 		return
 	}
 	attached, err := rt.Attach(ctx, line, nil)
@@ -136,11 +135,4 @@ func (p *printer) input(ctx context.Context, h *runner.Host, rt *runner.Runtime,
 	if err != nil {
 		p.say("error: " + err.Error())
 	}
-}
-
-// decisions are the answers to an approval question.
-var decisions = map[string]runner.ApprovalDecision{
-	"y": runner.ApproveOnce, "yes": runner.ApproveOnce,
-	"a": runner.ApproveSession, "always": runner.ApproveSession,
-	"n": runner.ApproveDeny, "no": runner.ApproveDeny,
 }
