@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/steer-tui/steer/agent/runner"
@@ -70,9 +72,17 @@ func (m Model) routeTrust(msg trustMsg) (Model, tea.Cmd) {
 		if msg.err != nil {
 			return m.updateStatus(msgs.ErrorMsg{Action: "trust " + msg.w.Path, Err: msg.err})
 		}
+		m = m.loadLibrary(false) // the workspace's skills now apply
 		what := "trusted " + msg.w.Path
+		var now []string
 		if msg.w.MCP != "" {
-			what += ": its MCP servers start"
+			now = append(now, "its MCP servers start")
+		}
+		if len(msg.w.Skills) > 0 {
+			now = append(now, "its skills apply")
+		}
+		if len(now) > 0 {
+			what += ": " + strings.Join(now, ", ")
 		}
 		if msg.w.Config != "" {
 			what += "; its project config applies when steer starts next"

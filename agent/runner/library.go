@@ -10,7 +10,9 @@ import (
 // again each time it is asked for — before each request, for the system
 // prompt; at each input, to expand one; when a front end lists it — so a
 // skill or template added or changed on disk is used without a restart.
-// It is text: reading it runs nothing, and it needs no workspace trust.
+// Templates are text and load without trust; the workspace's skills wait
+// for it (trust.go): they tell the model to run their scripts. Before the
+// workspace is trusted they are listed as skipped, and not offered.
 //
 // Every front end expands the same way, here, as an input is taken:
 // "/skill:<name> [args]" and "/<template> [args]" typed in the TUI, given
@@ -37,13 +39,27 @@ const SkillPrefix = skills.SkillPrefix
 type library struct {
 	workspace string
 	user      skills.UserDirs
+	// trusted reports whether the workspace is trusted (nil: it is not).
+	trusted func() bool
+}
+
+// untrustedSkill is why a workspace's skill is not offered.
+const untrustedSkill = "this workspace is not trusted: its skills wait for `steer trust`"
+
+// load reads the library, the workspace's skills only once it is trusted.
+func (l *library) load() skills.Catalog {
+	c := skills.Load(l.workspace, l.user)
+	if l.trusted == nil || !l.trusted() {
+		c = c.WithoutProjectSkills(untrustedSkill)
+	}
+	return c
 }
 
 // Library reads the library as it is on disk now. Templates named like
 // one of reserved — the front end's own commands, which win — are listed
 // as skipped. It does IO.
 func (l *library) Library(reserved []string) Library {
-	return skills.Load(l.workspace, l.user).Reserving(reserved)
+	return l.load().Reserving(reserved)
 }
 
 // expand is the text an input of kind sends: a skill's or template's
@@ -52,14 +68,14 @@ func (l *library) expand(kind agent.QueueKind, text string) (string, error) {
 	if kind == agent.QueueShell || kind == agent.QueueShellPrivate || len(text) == 0 || text[0] != '/' {
 		return text, nil
 	}
-	out, _, err := skills.Load(l.workspace, l.user).Expand(text)
+	out, _, err := l.load().Expand(text)
 	return out, err
 }
 
 // withSkills is system with the section that lists the skills the model
 // may use, as they are on disk now.
 func (l *library) withSkills(system string) string {
-	section := skills.Load(l.workspace, l.user).SystemPrompt()
+	section := l.load().SystemPrompt()
 	if section == "" {
 		return system
 	}

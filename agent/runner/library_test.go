@@ -65,3 +65,44 @@ func TestLibraryReachesTheModel(t *testing.T) {
 		t.Fatalf("%d messages after the refusal, want 4", n)
 	}
 }
+
+// TestProjectSkillsWaitForTrust: a workspace's skill is skipped, with the
+// reason, until the workspace is trusted; a global one is not.
+func TestProjectSkillsWaitForTrust(t *testing.T) {
+	ws, home := t.TempDir(), t.TempDir()
+	for _, p := range []string{filepath.Join(ws, ".agents/skills/deploy/SKILL.md"), filepath.Join(home, ".claude/skills/pdf/SKILL.md")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(filepath.Dir(p))
+		if err := os.WriteFile(p, []byte("---\nname: "+name+"\ndescription: d\n---\nx\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, trusted := range []bool{false, true} {
+		gate, err := CheckWorkspace(ws, t.TempDir(), trusted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := gate.State(); len(st.Skills) != 1 || !st.Brings() {
+			t.Fatalf("the gate sees skills %v", st.Skills)
+		}
+		script := agenttest.NewScript()
+		rt := newRuntime(t, nil, script, Options{Workspace: ws, UserDirs: skills.UserDirs{Home: home}, Trust: gate})
+		var names []string
+		for _, s := range rt.Library(nil).Skills {
+			names = append(names, s.Name)
+		}
+		want := "pdf"
+		if trusted {
+			want = "deploy pdf"
+		}
+		if got := strings.Join(names, " "); got != want {
+			t.Errorf("trusted %v: skills %q, want %q", trusted, got, want)
+		}
+		_, err = rt.library.expand(agent.QueueFollowUp, "/skill:deploy now")
+		if !trusted && (err == nil || !strings.Contains(err.Error(), "not trusted")) {
+			t.Errorf("an untrusted skill expanded: %v", err)
+		}
+	}
+}

@@ -145,6 +145,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP},
 		library: &library{workspace: opts.Workspace, user: opts.UserDirs}, trustDesk: &trustDesk{g: opts.Trust, m: opts.MCP, cfg: opts.Config}}
 	r.mcpDesk.sampling = r.withSampler
+	r.library.trusted = r.trustDesk.WorkspaceTrusted
 	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
 	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, opts.Approval, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})

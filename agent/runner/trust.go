@@ -16,12 +16,14 @@ import (
 
 // Workspace trust: what a workspace brings that runs code or changes
 // steer's behaviour — its project config (.steer/config.json, here or in
-// an ancestor; it can carry hooks, MCP servers, permissions) and its
-// .mcp.json servers — takes effect only once the user trusts the
-// workspace: in the TUI's dialog, with `steer trust`, or for one process
-// with --trust-project. A trust is recorded in the state directory per
-// canonical workspace path with the hashes of those files; a change to any
-// of them revokes it, and steer asks again.
+// an ancestor; it can carry hooks, MCP servers, permissions) with the
+// scripts its hooks run, its .mcp.json servers, and its skills (which tell
+// the model to run their scripts) — takes effect only once the user trusts
+// the workspace: in the TUI's dialog, with `steer trust`, or for one
+// process with --trust-project. A trust is recorded in the state directory
+// per canonical workspace path with the hashes of those files
+// (trustfiles.go); a change to any of them revokes it, and steer asks
+// again.
 //
 // Text a workspace brings (context files, prompt templates) loads without
 // trust. Features that must wait for it ask WorkspaceTrusted.
@@ -39,6 +41,10 @@ type WorkspaceTrust struct {
 	// would run or reach.
 	MCP         string   `json:"mcp,omitempty"`
 	MCPCommands []string `json:"mcpCommands,omitempty"`
+	// HookFiles are the scripts the project config's hooks run; Skills the
+	// workspace's skill folders.
+	HookFiles []string `json:"hookFiles,omitempty"`
+	Skills    []string `json:"skills,omitempty"`
 	// Trusted: the user trusts these files (or --trust-project trusts them
 	// for this process: ForRun). Changed: a trust was recorded, but the
 	// files changed since.
@@ -48,19 +54,28 @@ type WorkspaceTrust struct {
 }
 
 // Brings reports whether the workspace brings anything that needs trust.
-func (w WorkspaceTrust) Brings() bool { return w.Config != "" || w.MCP != "" }
+func (w WorkspaceTrust) Brings() bool { return w.Config != "" || w.MCP != "" || len(w.Skills) > 0 }
 
 // Summary lists what the workspace brings, for `steer trust` and the
 // terminal UI's question: the project config with the keys it sets, and
 // each command the .mcp.json would run.
 func (w WorkspaceTrust) Summary() string {
 	if !w.Brings() {
-		return w.Path + " brings no project config and no " + mcp.ProjectFile + "."
+		return w.Path + " brings no project config, no " + mcp.ProjectFile + " and no skills."
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s brings:\n", w.Path)
 	if w.Config != "" {
 		fmt.Fprintf(&b, "  project config %s, setting: %s\n", w.Config, strings.Join(w.ConfigKeys, ", "))
+		for _, f := range w.HookFiles {
+			fmt.Fprintf(&b, "    a hook runs %s\n", f)
+		}
+	}
+	if len(w.Skills) > 0 {
+		fmt.Fprintf(&b, "  skills, which the model may follow and whose scripts it may run:\n")
+		for _, s := range w.Skills {
+			fmt.Fprintf(&b, "    %s\n", s)
+		}
 	}
 	if w.MCP != "" {
 		fmt.Fprintf(&b, "  %s, whose MCP servers would run:\n", w.MCP)
@@ -96,8 +111,12 @@ func CheckWorkspace(dir, stateDir string, forRun bool) (*WorkspaceGate, error) {
 	st := WorkspaceTrust{Path: canon, Config: config.FindProject(canon)}
 	files := []string{filepath.Join(canon, mcp.ProjectFile)}
 	if st.Config != "" {
-		files = append(files, st.Config)
+		st.HookFiles = hookFiles(st.Config, canon)
+		files = append(append(files, st.Config), st.HookFiles...)
 	}
+	skillFolders, skillFiles := projectSkills(canon)
+	st.Skills = skillFolders
+	files = append(files, skillFiles...)
 	rec, err := trust.Describe(canon, files...)
 	if err != nil {
 		return nil, err
@@ -132,6 +151,7 @@ func (g *WorkspaceGate) State() WorkspaceTrust {
 	st := g.st
 	st.ConfigKeys = slices.Clone(st.ConfigKeys)
 	st.MCPCommands = slices.Clone(st.MCPCommands)
+	st.HookFiles, st.Skills = slices.Clone(st.HookFiles), slices.Clone(st.Skills)
 	return st
 }
 

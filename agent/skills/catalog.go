@@ -114,6 +114,20 @@ func Load(workspace string, u UserDirs) Catalog {
 	return c
 }
 
+// WithoutProjectSkills moves the workspace's skills to the skipped, with
+// reason: an untrusted workspace's skills are not offered.
+func (c Catalog) WithoutProjectSkills(reason string) Catalog {
+	out := Catalog{Templates: c.Templates, Skipped: c.Skipped}
+	for _, s := range c.Skills {
+		if s.Level == Project {
+			out.Skipped = append(out.Skipped, Skipped{Kind: "skill", Path: s.Path, Level: s.Level, Reason: reason})
+			continue
+		}
+		out.Skills = append(out.Skills, s)
+	}
+	return out
+}
+
 // Reserving moves the templates named like one of names (the front end's
 // own commands, which win) to the skipped.
 func (c Catalog) Reserving(names []string) Catalog {

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"strconv"
 	"strings"
@@ -25,6 +26,11 @@ func (c Catalog) Expand(line string) (text string, ok bool, err error) {
 	if name, isSkill := strings.CutPrefix(word, SkillPrefix); isSkill {
 		s, found := c.Skill(name)
 		if !found {
+			for _, sk := range c.Skipped {
+				if sk.Kind == "skill" && filepath.Base(filepath.Dir(sk.Path)) == name {
+					return line, false, fmt.Errorf("skill %q (%s) is not used: %s", name, sk.Path, sk.Reason)
+				}
+			}
 			return line, false, fmt.Errorf("no skill %q: %s", name, c.skillNames())
 		}
 		block, err := SkillBlock(s)

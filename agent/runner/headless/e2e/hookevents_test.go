@@ -176,3 +176,48 @@ func TestPreCompactHook(t *testing.T) {
 		t.Errorf("SessionStart sources %v, want resume then compact", sources)
 	}
 }
+
+// TestProjectHooksWaitForTrust: a cloned repository's project config whose
+// PreToolUse hook runs a script of the repository blocks nothing before
+// `steer trust` (the hook does not run), blocks rm after it, and a change
+// to the script alone revokes the trust: the hook stops running until the
+// workspace is trusted again.
+func TestProjectHooksWaitForTrust(t *testing.T) {
+	s := newSandbox(t)
+	script := filepath.Join(mkdir(t, s.workspace, ".steer", "hooks"), "no-rm.sh")
+	writeScript := func(body string) {
+		t.Helper()
+		if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeScript("case \"$(cat)\" in *'\"command\":\"rm '*) echo 'rm is not allowed' >&2; exit 2;; esac\n")
+	s.writeProject(`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR/.steer/hooks/no-rm.sh\""}]}]}}`)
+	victim := filepath.Join(s.workspace, "x")
+	rm := func() (blocked bool) {
+		t.Helper()
+		if err := os.WriteFile(victim, []byte("keep"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s.run(nil, "--approve", "auto", "run", `call bash {"command": "rm x"}`)
+		return fileExists(victim)
+	}
+	if rm() {
+		t.Fatal("the project's hook ran before the workspace was trusted")
+	}
+	code, out, _ := s.run(nil, "trust")
+	if code != 0 || !strings.Contains(out, "a hook runs "+script) {
+		t.Fatalf("steer trust: exit %d, %q; want the hook's script named", code, out)
+	}
+	if !rm() {
+		t.Fatal("after the trust the hook did not block rm")
+	}
+	writeScript("exit 0\n# changed after the trust\n")
+	_, _, stderr := s.run(nil, "--approve", "auto", "run", `call bash {"command": "echo hi"}`)
+	if !strings.Contains(stderr, "not trusted") {
+		t.Errorf("after the script changed, stderr %q does not say the workspace is not trusted", stderr)
+	}
+	if code, out, _ := s.run(nil, "trust"); code != 0 || !strings.Contains(out, "trusted") {
+		t.Fatalf("steer trust again: exit %d, %q", code, out)
+	}
+}

@@ -17,7 +17,8 @@ import (
 // workspace's .claude/skills is listed in the system prompt of the request
 // the server receives; `steer run "/skill:pdf hello"` sends its body with
 // hello, and a template of .steer/prompts its text with $ARGUMENTS filled
-// in. Neither needs the workspace trusted.
+// in. The skill waits for the workspace's trust (a skill tells the model
+// to run its scripts); the template, text, does not.
 func TestRunInvokesSkillsAndTemplates(t *testing.T) {
 	s := newSandbox(t)
 	write := func(rel, text string) {
@@ -41,6 +42,13 @@ func TestRunInvokesSkillsAndTemplates(t *testing.T) {
 	t.Cleanup(ts.Close)
 	cfg := localConfig(t, ts.URL+"/v1", []string{"m"})
 
+	code, _, stderr := s.run(nil, "--config", cfg, "--model", "local/m", "run", "/skill:pdf hello")
+	if code == headless.ExitOK || !strings.Contains(stderr, "this workspace is not trusted: its skills wait for `steer trust`") {
+		t.Fatalf("an untrusted workspace's skill ran: exit %d, %s", code, stderr)
+	}
+	if code, out, errOut := s.run(nil, "trust"); code != 0 || !strings.Contains(out, filepath.Join(".claude", "skills", "pdf")) {
+		t.Fatalf("steer trust: exit %d, %q %q; want the skill named", code, out, errOut)
+	}
 	code, stdout, stderr := s.run(nil, "--config", cfg, "--model", "local/m", "run", "/skill:pdf hello")
 	if code != headless.ExitOK || !strings.Contains(stdout, "answered") {
 		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
