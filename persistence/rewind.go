@@ -12,14 +12,17 @@ const (
 	RewindCode         = "code"
 	RewindConversation = "conversation"
 	RewindBoth         = "both"
+	// RewindRedo undoes the rewind entry Marker.Target; it is appended
+	// under the leaf, which the redo has moved back first.
+	RewindRedo = "redo"
 )
 
 // AppendRewind records a rewind to the turn of user message m.Target and
 // returns the entry's sequence number. A rewind of the conversation
 // (RewindConversation, RewindBoth) appends the entry under that message's
 // parent, so that the turn and those after it leave the path (they stay in
-// the tree) and the entry is the new leaf; a code rewind appends it under
-// the leaf. m.Leaf is set to the leaf before, for a redo. The tree is read
+// the tree) and the entry is the new leaf; a code rewind or a redo appends
+// it under the leaf. m.Leaf is set to the leaf before, for a redo. The tree is read
 // and written in one transaction, and the session claimed first, as every
 // write that defines its content is.
 func (s *Store) AppendRewind(ctx context.Context, sessionID string, m Marker) (int, error) {
@@ -42,7 +45,7 @@ func (s *Store) AppendRewind(ctx context.Context, sessionID string, m Marker) (i
 			return fmt.Errorf("entry %d: %w", m.Target, ErrNoEntry)
 		}
 		m.Leaf = at.leaf
-		if m.Scope != RewindCode {
+		if m.Scope == RewindConversation || m.Scope == RewindBoth {
 			at.leaf = target.parent
 		}
 		content, err := json.Marshal(m)
