@@ -52,10 +52,10 @@ func resolveTurn(turns []turnInfo, ref string) (int, error) {
 	}
 	n, err := strconv.Atoi(num)
 	if err != nil || n <= 0 || kind != "" && kind != "turn" && kind != "id" {
-		return 0, fmt.Errorf("bad turn %q: want its index (1 is the first turn), turn:N or id:ENTRY", ref)
+		return 0, turnErrorf("bad turn %q: want its index (1 is the first turn), turn:N or id:ENTRY", ref)
 	}
 	if len(turns) == 0 {
-		return 0, fmt.Errorf("the session has no turns to rewind to")
+		return 0, turnErrorf("the session has no turns to rewind to")
 	}
 	byIndex, byID := -1, -1
 	if n <= len(turns) {
@@ -68,15 +68,23 @@ func resolveTurn(turns []turnInfo, ref string) (int, error) {
 	}
 	switch {
 	case kind == "turn" && byIndex < 0, kind == "" && byIndex < 0 && byID < 0:
-		return 0, fmt.Errorf("no turn %d: the session has %d", n, len(turns))
+		return 0, turnErrorf("no turn %d: the session has %d", n, len(turns))
 	case kind == "id" && byID < 0:
-		return 0, fmt.Errorf("entry %d is not a user message of the session's current branch", n)
+		return 0, turnErrorf("entry %d is not a user message of the session's current branch", n)
 	case kind == "turn":
 		return byIndex, nil
 	case kind == "id", byIndex < 0:
 		return byID, nil
 	case byID >= 0 && byID != byIndex:
-		return 0, fmt.Errorf("turn %d is ambiguous: turn:%d is entry %d, id:%d is turn %d; say which", n, n, turns[byIndex].seq, n, byID+1)
+		return 0, turnErrorf("turn %d is ambiguous: turn:%d is entry %d, id:%d is turn %d; say which", n, n, turns[byIndex].seq, n, byID+1)
 	}
 	return byIndex, nil
 }
+
+// TurnError says a TURN names no turn of the session, or two: a mistake of
+// the caller's (exit status 2 for `steer rewind`).
+type TurnError struct{ msg string }
+
+func (e *TurnError) Error() string { return e.msg }
+
+func turnErrorf(format string, args ...any) error { return &TurnError{fmt.Sprintf(format, args...)} }
