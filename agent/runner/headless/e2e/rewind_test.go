@@ -226,6 +226,16 @@ func TestRewindConversation(t *testing.T) {
 	if code != headless.ExitOK || strings.Contains(ctxt, "Rewound") {
 		t.Errorf("the model's context holds the rewind entry:\n%s", ctxt)
 	}
+
+	// A redo (rpc) brings the rewound turn back onto the branch.
+	code, stdout, stderr := s.run(strings.NewReader(`{"type":"rewind","redo":true,"id":"u"}`+"\n"), "--session", id, "rpc")
+	if code != headless.ExitOK || !strings.Contains(stdout, `"success":true`) {
+		t.Fatalf("redo: exit %d: %s%s", code, stdout, stderr)
+	}
+	_, show, _ = s.run(nil, "sessions", "show", id)
+	if !strings.Contains(show, "rm a.txt") || !strings.Contains(show, "Redid what the rewind") {
+		t.Errorf("after the redo the turn is not back on the branch, or the redo is not recorded:\n%s", show)
+	}
 }
 
 // TestRewindMistakes: bad turns and sessions are usage errors, named.
