@@ -100,6 +100,8 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return configCommand(opts, stdout, stderr)
 	case opts.Command == "trust":
 		return trustCommand(opts, stdout, stderr)
+	case opts.Command == "rewind":
+		return rewindCommand(opts, stdout, stderr)
 	case opts.Command == "mcp":
 		sig := runner.CatchSignals()
 		defer sig.Stop()
@@ -155,6 +157,8 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if opts.Command == "" { // the TUI switches sessions while runs go on
 		a.host = runner.NewHost(a.rt)
+	} else {
+		sayInterruptedRewind(a.rt, stderr)
 	}
 	sig.Attach(a.runs())
 	if s := sig.Received(); s != nil { // since build: start nothing

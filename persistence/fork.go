@@ -100,6 +100,9 @@ func forkedPath(ctx context.Context, tx *sql.Tx, from string, at int) ([]forkRow
 			FROM transcript_entries WHERE session_id = ? AND seq = ?`, from, seq).Scan(&r.seq, &r.kind, &r.content, &role, &r.in, &r.out, &r.cost); err != nil {
 			return nil, err
 		}
+		if r.kind == EntryRewind {
+			continue // it names entries and a leaf of the session forked from, not of the fork
+		}
 		if r.kind == EntryLabel {
 			var m Marker
 			if err := json.Unmarshal([]byte(r.content), &m); err != nil {

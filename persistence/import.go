@@ -114,13 +114,14 @@ func importRows(in ImportedSession) ([]importRow, error) {
 				return nil, fmt.Errorf("entry %d: %w", i, err)
 			}
 			rows[i].content = "[" + strings.Join(enc, ",") + "]"
-		case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange:
+		case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange, EntryRewind:
 			m := e.Marker
-			if e.Kind == EntryLabel {
+			if e.Kind == EntryLabel || e.Kind == EntryRewind {
 				if m.Target < 0 || m.Target >= len(in.Entries) {
-					return nil, fmt.Errorf("entry %d: the label names entry %d, which is not imported", i, m.Target)
+					return nil, fmt.Errorf("entry %d: the %s names entry %d, which is not imported", i, e.Kind, m.Target)
 				}
 				m.Target++ // an index becomes a sequence number
+				m.Leaf = 0 // an export does not carry it: no redo of an imported rewind
 			}
 			data, err := json.Marshal(m)
 			if err != nil {

@@ -22,12 +22,15 @@ const (
 	EntryModelChange EntryKind = "model_change"
 	// EntryThinkingChange records the thinking level Marker.Thinking.
 	EntryThinkingChange EntryKind = "thinking_change"
+	// EntryRewind records a rewind to the turn of user message
+	// Marker.Target (AppendRewind, rewind.go).
+	EntryRewind EntryKind = "rewind"
 )
 
 // IsMarker reports whether k is a marker kind (one that holds a Marker).
 func (k EntryKind) IsMarker() bool {
 	switch k {
-	case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange:
+	case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange, EntryRewind:
 		return true
 	}
 	return false
@@ -40,6 +43,11 @@ type Marker struct {
 	Summary  string `json:"summary,omitempty"`
 	Model    string `json:"model,omitempty"`
 	Thinking string `json:"thinking,omitempty"`
+	// A rewind's: what went back (RewindCode, RewindConversation or
+	// RewindBoth), how many files were restored and the leaf before it.
+	Scope string `json:"scope,omitempty"`
+	Files int    `json:"files,omitempty"`
+	Leaf  int    `json:"leaf,omitempty"`
 }
 
 // ErrNoEntry is the answer for an entry the session does not have.

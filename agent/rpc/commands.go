@@ -55,6 +55,7 @@ var (
 		{"clear_cooldown", (*Server).clearCooldown},
 		{"get_budget", (*Server).getBudget},
 		{"set_budget", (*Server).setBudget},
+		{"rewind", (*Server).rewind},
 		{"quit", (*Server).quit},
 	}
 	notSupported = [...]string{

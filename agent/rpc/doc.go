@@ -82,6 +82,15 @@
 //	        disabled windows (as `steer inspect profiles --clear ID`); data
 //	        {cleared:true}, after a cooldown_cleared event {source:"user"} when
 //	        a window was open; fails for a profile that is not configured
+//	rewind {to, code?, conversation?, dryRun?, skipChanged?}
+//	                                                steer's: go back to before turn "to" (its
+//	        index or its user message's id): the code, the conversation or both
+//	        (neither flag); data {preview: {session, turn, scope, files: [{path,
+//	        change, added, removed, changedOutside?}], changedOutside, leftOut:
+//	        [{path, why}], laterTurns}, result: {restored, skipped, conversation,
+//	        entry} (null with dryRun)}; as `steer rewind --json`. {redo:true}
+//	        undoes the last rewind, {resume:"finish"|"rollback"} completes an
+//	        interrupted one; each fails during a run
 //	quit                                            steer's: abort, wait, answer, stop serving
 //
 // # End of input

@@ -99,6 +99,9 @@ func (t checkpointTool) Execute(ctx context.Context, callID string, args map[str
 	if !tools.DescribeCall(t.Tool, args).Mutating {
 		return t.Tool.Execute(ctx, callID, args, update)
 	}
+	if err := interruptedGuard(t.c); err != nil {
+		return agent.ToolResult{}, err
+	}
 	session := t.session()
 	t.c.before(ctx, session)
 	defer t.c.after(context.WithoutCancel(ctx), session)

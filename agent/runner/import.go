@@ -21,6 +21,7 @@ var entryKinds = []struct {
 	{export.TypeBranchSummary, persistence.EntryBranchSummary},
 	{export.TypeModelChange, persistence.EntryModelChange},
 	{export.TypeThinkingChange, persistence.EntryThinkingChange},
+	{export.TypeRewind, persistence.EntryRewind},
 }
 
 // storeKind is the store's kind for an export type, false for one it cannot
@@ -41,8 +42,8 @@ func ImportCheck(e export.Entry) error {
 	if _, ok := storeKind(e.Type); !ok {
 		return fmt.Errorf("entry %q: %s entries are not supported yet by import", e.ID, e.Type)
 	}
-	if e.Type == export.TypeLabel && e.TargetID == "" {
-		return fmt.Errorf("entry %q: the label names no entry (targetId)", e.ID)
+	if (e.Type == export.TypeLabel || e.Type == export.TypeRewind) && e.TargetID == "" {
+		return fmt.Errorf("entry %q: the %s names no entry (targetId)", e.ID, e.Type)
 	}
 	if e.Type == export.TypeCompaction && len(e.Context) == 0 {
 		return fmt.Errorf("entry %q: the compaction has no context (an export from an older steer): export it again", e.ID)
@@ -82,14 +83,15 @@ func (v *StateView) Import(ctx context.Context, s export.Session, workspace stri
 			parent = index[e.ParentID]
 		}
 		x := persistence.ImportedEntry{Parent: parent, Kind: kind, Context: e.Context, Created: e.Time,
-			Marker: persistence.Marker{Label: e.Label, Summary: e.Summary, Model: e.Model, Thinking: e.Thinking}}
+			Marker: persistence.Marker{Label: e.Label, Summary: e.Summary, Model: e.Model, Thinking: e.Thinking,
+				Scope: e.Scope, Files: e.Files}}
 		if e.Message != nil {
 			x.Message = *e.Message
 		}
-		if kind == persistence.EntryLabel {
+		if kind == persistence.EntryLabel || kind == persistence.EntryRewind {
 			target, ok := index[e.TargetID]
 			if !ok {
-				return Imported{}, fmt.Errorf("entry %q: the label names %q, which the export does not hold", e.ID, e.TargetID)
+				return Imported{}, fmt.Errorf("entry %q: the %s names %q, which the export does not hold", e.ID, e.Type, e.TargetID)
 			}
 			x.Marker.Target = target
 		}

@@ -17,13 +17,14 @@ const (
 	TypeThinkingChange EntryType = "thinking_change"
 	TypeLabel          EntryType = "label"
 	TypeBranchSummary  EntryType = "branch_summary"
+	TypeRewind         EntryType = "rewind"
 )
 
 // knownType says whether a writer understands t (a switch, not a map
 // literal, so that package initialisation runs no code).
 func knownType(t EntryType) bool {
 	switch t {
-	case TypeMessage, TypeCompaction, TypeModelChange, TypeThinkingChange, TypeLabel, TypeBranchSummary:
+	case TypeMessage, TypeCompaction, TypeModelChange, TypeThinkingChange, TypeLabel, TypeBranchSummary, TypeRewind:
 		return true
 	}
 	return false
@@ -50,7 +51,8 @@ type Session struct {
 // meaningful: Message for a message; Summary, FirstKeptID and the token
 // counts for a compaction, and Context, the exact messages the model sees
 // from it on (what a resumed session needs); Summary for a branch summary; Model for a model
-// change; Thinking for a thinking change; Label and TargetID for a label.
+// change; Thinking for a thinking change; Label and TargetID for a label;
+// TargetID (the turn's user message), Scope and Files for a rewind.
 type Entry struct {
 	ID       string
 	ParentID string // empty for a root
@@ -63,6 +65,8 @@ type Entry struct {
 	TargetID     string // a label's entry
 	Model        string
 	Thinking     string
+	Scope        string // a rewind's: code, conversation, both or redo
+	Files        int    // a rewind's: the files restored
 	FirstKeptID  string
 	TokensBefore int
 	TokensAfter  int

@@ -65,6 +65,8 @@ func marker(e *Entry) string {
 		return "Thinking set to " + e.Thinking
 	case TypeLabel:
 		return "Label: "
+	case TypeRewind:
+		return RewindLine(e.Scope, e.TargetID, e.Files)
 	}
 	return e.Type
 }

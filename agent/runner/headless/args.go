@@ -45,6 +45,8 @@ type Args struct {
 	TrustProject bool
 	// Revoke (--revoke) makes 'steer trust' forget a workspace's trust.
 	Revoke bool
+	// Rewind are the flags of 'steer rewind' (rewind.go).
+	Rewind RewindArgs
 }
 
 // usageError is a mistake on the command line: one line on stderr and
@@ -96,6 +98,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.BoolVar(&o.Version, "version", false, "")
 	fs.BoolVar(&o.TrustProject, "trust-project", false, "")
 	fs.BoolVar(&o.Revoke, "revoke", false, "")
+	rewindFlags(fs, &o.Rewind)
 	if err := fs.Parse(argv); err != nil {
 		return o, err
 	}
@@ -118,7 +121,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		case len(o.Args) > 1:
 			return o, usagef("usage: steer help [COMMAND]")
 		case len(o.Args) == 1 && !hasHelp(o.Args[0]):
-			return o, usagef("no help for %q: the commands are run, rpc, sessions, inspect, mcp, config and trust", o.Args[0])
+			return o, usagef("no help for %q: the commands are run, rpc, sessions, inspect, mcp, config, trust and rewind", o.Args[0])
 		}
 	case "version":
 		if len(o.Args) > 0 {
@@ -145,8 +148,12 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 		if err := checkConfigTrust(o); err != nil {
 			return o, err
 		}
+	case "rewind":
 	default:
 		return o, usagef("unknown command %q; see 'steer help'", o.Command)
+	}
+	if err := checkRewind(o); err != nil {
+		return o, err
 	}
 	exporting := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "export"
 	showing := o.Command == "sessions" && len(o.Args) == 2 && o.Args[0] == "show"
@@ -172,8 +179,8 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	if o.Profile != "" && !profileApplies(o) {
 		return o, usagef("--profile applies to the terminal UI, 'steer run', 'steer rpc' and 'steer inspect profiles' only")
 	}
-	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" && o.Command != "mcp" && o.Command != "config" && o.Command != "trust" {
-		return o, usagef("--json applies to 'steer run', 'steer sessions', 'steer inspect', 'steer mcp', 'steer config' and 'steer trust' only")
+	if o.JSON && o.Command != "run" && o.Command != "sessions" && o.Command != "inspect" && o.Command != "mcp" && o.Command != "config" && o.Command != "trust" && o.Command != "rewind" {
+		return o, usagef("--json applies to 'steer run', 'steer sessions', 'steer inspect', 'steer mcp', 'steer config', 'steer trust' and 'steer rewind' only")
 	}
 	if o.Revoke && o.Command != "trust" {
 		return o, usagef("--revoke applies to 'steer trust' only")

@@ -59,7 +59,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		want string
 	}{
 		{"help run rpc", "usage: steer help [COMMAND]"},
-		{"help nope", `no help for "nope": the commands are run, rpc, sessions, inspect, mcp, config and trust`},
+		{"help nope", `no help for "nope": the commands are run, rpc, sessions, inspect, mcp, config, trust and rewind`},
 		{"version x", "version takes no arguments"},
 		{"run --plain hi", "--plain applies to the terminal UI only"},
 		{"rpc now", `rpc takes no arguments, got "now"`},
@@ -75,7 +75,7 @@ func TestParseArgsRefuses(t *testing.T) {
 		{"frobnicate", `unknown command "frobnicate"; see 'steer help'`},
 		{"sessions --context", "--context applies to 'steer sessions show ID' only"},
 		{"run --context hi", "--context applies to 'steer sessions show ID' only"},
-		{"rpc --json", "--json applies to 'steer run', 'steer sessions', 'steer inspect', 'steer mcp', 'steer config' and 'steer trust' only"},
+		{"rpc --json", "--json applies to 'steer run', 'steer sessions', 'steer inspect', 'steer mcp', 'steer config', 'steer trust' and 'steer rewind' only"},
 		{"run --theme dark hi", "--theme applies to the terminal UI only"},
 		{"--theme blue", `--theme: unknown theme "blue" (want dark, light, auto or the name of a file in /nowhere/steer/themes)`},
 		{"--approve yes", `--approve: unknown approval mode "yes" (want ask, auto, never)`},

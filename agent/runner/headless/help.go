@@ -21,6 +21,8 @@ func Help(command string) (text string, ok bool) {
 		return configUsage, true
 	case "trust":
 		return trustUsage, true
+	case "rewind":
+		return rewindHelp, true
 	}
 	return usage(), false
 }
@@ -47,6 +49,7 @@ Usage:
   steer mcp login NAME                sign in to an MCP server that needs OAuth (opens the browser)
   steer config [--json]               the merged configuration, each value with the file it came from
   steer trust [PATH] [--revoke]       trust what a workspace brings (project config, .mcp.json)
+  steer rewind --session ID --to TURN go back to before a turn: code, conversation or both (see 'steer help rewind')
 `
 
 const usageTail = `  steer version                       the version and the revision it was built from

@@ -10,6 +10,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/runner/export"
 )
 
 // ShowSession prints a session's whole history: with asJSON pi's message
@@ -90,6 +91,8 @@ type markerEntryJSON struct {
 	Summary  string  `json:"summary,omitempty"`
 	Model    string  `json:"model,omitempty"`
 	Thinking string  `json:"thinkingLevel,omitempty"`
+	Scope    string  `json:"scope,omitempty"`
+	Files    int     `json:"files,omitempty"`
 }
 
 // writeHistoryJSON prints the history as a JSON list in tree order: each
@@ -105,7 +108,7 @@ func writeHistoryJSON(stdout, stderr io.Writer, history []runner.HistoryEntry) i
 			var v any = contextEntryJSON{Type: string(e.Kind), ID: e.ID, ParentID: parent, Messages: e.Context}
 			if e.Kind != runner.HistoryContext {
 				mk := markerEntryJSON{Type: string(e.Kind), ID: e.ID, ParentID: parent, TargetID: e.Target,
-					Summary: e.Summary, Model: e.Model, Thinking: e.Thinking}
+					Summary: e.Summary, Model: e.Model, Thinking: e.Thinking, Scope: e.Scope, Files: e.Files}
 				if e.Kind == runner.HistoryLabel {
 					mk.Label = &e.Label
 				}
@@ -149,6 +152,8 @@ func markerLine(e runner.HistoryEntry) string {
 		return "model: " + e.Model
 	case runner.HistoryThinkingChange:
 		return "thinking: " + e.Thinking
+	case runner.HistoryRewind:
+		return export.RewindLine(e.Scope, e.Target, e.Files)
 	}
 	return string(e.Kind)
 }
