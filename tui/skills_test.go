@@ -19,14 +19,19 @@ import (
 // /review and one named like /help.
 const libraryWorkspace = "testdata/library"
 
-// libraryHost is a host on the fixture workspace whose provider plays
-// responses, with the script to read its requests.
+// libraryHost is a host on the fixture workspace, trusted (its skills
+// wait for that), whose provider plays responses, with the script to read
+// its requests.
 func libraryHost(t *testing.T, responses ...*agenttest.Response) (*runner.Host, *agenttest.Script) {
 	t.Helper()
 	script := agenttest.NewScript(responses...)
+	gate, err := runner.CheckWorkspace(libraryWorkspace, t.TempDir(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rt, err := runner.New(context.Background(), runner.Options{
 		Providers: []runner.Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: script.Stream}},
-		Now:       agenttest.Clock, Workspace: libraryWorkspace,
+		Now:       agenttest.Clock, Workspace: libraryWorkspace, Trust: gate,
 	})
 	if err != nil {
 		t.Fatal(err)
