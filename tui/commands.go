@@ -61,6 +61,10 @@ func (m Model) registerCommands() *command.Registry {
 	}
 	r.Register(command.Command{Name: "skills", Summary: "your skills and prompt templates, where each came from, what was skipped",
 		Run: func(string) tea.Msg { return openSkillsMsg{} }})
+	r.Register(command.Command{Name: "rewind", Summary: "take the code, the conversation or both back to before a turn",
+		Run: func(string) tea.Msg { return openRewindMsg{} }})
+	r.Register(command.Command{Name: "redo", Summary: "undo the last rewind",
+		Run: func(string) tea.Msg { return redoMsg{} }})
 	r.Register(command.Command{Name: "theme", Args: "[name]", Summary: "pick or set the theme: dark, light or a file of the themes directory",
 		Run: func(args string) tea.Msg {
 			if args == "" {

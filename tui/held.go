@@ -56,6 +56,8 @@ func whileRunning(name, args string) (runRule, string) {
 		return ruleNow, ""
 	case "theme": // restyles the view, not the run
 		return ruleNow, ""
+	case "rewind", "redo":
+		return ruleRefuse, fmt.Sprintf("/%s changes the workspace and the session the run works in: wait for it to end, or Esc to interrupt", name)
 	case "tree", "fork":
 		return ruleRefuse, fmt.Sprintf("/%s moves the session the run works in: wait for it to end, or Esc to interrupt", name)
 	}

@@ -223,9 +223,9 @@ func New(rt Runtime, opts Options) Model {
 // Init turns on the mouse if asked.
 func (m Model) Init() tea.Cmd {
 	if m.mouse {
-		return tea.Batch(tea.EnableMouseCellMotion, readWorkspaceTrust(m.rt))
+		return tea.Batch(tea.EnableMouseCellMotion, readWorkspaceTrust(m.rt), readInterruptedRewind(m.rt))
 	}
-	return readWorkspaceTrust(m.rt)
+	return tea.Batch(readWorkspaceTrust(m.rt), readInterruptedRewind(m.rt))
 }
 
 func (m Model) dialogDeps() dialog.Deps {

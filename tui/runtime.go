@@ -24,7 +24,8 @@ type Runtime interface {
 	MCPServers // mcp.go
 	Workspace  // trust.go
 	ServerPrompts
-	Library // skills.go
+	Library  // skills.go
+	Rewinder // rewind.go
 }
 
 // History reads what a session was loaded without. It may do IO: it is

@@ -116,6 +116,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.handleCleared(msg)
 	case mcpMsg, msgs.RestartMCPMsg, msgs.LoginMCPMsg:
 		return m.routeMCP(msg)
+	case rewindMsg:
+		return m.routeRewind(msg)
 	case themeMsg:
 		return m.routeTheme(msg)
 	case trustMsg:

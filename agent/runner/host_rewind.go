@@ -36,3 +36,13 @@ func (h *Host) Redo(ctx context.Context) (RewindResult, error) {
 	}, true)
 	return res, err
 }
+
+// InterruptedRewind is the workspace's restore that steer died in, if any.
+func (h *Host) InterruptedRewind() (InterruptedRewind, bool, error) {
+	return h.Current().InterruptedRewind()
+}
+
+// ResumeRewind finishes (finish) or rolls back the interrupted restore.
+func (h *Host) ResumeRewind(ctx context.Context, finish bool) error {
+	return h.Current().ResumeRewind(ctx, finish)
+}
