@@ -255,10 +255,10 @@ func (m Model) summarizeFrom(t runner.RewindTurn) (Model, tea.Cmd) {
 func rewoundNote(what string, r runner.RewindResult) string {
 	var parts []string
 	if n := len(r.Restored); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d files restored", n))
+		parts = append(parts, plural(n, "file")+" restored")
 	}
 	if n := len(r.Skipped); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d changed outside steer left as they are (%s)", n, strings.Join(r.Skipped, ", ")))
+		parts = append(parts, fmt.Sprintf("%s changed outside steer left as they are (%s)", plural(n, "file"), strings.Join(r.Skipped, ", ")))
 	}
 	if r.Conversation {
 		parts = append(parts, "the conversation went back")
