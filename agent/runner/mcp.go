@@ -46,6 +46,9 @@ type mcpDesk struct {
 	// sampling gives a tool call's context the answer to its server's
 	// sampling requests (mcp_sampling.go).
 	sampling func(ctx context.Context, callID string) context.Context
+	// asking hears of each request for input as it reaches the user (the
+	// Notification hooks).
+	asking func(kind, message string)
 
 	gateMu sync.Mutex
 	gate   tools.Gater
@@ -213,9 +216,16 @@ func (d *mcpDesk) ReadMCPResource(ctx context.Context, server, uri string) ([]MC
 // SetMCPElicitor makes fn answer the servers' requests for input (the
 // TUI's form dialog); nil declines them, as headless runs do.
 func (d *mcpDesk) SetMCPElicitor(fn MCPElicitor) {
-	if d.m != nil {
-		d.m.SetElicitor(fn)
+	if d.m == nil {
+		return
 	}
+	if inner, asking := fn, d.asking; fn != nil && asking != nil {
+		fn = func(ctx context.Context, e MCPElicitation) (MCPElicitAnswer, error) {
+			asking("elicitation_dialog", "MCP server "+e.Server+" asks for your input")
+			return inner(ctx, e)
+		}
+	}
+	d.m.SetElicitor(fn)
 }
 
 // MCPProject is the workspace's .mcp.json for the trust dialog; false when

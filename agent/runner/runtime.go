@@ -151,6 +151,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.stopHooks = newStopHooks(r.hooks, opts.SubAgent, opts.Now, r.notifyData)
 	r.sessionHooks = newSessionHooks(r.hooks, r.memory, opts.SubAgent, r.writes.ctx)
+	r.mcpDesk.asking = r.sessionHooks.notification
 	if opts.SubAgent { // a child works in its parent's turn, which has its checkpoint
 		r.checkpoints = newCheckpoints(nil, "", r.log)
 	} else {
