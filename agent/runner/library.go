@@ -75,7 +75,7 @@ func (l *library) expand(kind agent.QueueKind, text string) (string, error) {
 // withSkills is system with the section that lists the skills the model
 // may use, as they are on disk now.
 func (l *library) withSkills(system string) string {
-	section := l.load().SystemPrompt()
+	section := l.skillsSection()
 	if section == "" {
 		return system
 	}
@@ -84,3 +84,7 @@ func (l *library) withSkills(system string) string {
 	}
 	return system + "\n\n" + section
 }
+
+// skillsSection is the system prompt's section on the skills, as they are
+// on disk now ("" with none).
+func (l *library) skillsSection() string { return l.load().SystemPrompt() }
