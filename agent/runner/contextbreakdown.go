@@ -73,7 +73,7 @@ const maxMessageGroups = 8
 // will: call it off the TUI's Update.
 func (r *Runtime) ContextBreakdown() ContextBreakdown {
 	st := r.agent.State()
-	pieces := r.promptPieces(r.inspectors.systemPrompt)
+	pieces := r.promptPieces(r.opts.SystemPrompt)
 	system := make([]string, len(pieces))
 	for i, p := range pieces {
 		system[i] = p.text
@@ -117,11 +117,7 @@ type promptPiece struct {
 func (r *Runtime) promptPieces(base string) []promptPiece {
 	out := []promptPiece{{label: "system prompt", kind: PartSystem, text: base}}
 	if section := r.library.skillsSection(); section != "" {
-		sep := "\n\n"
-		if base == "" {
-			sep = ""
-		}
-		out = append(out, promptPiece{label: "skills", kind: PartSkills, text: sep + section})
+		out = append(out, promptPiece{label: "skills", kind: PartSkills, text: strings.TrimPrefix(joinSkills(base, section), base)})
 	}
 	if r.memory.files != nil {
 		files := r.memory.files.Load()

@@ -99,6 +99,9 @@ func TestContextBreakdownAddsUpToTheNextRequest(t *testing.T) {
 			t.Errorf("no part %q in %q", want, labels)
 		}
 	}
+	if m := rt.ContextMeter(); m.Tokens != b.Total {
+		t.Errorf("the status meter says %d tokens, the breakdown %d", m.Tokens, b.Total)
+	}
 	if b.Window != agenttest.Model.ContextWindow || b.Route != MeterFits || b.Budget <= 0 {
 		t.Errorf("window %d, budget %d, route %s", b.Window, b.Budget, b.Route)
 	}
@@ -109,6 +112,13 @@ func TestContextBreakdownAddsUpToTheNextRequest(t *testing.T) {
 	waitIdle(t, rt)
 	reqs := script.Requests()
 	sent := reqs[len(reqs)-1]
+	var pieces strings.Builder
+	for _, p := range rt.promptPieces(rt.opts.SystemPrompt) {
+		pieces.WriteString(p.text)
+	}
+	if pieces.String() != sent.SystemPrompt {
+		t.Errorf("the pieces join to\n%q\nthe request sent\n%q", pieces.String(), sent.SystemPrompt)
+	}
 	prompt := sent.Messages[len(sent.Messages)-1]
 	if want := contextguard.EstimateContext(sent) - contextguard.EstimateMessage(prompt); b.Total != want {
 		t.Fatalf("the breakdown's total is %d; the guard measures %d of the request sent next, without its prompt", b.Total, want)

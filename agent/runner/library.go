@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"sync/atomic"
+
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/skills"
 )
@@ -41,6 +43,9 @@ type library struct {
 	user      skills.UserDirs
 	// trusted reports whether the workspace is trusted (nil: it is not).
 	trusted func() bool
+	// last is the skills section of the last request's prompt, for the
+	// context meter, which does no IO.
+	last atomic.Pointer[string]
 }
 
 // untrustedSkill is why a workspace's skill is not offered.
@@ -76,6 +81,20 @@ func (l *library) expand(kind agent.QueueKind, text string) (string, error) {
 // may use, as they are on disk now.
 func (l *library) withSkills(system string) string {
 	section := l.skillsSection()
+	l.last.Store(&section)
+	return joinSkills(system, section)
+}
+
+// withLastSkills is system with the skills section the last request had,
+// without IO.
+func (l *library) withLastSkills(system string) string {
+	if s := l.last.Load(); s != nil {
+		return joinSkills(system, *s)
+	}
+	return system
+}
+
+func joinSkills(system, section string) string {
 	if section == "" {
 		return system
 	}
