@@ -58,6 +58,8 @@ func whileRunning(name, args string) (runRule, string) {
 		return ruleNow, ""
 	case "rewind", "redo":
 		return ruleRefuse, fmt.Sprintf("/%s changes the workspace and the session the run works in: wait for it to end, or Esc to interrupt", name)
+	case "context": // measures the next request as the run has it so far
+		return ruleNow, ""
 	case "tree", "fork":
 		return ruleRefuse, fmt.Sprintf("/%s moves the session the run works in: wait for it to end, or Esc to interrupt", name)
 	}

@@ -84,6 +84,7 @@ type inspectors struct {
 	agent        *agent.Agent
 	systemPrompt string
 	memory       *memory
+	library      *library
 }
 
 // Profiles views every auth profile of the configured providers, in their

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"sync/atomic"
+
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/skills"
 )
@@ -41,6 +43,9 @@ type library struct {
 	user      skills.UserDirs
 	// trusted reports whether the workspace is trusted (nil: it is not).
 	trusted func() bool
+	// last is the skills section of the last request's prompt, for the
+	// context meter, which does no IO.
+	last atomic.Pointer[string]
 }
 
 // untrustedSkill is why a workspace's skill is not offered.
@@ -75,7 +80,21 @@ func (l *library) expand(kind agent.QueueKind, text string) (string, error) {
 // withSkills is system with the section that lists the skills the model
 // may use, as they are on disk now.
 func (l *library) withSkills(system string) string {
-	section := l.load().SystemPrompt()
+	section := l.skillsSection()
+	l.last.Store(&section)
+	return joinSkills(system, section)
+}
+
+// withLastSkills is system with the skills section the last request had,
+// without IO.
+func (l *library) withLastSkills(system string) string {
+	if s := l.last.Load(); s != nil {
+		return joinSkills(system, *s)
+	}
+	return system
+}
+
+func joinSkills(system, section string) string {
 	if section == "" {
 		return system
 	}
@@ -84,3 +103,7 @@ func (l *library) withSkills(system string) string {
 	}
 	return system + "\n\n" + section
 }
+
+// skillsSection is the system prompt's section on the skills, as they are
+// on disk now ("" with none).
+func (l *library) skillsSection() string { return l.load().SystemPrompt() }

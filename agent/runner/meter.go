@@ -44,10 +44,14 @@ func meterRoute(r contextguard.Route) MeterRoute {
 }
 
 // ContextMeter measures the session as the next request would send it, with
-// the guard's estimator (whose cache makes a repeat cheap). It does no IO.
+// the guard's estimator (whose cache makes a repeat cheap): the prompt with
+// the skills and context files as the last request had them, the messages
+// the model gets. It does no IO; ContextBreakdown, which reads the disk,
+// agrees with it while the skills and files are unchanged.
 func (i *inspectors) ContextMeter() ContextMeter {
 	st := i.agent.State()
-	llm := agent.LLMContext{SystemPrompt: i.memory.lastPrompt(i.systemPrompt), Messages: st.Messages, Tools: i.agent.Tools().Specs()}
+	llm := agent.LLMContext{SystemPrompt: i.memory.lastPrompt(i.library.withLastSkills(i.systemPrompt)),
+		Messages: agent.ForModel(st.Messages), Tools: i.agent.Tools().Specs()}
 	b := i.keeper.run.budget(st.Model, agent.StreamOptions{})
 	p := i.keeper.guard.Assess(llm, b)
 	return ContextMeter{Tokens: p.Tokens, Window: b.Window, Budget: p.Budget, Route: meterRoute(p.Route)}

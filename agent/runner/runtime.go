@@ -220,7 +220,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.profiles, r.attempts = newAttemptParts(r)
 	r.inspectors = &inspectors{providers: opts.Providers, ledger: r.ledger, rehearsal: opts.Rehearsal, now: opts.Now,
 		sessionID: r.SessionID, choice: r.choice, catalog: r.catalog, profiles: r.profiles, keeper: r.keeper,
-		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt, memory: r.memory}
+		store: r.store, agent: r.agent, systemPrompt: r.opts.SystemPrompt, memory: r.memory,
+		library: r.library}
 	r.clock = newRunClock(opts.RunTimeout, opts.Now, r.agent.AbortWith)
 	r.agent.Subscribe(r.watchRun) // first: names the run and settles its outcome
 	r.agent.Subscribe(r.persist)  // then saved before any front end sees it

@@ -38,6 +38,9 @@ type Source interface {
 	ContextFiles() []runner.ContextFileView
 	// Hooks are the configured hooks with their last outcomes; no IO.
 	Hooks() []runner.HookView
+	// ContextBreakdown is the next request broken down (reads the skills
+	// and context files from disk).
+	ContextBreakdown() runner.ContextBreakdown
 }
 
 var _ Source = (*runner.Host)(nil)
