@@ -60,6 +60,7 @@ func TestHeldCommandRunsAfterTheRun(t *testing.T) {
 	h.waitView("/tree moves the session the run works in")
 	h.command("/compact")
 	h.waitFor("the held command", func(m Model) bool { return strings.Contains(m.queue.View(), "command   › /compact") })
+	h.waitFor("the runtime's replies", Model.settled) // the meter's measure among them
 	checkGolden(t, h, 80, 24)
 	close(release)
 	h.waitFor("the command to run", func(m Model) bool { return !m.running && len(m.held) == 0 && len(m.queue.Items()) == 0 })

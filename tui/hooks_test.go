@@ -32,7 +32,7 @@ func TestProgramHooks(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU})
 	tm.Type("/hooks")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitOutput(t, tm, "UserPromptSubmit[0]", "deny: no prompts today")
+	waitOutput(t, tm, "UserPromptSubmit[0]", "block: no prompts today")
 	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
 	final := quit(t, tm)
 	if strings.Contains(final.View(), "answered by") {

@@ -11,8 +11,8 @@ import (
 // Outcome is how one run of a hook went, for reports and /hooks.
 type Outcome struct {
 	Hook Hook
-	// Text says what happened: "ran", "deny: <reason>", "timed out after
-	// 2s: killed".
+	// Text says what happened: "ran", "deny: <reason>" (PreToolUse),
+	// "block: <reason>" (the other events), "timed out after 2s: killed".
 	Text string
 	// Problem is set when the hook failed (Text then says how).
 	Problem bool
@@ -116,6 +116,8 @@ func (e *Engine) record(h Hook, v Verdict) {
 	switch {
 	case v.Problem != "":
 		o.Text, o.Problem = v.Problem, true
+	case v.Decision == Deny && h.Event != PreToolUse: // no permission to deny: the event is blocked
+		o.Text = "block: " + v.Reason
 	case v.Decision == Deny || v.Decision == Ask:
 		o.Text = v.Decision.String() + ": " + v.Reason
 	case v.Decision == Allow:
