@@ -241,8 +241,20 @@ func (s *Store) stage(ctx context.Context, g shadow) ([]LeftOut, error) {
 // stageChanges adds to the index what changed and removes what is gone or
 // over the cap, which it returns as left out.
 func (s *Store) stageChanges(ctx context.Context, g shadow) ([]LeftOut, error) {
-	// -o: untracked, -m: modified, -d: deleted (also listed by -m).
-	out, err := g.run(ctx, nil, "ls-files", "-z", "-o", "-m", "--exclude-standard")
+	// -o: untracked (a walk of the tree), -m: modified and deleted (a
+	// stat of every entry), listed side by side.
+	modified := make(chan []byte, 1)
+	var merr error
+	go func() {
+		var out []byte
+		out, merr = g.run(ctx, nil, "ls-files", "-z", "-m")
+		modified <- out
+	}()
+	out, err := g.run(ctx, nil, "ls-files", "-z", "-o", "--exclude-standard")
+	out = append(out, <-modified...)
+	if err == nil {
+		err = merr
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +281,9 @@ func (s *Store) stageChanges(ctx context.Context, g shadow) ([]LeftOut, error) {
 		}
 	}
 	if len(add) > 0 {
-		if _, err := g.run(ctx, nulJoin(add), "add", "-A", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		// update-index takes the listed paths alone: add would refresh
+		// the whole index again, a second pass over every file.
+		if _, err := g.run(ctx, nulJoin(add), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
 			return nil, err
 		}
 	}
