@@ -42,8 +42,8 @@ var deniedMarkers = []string{"permission denied", "operation not permitted", "re
 var networkMarkers = []string{
 	"network is unreachable", "no route to host", "connection refused", "couldn't connect to server",
 	"could not resolve host", "temporary failure in name resolution", "name or service not known",
-	"failed to establish a new connection", "unable to resolve host", "enetunreach", "econnrefused",
-	"eai_again", "getaddrinfo",
+	"failed to establish a new connection", "failed to connect", "unable to resolve host", "urlopen error",
+	"enetunreach", "econnrefused", "eai_again", "getaddrinfo",
 }
 
 // bashNetPaths are bash's pseudo-files for connections, which are no files.
