@@ -39,6 +39,7 @@ import (
 	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/agent/skills"
 	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/agent/tools/sandbox"
 	"github.com/steer-tui/steer/assets"
 	"github.com/steer-tui/steer/failover"
 	"github.com/steer-tui/steer/persistence"
@@ -57,6 +58,7 @@ const (
 )
 
 func main() {
+	sandbox.MaybeRunChild()
 	releaseInitGarbage()
 	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

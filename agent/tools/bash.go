@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools/sandbox"
 )
 
 const (
@@ -32,16 +33,20 @@ type bashTool struct {
 	hiddenEnv map[string]bool
 	outputDir string
 	now       func() time.Time
+	sandbox   sandbox.Policy
+	tmp       *tempDir // TMPDIR of the commands a sandbox confines
 }
 
 // Bash returns the bash tool, which runs a command with bash -c in the
 // workspace, streaming its combined output. Its result holds the whole
 // output when it is short, else its head and its tail, and the full output
 // goes to a file under WithOutputDir's directory. The command gets steer's
-// environment without its secrets (see the package doc).
+// environment without its secrets (see the package doc), and runs under
+// WithSandbox's policy.
 func Bash(workspace string, opts ...Option) agent.Tool {
 	o := optionsOf(opts)
-	return bashTool{ws: newWorkspace(workspace), hiddenEnv: o.hiddenEnv, outputDir: o.outputDir, now: time.Now}
+	return bashTool{ws: newWorkspace(workspace), hiddenEnv: o.hiddenEnv, outputDir: o.outputDir, now: time.Now,
+		sandbox: o.sandbox, tmp: &tempDir{}}
 }
 
 var bashSchema = json.RawMessage(`{
@@ -54,8 +59,8 @@ var bashSchema = json.RawMessage(`{
 	"additionalProperties": false
 }`)
 
-func (bashTool) Spec() agent.ToolSpec {
-	return agent.ToolSpec{
+func (t bashTool) Spec() agent.ToolSpec {
+	spec := agent.ToolSpec{
 		Name: "bash",
 		Description: fmt.Sprintf("Execute a bash command in the workspace root. stdin is empty; stdout and "+
 			"stderr are merged. Output up to %d KB is returned whole; longer output is cut to its first %d KB "+
@@ -66,16 +71,31 @@ func (bashTool) Spec() agent.ToolSpec {
 			maxBytes/1024, headKeep/1024, tailKeep/1024),
 		Parameters: bashSchema,
 	}
+	if t.sandbox.ConfinesWrites() {
+		spec.Description += sandboxNote
+		spec.Parameters = sandboxSchema
+	}
+	if t.sandbox.Network == sandbox.Deny {
+		spec.Description += networkNote
+	}
+	return spec
 }
 
 // Describe reports the command: it may change anything, so the policy
-// treats it as mutating.
+// treats it as mutating. The paths a call asks to write (allowWrite) are
+// among its paths, and reach outside the workspace.
 func (t bashTool) Describe(args map[string]any) Access {
-	return Access{
+	a := Access{
 		Paths:    []string{t.ws.root},
 		Mutating: true,
 		Summary:  "bash: " + clip(stringArg(args, "command"), summaryLen),
 	}
+	if extra := AllowWritePaths(args); len(extra) > 0 {
+		a.Paths = append(a.Paths, extra...)
+		a.Outside = true
+		a.Summary += " (write: " + strings.Join(extra, ", ") + ")"
+	}
+	return a
 }
 
 // Execute runs the command in its own process group. When ctx is cancelled
@@ -96,7 +116,11 @@ func (t bashTool) Execute(ctx context.Context, callID string, args map[string]an
 	defer cancel()
 
 	out := newCapture(t.outputDir, callID, t.now())
-	cmd := exec.CommandContext(runCtx, "bash", "-c", stringArg(args, "command"))
+	cmd, boxed, err := t.newCommand(runCtx, args)
+	if err != nil {
+		out.finish()
+		return agent.ErrorResult(fmt.Sprintf("cannot run bash in the sandbox: %v", err)), nil
+	}
 	cmd.Dir = t.ws.root
 	cmd.Env = commandEnv(cmd.Environ(), t.hiddenEnv)
 	cmd.Stdout, cmd.Stderr = out, out // one pipe, so the streams keep their order
@@ -108,8 +132,12 @@ func (t bashTool) Execute(ctx context.Context, callID string, args map[string]an
 	}
 	cmd.WaitDelay = killGrace
 
+	startCmd := cmd.Start
+	if boxed != nil {
+		startCmd = boxed.Start
+	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(); err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return bashResult(out, agent.CommandDetails{ExitCode: -1, Aborted: true}, "[aborted]"), nil
@@ -117,6 +145,10 @@ func (t bashTool) Execute(ctx context.Context, callID string, args map[string]an
 			return bashResult(out, agent.CommandDetails{ExitCode: -1, TimedOut: true}, fmt.Sprintf("[timed out after %s]", timeout)), nil
 		}
 		out.finish()
+		var refused *sandbox.RefusedError
+		if errors.As(err, &refused) {
+			return agent.ErrorResult(refused.Error()), nil
+		}
 		return agent.ErrorResult(fmt.Sprintf("cannot run bash: %v", err)), nil
 	}
 	stopUpdates := streamUpdates(out.tail, update)
@@ -153,7 +185,7 @@ func (t bashTool) Execute(ctx context.Context, callID string, args map[string]an
 		// The shell succeeded but its output could not be read.
 		note = fmt.Sprintf("[error reading output: %v]", waitErr)
 	}
-	return bashResult(out, details, note), nil
+	return withBlocks(bashResult(out, details, note), boxed), nil
 }
 
 // exitCode is the shell's exit status as a shell reports it: 128+n when

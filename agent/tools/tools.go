@@ -9,8 +9,9 @@
 // workspace, "..", absolute, and through every symbolic link, a dangling
 // one included — and refuse one that leads outside the workspace unless the
 // call was approved (see Gate). Walks (find, grep) never follow a symbolic
-// link. bash is not confined: it runs what it is told, so the approval
-// policy treats it as a call that changes things.
+// link. bash runs what it is told, so the approval policy treats it as a
+// call that changes things; WithSandbox lets the kernel confine where its
+// commands write and whether they reach the network (package sandbox).
 //
 // # Approval
 //
@@ -51,6 +52,7 @@ import (
 	"strings"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools/sandbox"
 )
 
 // Option configures the built-in tools.
@@ -59,7 +61,8 @@ type Option func(*options)
 type options struct {
 	hiddenEnv map[string]bool
 	outputDir string
-	readable  []string // WithReadableDirs (readable.go)
+	readable  []string       // WithReadableDirs (readable.go)
+	sandbox   sandbox.Policy // WithSandbox (bash_sandbox.go)
 }
 
 // WithOutputDir keeps the full output of every bash command whose result
