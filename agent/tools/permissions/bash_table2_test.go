@@ -176,6 +176,8 @@ var quotingRows = []row{
 	undecided("rм x"),
 	undecided("сurl x"),
 	undecided("ls\u00a0-la"),
+	undecided("ls\u00a0"),
+	undecided("\u00a0ls"),
 	undecided("ｌｓ"),
 	undecided("ls x; rм y"),
 	undecided("git ѕtatus"),

@@ -50,6 +50,9 @@ func (w *walker) call(c *syntax.CallExpr, sc scope, s *syntax.Stmt) *cmdPart {
 func (w *walker) simple(p *cmdPart, args []word, sc scope, body string) {
 	head := args[0]
 	switch {
+	case sc.depth >= maxNesting:
+		w.force(p, sc, nil, reasonTooDeep)
+		return
 	case !head.lit:
 		w.force(p, sc, nil, "expansion in command position: "+head.text)
 		return
@@ -84,6 +87,7 @@ func (w *walker) simple(p *cmdPart, args []word, sc scope, body string) {
 		if u.clearsStdin {
 			sc.stdin = ""
 		}
+		sc.depth++
 		for _, in := range u.inners {
 			w.simple(w.newPart(in[0].pos, texts(in)), in, sc, body)
 		}

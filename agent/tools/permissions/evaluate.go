@@ -114,8 +114,9 @@ type judgement struct {
 	decision Decision
 	// cmdParts are a bash call's parts, parallel to decision.Parts.
 	cmdParts []*cmdPart
-	// parseErr is set when a bash command does not parse.
-	parseErr error
+	// askRule: an ask rule covers the call or one of its parts, so no
+	// allow rule can let it run.
+	askRule bool
 }
 
 // judge decides on call without suggestions.
@@ -124,14 +125,25 @@ func judge(rules []Rule, call Call, env Env) judgement {
 	case call.Tool == toolBash:
 		return judgeBash(rules, call, env)
 	case isFileTool(call.Tool) || len(call.Paths) > 0:
-		return judgement{decision: judgeFiles(rules, call, env)}
+		d := judgeFiles(rules, call, env)
+		return judgement{decision: d, askRule: hasAskRule(d.Parts)}
 	}
 	subject := call.Tool
 	if call.Tool == toolFetch && call.URL != "" {
 		subject = call.URL
 	}
 	p := judgeOne(rules, subject, func(r Rule) bool { return r.covers(call.Tool) && matchOther(r, call) })
-	return judgement{decision: combine([]Part{p}, "")}
+	return judgement{decision: combine([]Part{p}, ""), askRule: hasAskRule([]Part{p})}
+}
+
+// hasAskRule reports whether an ask rule decided one of the parts.
+func hasAskRule(parts []Part) bool {
+	for _, p := range parts {
+		if p.Verdict == Asks && p.Rule != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // matchOther matches a rule of a tool judged as a whole: fetch by host, the

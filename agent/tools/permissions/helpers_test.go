@@ -14,7 +14,7 @@ type fixture struct {
 	env      Env
 }
 
-func newFixture(t *testing.T) fixture {
+func newFixture(t testing.TB) fixture {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -40,7 +40,7 @@ func (f fixture) expand(s string) string {
 // ruleSet is rules as written, by list.
 type ruleSet struct{ allow, ask, deny []string }
 
-func (rs ruleSet) parse(t *testing.T) []Rule {
+func (rs ruleSet) parse(t testing.TB) []Rule {
 	t.Helper()
 	var out []Rule
 	for _, l := range []struct {

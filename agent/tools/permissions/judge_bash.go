@@ -11,16 +11,17 @@ import (
 // forced asks included (a prefix or glob allow never does: Bash(ls:*) must
 // not cover "ls && rm -rf x").
 func judgeBash(rules []Rule, call Call, env Env) judgement {
-	whole := strings.TrimSpace(call.Command)
+	whole := trimBlanks(call.Command)
 	cmdParts, err := analyze(call.Command, env)
 	if err != nil {
 		cmdParts = []*cmdPart{{words: []string{whole}, construct: true, forced: []string{"the command does not parse: " + err.Error()}}}
 	}
-	j := judgement{cmdParts: cmdParts, parseErr: err}
+	j := judgement{cmdParts: cmdParts}
 	parts := make([]Part, len(cmdParts))
 	for i, cp := range cmdParts {
 		parts[i] = judgePart(rules, cp)
 	}
+	j.askRule = hasAskRule(parts)
 	bash := func(r Rule) bool { return r.covers(toolBash) }
 	if r, ok := first(rules, Deny, func(r Rule) bool { return bash(r) && matchCommand(r, whole) }); ok {
 		j.decision = Decision{Verdict: Denied, Rule: r.Text, Parts: parts, Reason: "denied by rule " + r.Text + ": " + oneLine(whole)}
@@ -29,7 +30,7 @@ func judgeBash(rules []Rule, call Call, env Env) judgement {
 	ask, asks := first(rules, Ask, func(r Rule) bool { return bash(r) && matchCommand(r, whole) })
 	allow, _ := first(rules, Allow, func(r Rule) bool { return bash(r) && r.exact != "" && r.exact == whole })
 	if asks {
-		allow = Rule{}
+		allow, j.askRule = Rule{}, true
 	}
 	d := combine(parts, allow.Text)
 	if asks && d.Verdict != Denied && !d.Forced {
@@ -95,16 +96,34 @@ func judgePart(rules []Rule, cp *cmdPart) Part {
 
 // matchCommand matches a Bash rule against a command text: Bash(X:*) is X
 // alone or X, a space and anything; Bash(X) is exactly X; a * anywhere
-// else matches any run of bytes.
+// else matches any run of bytes. Blanks are compared collapsed, as the
+// spec was parsed, so a word holding several spaces matches a spec written
+// from its text.
 func matchCommand(r Rule, text string) bool {
 	if r.whole() {
 		return true
 	}
+	text = collapseBlanks(text)
 	if r.prefix {
 		return glob(r.spec, text) || glob(r.spec+" *", text)
 	}
 	return glob(r.spec, text)
 }
+
+// collapseBlanks turns every run of blanks into one space, as
+// parseCommandSpec does with specs.
+func collapseBlanks(s string) string {
+	if !strings.ContainsAny(s, asciiBlanks[1:]) && !strings.Contains(s, "  ") && trimBlanks(s) == s {
+		return s
+	}
+	return strings.Join(strings.FieldsFunc(s, isASCIIBlank), " ")
+}
+
+// asciiBlanks are the bytes that separate shell words; anything else (a
+// carriage return, a no-break space) is a byte of a word like any other.
+const asciiBlanks = " \t\n"
+
+func isASCIIBlank(r rune) bool { return r < 0x80 && strings.ContainsRune(asciiBlanks, r) }
 
 // glob matches text against pattern, in which only * is special.
 func glob(pattern, text string) bool {
@@ -133,3 +152,6 @@ func glob(pattern, text string) bool {
 	}
 	return p == len(pattern)
 }
+
+// trimBlanks trims ASCII blanks from both ends of s.
+func trimBlanks(s string) string { return strings.Trim(s, asciiBlanks) }

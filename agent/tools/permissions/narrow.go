@@ -29,7 +29,7 @@ func Narrow(rules []Rule, call Call, env Env) []Rule {
 
 func (j judgement) narrow(rules []Rule, call Call, env Env) []Rule {
 	d := j.decision
-	if d.Verdict == Allowed || d.Verdict == Denied {
+	if d.Verdict == Allowed || d.Verdict == Denied || j.askRule {
 		return nil
 	}
 	var texts []string
@@ -62,16 +62,23 @@ func (j judgement) narrow(rules []Rule, call Call, env Env) []Rule {
 }
 
 // bashGrants returns a prefix rule per part no rule covers, or the exact
-// command when it asks by itself.
+// command when it asks by itself or a part has no prefix a rule can hold
+// (a command word that is empty or all blanks).
 func (j judgement) bashGrants(call Call) []string {
+	exact := []string{"Bash(" + trimBlanks(call.Command) + ")"}
 	if j.decision.Forced {
-		return []string{"Bash(" + strings.TrimSpace(call.Command) + ")"}
+		return exact
 	}
 	var out []string
 	for i, p := range j.decision.Parts {
-		if p.Verdict == Undecided {
-			out = append(out, "Bash("+commandPrefix(j.cmdParts[i].words)+prefixMark+")")
+		if p.Verdict != Undecided {
+			continue
 		}
+		text := "Bash(" + commandPrefix(j.cmdParts[i].words) + prefixMark + ")"
+		if r, err := Parse(text, Allow); err != nil || !matchCommand(r, p.Text) {
+			return exact
+		}
+		out = append(out, text)
 	}
 	return out
 }

@@ -23,7 +23,7 @@ func Parse(text string, kind Kind) (Rule, error) {
 		return Rule{}, fmt.Errorf("unknown rule list %q (want allow, ask or deny)", kind)
 	}
 	r := Rule{Text: text, Kind: kind}
-	s := strings.TrimSpace(text)
+	s := trimBlanks(text)
 	if s == "" {
 		return Rule{}, errors.New("empty rule")
 	}
@@ -85,7 +85,7 @@ func splitRule(s string) (name, spec string, hasSpec bool, err error) {
 		if !strings.HasSuffix(s, ")") {
 			return "", "", false, fmt.Errorf("rule %q: the spec must end with \")\"", s)
 		}
-		name, spec, hasSpec = s[:open], strings.TrimSpace(s[open+1:len(s)-1]), true
+		name, spec, hasSpec = s[:open], trimBlanks(s[open+1:len(s)-1]), true
 	}
 	if name == "" {
 		return "", "", false, fmt.Errorf("rule %q: no tool name", s)
@@ -131,9 +131,9 @@ func validMCPName(s string) bool {
 // parseCommandSpec normalises a Bash spec: blanks collapse to one space, as
 // a part's Text has them, and a trailing ":*" becomes the prefix flag.
 func parseCommandSpec(spec string) (pattern string, prefix bool) {
-	pattern = strings.Join(strings.Fields(spec), " ")
+	pattern = collapseBlanks(spec)
 	if p, ok := strings.CutSuffix(pattern, prefixMark); ok {
-		return strings.TrimSpace(p), true
+		return trimBlanks(p), true
 	}
 	return pattern, false
 }

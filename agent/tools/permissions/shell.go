@@ -21,8 +21,10 @@ type cmdPart struct {
 // text is the part as rules match it: its words joined by single spaces.
 func (p *cmdPart) text() string { return strings.Join(p.words, " ") }
 
-// maxNesting bounds scripts within scripts (bash -c 'bash -c …', eval).
-const maxNesting = 8
+// maxNesting bounds scripts within scripts (bash -c 'bash -c …', eval)
+// and wrappers within wrappers (sudo timeout 5 nice …); deeper, a command
+// asks rather than being read further.
+const maxNesting = 16
 
 // walker collects the parts of one bash command.
 type walker struct {
@@ -86,7 +88,7 @@ func (w *walker) script(src string, sc scope) error {
 // to a shell), or forces an ask when it cannot be read.
 func (w *walker) nested(p *cmdPart, src string, at int, sc scope) {
 	if sc.depth >= maxNesting {
-		w.force(p, sc, nil, "scripts nested too deeply")
+		w.force(p, sc, nil, reasonTooDeep)
 		return
 	}
 	inner := scope{off: at, depth: sc.depth + 1, stdin: sc.stdin}
@@ -105,6 +107,7 @@ func (w *walker) newPart(pos int, words []string) *cmdPart {
 // force records a reason to ask on p, or on a construct part made of node's
 // source when no simple command owns it.
 func (w *walker) force(p *cmdPart, sc scope, node syntax.Node, reason string) {
+	reason = oneLine(reason)
 	if p == nil {
 		p = &cmdPart{construct: true}
 		if node != nil {
@@ -275,6 +278,7 @@ const (
 	reasonCmdSubst  = "command substitution"
 	reasonProcSubst = "process substitution"
 	reasonEval      = "eval runs a string as a command"
+	reasonTooDeep   = "commands nested too deeply to read"
 	stdinPipe       = "pipe"
 	stdinHeredoc    = "heredoc"
 )

@@ -33,12 +33,17 @@ var wrappers = map[string]wrapper{
 	"time":    {values: "fo", long: []string{"format", "output"}},
 	"xargs": {values: "adEILnPs", optional: "eil", noStdin: true,
 		long: []string{"arg-file", "delimiter", "eof", "max-args", "max-chars", "max-lines", "max-procs", "process-slot-var", "replace"}},
-	"command": {none: "vV"},
-	"builtin": {},
-	"exec":    {values: "a"},
-	"stdbuf":  {values: "eio", long: []string{"error", "input", "output"}},
-	"ionice":  {values: "cn", none: "pPu", long: []string{"class", "classdata"}},
-	"busybox": {},
+	"command":  {none: "vV"},
+	"builtin":  {},
+	"exec":     {values: "a"},
+	"stdbuf":   {values: "eio", long: []string{"error", "input", "output"}},
+	"ionice":   {values: "cn", none: "pPu", long: []string{"class", "classdata"}},
+	"busybox":  {},
+	"setsid":   {},
+	"unbuffer": {},
+	"chroot":   {operands: 1},
+	"taskset":  {none: "p", operands: 1},
+	"strace":   {values: "abeEIoOpPsSuX"},
 }
 
 // shells run their -c argument as a script.
@@ -61,6 +66,12 @@ func unwrap(name string, args []word) unwrapped {
 		return unwrapped{inners: findCommands(args[1:])}
 	case shells[name]:
 		return unwrapped{script: shellScript(args[1:])}
+	case name == "su":
+		return unwrapped{script: optionValue(args[1:], "-c", "--command")}
+	case name == "trap":
+		return unwrapped{script: trapCommand(args[1:])}
+	case name == "watch":
+		return unwrapped{script: watchCommand(args[1:])}
 	}
 	spec, ok := wrappers[name]
 	if !ok {
@@ -210,6 +221,51 @@ func scriptIf(withC bool, args []word, i int) *word {
 		return nil
 	}
 	return &args[i]
+}
+
+// optionValue returns the value of the option short or long (-c CMD,
+// --command=CMD, --command CMD), nil when it is absent.
+func optionValue(args []word, short, long string) *word {
+	for i, a := range args {
+		switch {
+		case (a.text == short || a.text == long) && i+1 < len(args):
+			return &args[i+1]
+		case strings.HasPrefix(a.text, long+"="):
+			v := a
+			v.text = strings.TrimPrefix(a.text, long+"=")
+			return &v
+		}
+	}
+	return nil
+}
+
+// trapCommand returns the command trap sets for later, nil for trap -l,
+// trap -p, trap - SIG and trap ” SIG, which set none.
+func trapCommand(args []word) *word {
+	if len(args) > 0 && args[0].text == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0].lit && (args[0].text == "" || args[0].text == "-" || strings.HasPrefix(args[0].text, "-")) {
+		return nil
+	}
+	return &args[0]
+}
+
+// watchCommand returns what watch runs: its operands joined, given to
+// sh -c (nil when there are none).
+func watchCommand(args []word) *word {
+	i := 0
+	for i < len(args) && args[i].lit && strings.HasPrefix(args[i].text, "-") {
+		if t := args[i].text; t == "-n" || t == "--interval" || t == "-q" || t == "--equexit" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return nil
+	}
+	script := word{text: strings.Join(texts(args[i:]), " "), lit: allLit(args[i:]), pos: args[i].pos}
+	return &script
 }
 
 // isAssignment reports whether s is NAME=VALUE.
