@@ -136,3 +136,49 @@ func TestEvaluateFilesSymlinkedBases(t *testing.T) {
 		}
 	}
 }
+
+// TestPathSpecs pins the gitignore-style reading of path specs.
+func TestPathSpecs(t *testing.T) {
+	f := newFixture(t)
+	for _, tc := range []struct {
+		spec string
+		kind Kind
+		path string
+		want bool
+	}{
+		{"//", Allow, "/etc/shadow", true},
+		{"//etc", Allow, "/etc/ssh/sshd_config", true},
+		{"//etc/*.conf", Allow, "/etc/a.conf", true},
+		{"//etc/*.conf", Allow, "/etc/x/a.conf", false},
+		{"//etc/**/*.conf", Allow, "/etc/x/a.conf", true},
+		{"./", Allow, "{ws}/a/b", true},
+		{".", Allow, "{ws}/a", true},
+		{".", Allow, "{root}/x", false},
+		{"~", Allow, "{home}/a", true},
+		{"~/", Allow, "{home}/a", true},
+		{"~/.ssh", Allow, "{home}/.ssh/id_rsa", true},
+		{"docs", Allow, "{ws}/docs/a.md", true},
+		{"docs", Allow, "{ws}/sub/docs/a.md", true},
+		{"docs/", Allow, "{ws}/docs/a/b.md", true},
+		{"docs/**", Allow, "{ws}/docs", true},
+		{"/docs", Allow, "{ws}/docs/a.md", true},
+		{"/docs", Allow, "{ws}/sub/docs/a.md", false},
+		{"src/*.go", Allow, "{ws}/src/a.go", true},
+		{"src/*.go", Allow, "{ws}/src/x/a.go", false},
+		{"src/*.go", Allow, "{ws}/lib/src/a.go", false},
+		{"**/*.go", Allow, "{ws}/a/b/c.go", true},
+		{"*.key", Allow, "{ws}/k/a.key", true},
+		{"*.key", Allow, "{home}/a.key", false},
+		{"*.key", Deny, "{home}/a.key", true},
+		{"../x/**", Allow, "{root}/x/a.txt", true},
+		{"../x/**", Allow, "{root}/y/a.txt", false},
+		{"*.{pem,key}", Allow, "{ws}/a.pem", true},
+		{"src/\\[id\\]/**", Allow, "{ws}/src/[id]/page.tsx", true},
+		{"src/\\[id\\]/**", Allow, "{ws}/src/i/page.tsx", false},
+	} {
+		got := matchPath(pathPatterns(tc.spec, tc.kind, f.env), f.expand(tc.path))
+		if got != tc.want {
+			t.Errorf("%s spec %q on %s = %v, want %v (patterns %q)", tc.kind, tc.spec, tc.path, got, tc.want, pathPatterns(tc.spec, tc.kind, f.env))
+		}
+	}
+}

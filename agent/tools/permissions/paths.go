@@ -20,7 +20,9 @@ const globMeta = `*?[]{}\`
 // rule under a symlinked directory matches the resolved paths the gate
 // passes.
 func pathPatterns(spec string, kind Kind, env Env) []string {
-	spec = strings.TrimSuffix(spec, "/")
+	if len(spec) > 2 {
+		spec = strings.TrimSuffix(spec, "/")
+	}
 	var full []string
 	switch {
 	case strings.HasPrefix(spec, "//"):
