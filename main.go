@@ -227,6 +227,14 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		MCP: mcpSnapshot(cfg, gate, stateDir, o, stderr), ContextFiles: contextFilesHere}
 	view := runner.ViewOf(cfg, gate)
 	saved.Config = &view
+	saved.Permissions = func() (runner.PermissionsView, error) {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return runner.PermissionsView{}, err
+		}
+		book, err := rulebookFor(cfg, gate, cwd, stateDir, sandboxProtections(cfg))
+		return book.View(cfg.Approval(o.Approve, true)), err
+	}
 	for _, p := range cfg.AllProviders() {
 		for _, pr := range p.Profiles {
 			saved.Profiles = append(saved.Profiles, inspector.ProfileRef{ID: pr.ID, Provider: p.Name})
@@ -396,6 +404,12 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		closeLog()
 		return nil, err
 	}
+	rules, err := rulebookFor(cfg, gate, workspace, stateDir, sandboxProtections(cfg))
+	if err != nil {
+		closeStore(store, logger)
+		closeLog()
+		return nil, err
+	}
 	user := userDirs()
 	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote,
 		mcp: newMCP(cfg, gate, workspace, stateDir, o, logger, os.Stderr)}
@@ -411,7 +425,8 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		Resolve:   resolve,
 		ToolsFor: func(ws string) []agent.Tool {
 			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...),
-				tools.WithOutputDir(filepath.Join(stateDir, toolOutputDir)), tools.WithReadableDirs(skills.ReadableDirs(user)...))
+				tools.WithOutputDir(filepath.Join(stateDir, toolOutputDir)), tools.WithReadableDirs(skills.ReadableDirs(user)...),
+				tools.WithSandbox(sandboxPolicy(cfg)))
 		},
 		SystemPrompt:   assets.SystemPrompt(),
 		ProjectContext: tools.ProjectContext,
@@ -438,6 +453,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		HiddenEnv:      cfg.SecretEnvNames(),
 		ExportSecrets:  secretValues(os.Environ()),
 		Approval:       cfg.Approval(o.Approve, o.Command == ""),
+		Rules:          rules,
 		Interactive:    o.Command == "" || o.Command == "rpc",
 		RunTimeout:     cfg.RunTimeout(o.Timeout),
 		Budget:         budgetOf(cfg.Budget, o.MaxCost),

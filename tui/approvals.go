@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -51,17 +52,25 @@ func (m Model) handleApprovalEvents(events []agent.Event) Model {
 	return m
 }
 
-// approvalDialog asks whether the call may run: allow once, allow the tool
-// for the session, or deny (also what Esc answers).
+// approvalDialog asks whether the call may run: allow once, allow what the
+// request's grant rules cover for the session, save those rules to the
+// project's or the global config, or deny (also what Esc answers).
 func (m Model) approvalDialog(req runner.ApprovalRequest) dialog.Model {
 	answer := func(d runner.ApprovalDecision) tea.Msg {
 		return answerApprovalMsg{session: req.SessionID, id: req.ID, decision: d}
 	}
-	items := []dialog.Item{
-		{Label: "Allow once", Shortcut: "y", Msg: answer(runner.ApproveOnce)},
-		{Label: "Allow " + req.ToolName + " for this session", Shortcut: "a", Msg: answer(runner.ApproveSession)},
-		{Label: "Deny", Detail: "the model is told, and the turn ends", Shortcut: "n", Msg: answer(runner.ApproveDeny)},
+	grant := clean(strings.Join(req.Grant, ", "))
+	items := []dialog.Item{{Label: "Allow once", Shortcut: "y", Msg: answer(runner.ApproveOnce)},
+		{Label: "Allow for this session", Detail: grant, Shortcut: "a", Msg: answer(runner.ApproveSession)}}
+	if len(req.Grant) > 0 {
+		save := func(scope string) tea.Msg {
+			return saveRuleMsg{scope: scope, kind: "allow", rules: req.Grant, session: req.SessionID, id: req.ID}
+		}
+		items = append(items,
+			dialog.Item{Label: "Always allow: save to the project config", Detail: grant, Shortcut: "p", Msg: save(runner.RuleScopeProject)},
+			dialog.Item{Label: "Always allow: save to the global config", Detail: grant, Shortcut: "g", Msg: save(runner.RuleScopeGlobal)})
 	}
+	items = append(items, dialog.Item{Label: "Deny", Detail: "the model is told, and the turn ends", Shortcut: "n", Msg: answer(runner.ApproveDeny)})
 	title := "Allow " + sanitize.String(req.ToolName, sanitize.Options{}) + "?"
 	if req.SessionID != "" {
 		title += " (sub-agent " + req.SessionID + ")"
@@ -73,22 +82,30 @@ func (m Model) approvalDialog(req runner.ApprovalRequest) dialog.Model {
 // when it reaches outside the workspace, then the diff of a write or an
 // edit, else the arguments. Everything the model wrote is sanitised.
 func approvalText(req runner.ApprovalRequest) string {
-	clean := func(s string) string { return sanitize.String(s, sanitize.Options{}) }
 	var b strings.Builder
 	b.WriteString(clean(req.Summary))
 	if req.Outside {
 		fmt.Fprintf(&b, "\n⚠ outside the workspace: %s", clean(strings.Join(req.Paths, ", ")))
 	}
+	if req.Reason != "" {
+		fmt.Fprintf(&b, "\nasks because: %s", clean(req.Reason))
+	}
 	b.WriteString("\n")
+	if req.ToolName == "bash" && len(req.Parts) > 0 {
+		b.WriteString("\n" + partsText(req.Parts))
+	}
 	if req.Diff != "" {
 		b.WriteString("\n" + clean(req.Diff))
 		return b.String()
 	}
-	raw, err := json.MarshalIndent(req.Args, "", "  ")
-	if err != nil {
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false) // a command's > and & as the model wrote them
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(req.Args); err != nil {
 		return b.String()
 	}
-	args := string(raw)
+	args := strings.TrimSuffix(raw.String(), "\n")
 	if len(args) > approvalArgsMax {
 		args = args[:approvalArgsMax] + "\n…"
 	}
@@ -135,4 +152,41 @@ func (m Model) handleAnswerApproval(msg answerApprovalMsg) (Model, tea.Cmd) {
 		return nil
 	}})
 	return m, nil
+}
+
+// clean is text the model wrote, safe to show.
+func clean(s string) string { return sanitize.String(s, sanitize.Options{}) }
+
+// partVerdicts mark each part of a command with the rules' verdict.
+var partVerdicts = map[string]string{
+	"allowed":   "✓ allowed",
+	"asks":      "? asks",
+	"denied":    "✗ denied",
+	"undecided": "· no rule",
+}
+
+// partsText lists a command's parts, each with its verdict and the rule
+// that decided it (or why it asks by itself).
+func partsText(parts []runner.ApprovalPart) string {
+	var b strings.Builder
+	b.WriteString("parts:\n")
+	for _, p := range parts {
+		verdict := partVerdicts[p.Verdict]
+		if verdict == "" {
+			verdict = p.Verdict
+		}
+		text := clean(p.Text)
+		if p.Wrapper {
+			text += " (wrapper)"
+		}
+		fmt.Fprintf(&b, "  %-11s %s", verdict, text)
+		switch {
+		case p.Rule != "":
+			fmt.Fprintf(&b, "  · %s", clean(p.Rule))
+		case p.Reason != "":
+			fmt.Fprintf(&b, "  · %s", clean(p.Reason))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

@@ -56,8 +56,12 @@ func (m Model) registerCommands() *command.Registry {
 		Run: func(args string) tea.Msg { return budgetMsg{args: args} }})
 	for _, ins := range inspector.All() {
 		which := msgs.Inspector(ins.Command())
-		r.Register(command.Command{Name: ins.Command(), Summary: ins.Summary(),
-			Run: func(string) tea.Msg { return msgs.OpenInspectorMsg{Which: which} }})
+		c := command.Command{Name: ins.Command(), Summary: ins.Summary(),
+			Run: func(string) tea.Msg { return msgs.OpenInspectorMsg{Which: which} }}
+		if which == msgs.InspectPermissions { // it also adds a rule
+			c.Args, c.Run = permissionsArgs, permissionsCommand
+		}
+		r.Register(c)
 	}
 	r.Register(command.Command{Name: "skills", Summary: "your skills and prompt templates, where each came from, what was skipped",
 		Run: func(string) tea.Msg { return openSkillsMsg{} }})

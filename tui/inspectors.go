@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -48,8 +50,10 @@ type inspectorLoadedMsg struct {
 // in words.
 type clearedMsg struct {
 	which msgs.Inspector
-	what  string
-	err   error
+	// verb and past are the clear's words ("" is clear, cleared).
+	verb, past string
+	what       string
+	err        error
 }
 
 func (m Model) inspectDeps() inspect.Deps {
@@ -159,9 +163,9 @@ func (m Model) handleAskClear(msg msgs.AskClearMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	c := ins.Clear()
-	title := "Clear the " + c.What + " of " + msg.Target + "?"
+	title := capitalized(c.Action()) + " " + c.Object(msg.Target) + "?"
 	clear := msgs.ClearMsg{Which: msg.Which, Target: msg.Target}
-	items := []dialog.Item{{Label: "Clear", Shortcut: "y", Msg: clear}, {Label: "Keep", Shortcut: "n"}}
+	items := []dialog.Item{{Label: capitalized(c.Action()), Shortcut: "y", Msg: clear}, {Label: "Keep", Shortcut: "n"}}
 	return m.openDialog(dialog.NewQuestion(m.dialogDeps(), title, c.Consequence, items, nil)), nil
 }
 
@@ -176,7 +180,7 @@ func (m Model) handleClear(msg msgs.ClearMsg) (Model, tea.Cmd) {
 	m.calls.submit(call{run: func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), inspectTimeout)
 		defer cancel()
-		return clearedMsg{which: msg.Which, what: "the " + c.What + " of " + target, err: c.Live(ctx, rt, target)}
+		return clearedMsg{which: msg.Which, verb: c.Action(), past: c.Past(), what: c.Object(target), err: c.Live(ctx, rt, target)}
 	}})
 	return m, nil
 }
@@ -230,8 +234,17 @@ func (m Model) handleChose(msg choseMsg) (Model, tea.Cmd) {
 // handleCleared says how the clear went and reads what it changed.
 func (m Model) handleCleared(msg clearedMsg) (Model, tea.Cmd) {
 	m = m.reloadInspector(msg.which).checkHealth()
+	verb, past := cmp.Or(msg.verb, "clear"), cmp.Or(msg.past, "cleared")
 	if msg.err != nil {
-		return m.updateStatus(msgs.ErrorMsg{Action: "clear " + msg.what, Err: msg.err})
+		return m.updateStatus(msgs.ErrorMsg{Action: verb + " " + msg.what, Err: msg.err})
 	}
-	return m.hint("cleared " + msg.what)
+	return m.hint(past + " " + msg.what)
+}
+
+// capitalized is s with its first letter upper case.
+func capitalized(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -24,8 +24,9 @@ type Runtime interface {
 	MCPServers // mcp.go
 	Workspace  // trust.go
 	ServerPrompts
-	Library  // skills.go
-	Rewinder // rewind.go
+	Library     // skills.go
+	Rewinder    // rewind.go
+	Permissions // permissions.go
 }
 
 // History reads what a session was loaded without. It may do IO: it is

@@ -140,6 +140,12 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case answerApprovalMsg:
 		return m.handleAnswerApproval(msg)
+	case addRuleMsg:
+		return m.handleAddRule(msg)
+	case saveRuleMsg:
+		return m.handleSaveRule(msg)
+	case savedRuleMsg:
+		return m.handleSavedRule(msg)
 	case budgetMsg:
 		return m.handleBudget(msg)
 	case promptsListedMsg:

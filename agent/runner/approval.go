@@ -9,6 +9,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/agent/tools/permissions"
 )
 
 // The annotations of the approval flow, in the run's event stream.
@@ -34,6 +35,35 @@ type ApprovalRequest struct {
 	// SessionID names the sub-agent's session that asks; "" when the
 	// session's own run does.
 	SessionID string `json:"sessionId,omitempty"`
+	// Parts are a command's simple commands, each with the rules' verdict
+	// (one part for another tool); Reason says why the call asks when
+	// the call itself, not a rule, makes it ask.
+	Parts  []ApprovalPart `json:"parts"`
+	Reason string         `json:"reason,omitempty"`
+	// Grant are the rules that "always" records for the session, and
+	// what the TUI offers to save to a config file.
+	Grant []string `json:"grant"`
+}
+
+// ApprovalPart is one part of a call with the rules' verdict on it:
+// "allowed", "asks", "denied" or "undecided" (no rule covers it: the
+// approval mode decides). Rule is the rule that decided it; Reason why a
+// part asks by itself; Wrapper marks a wrapper (sudo, timeout, …) judged
+// as itself, whose inner command is a part of its own.
+type ApprovalPart struct {
+	Text    string `json:"text"`
+	Verdict string `json:"verdict"`
+	Rule    string `json:"rule,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Wrapper bool   `json:"wrapper,omitempty"`
+}
+
+func approvalParts(ps []permissions.Part) []ApprovalPart {
+	out := make([]ApprovalPart, len(ps))
+	for i, p := range ps {
+		out[i] = ApprovalPart{Text: p.Text, Verdict: string(p.Verdict), Rule: p.Rule, Reason: p.Reason, Wrapper: p.Wrapper}
+	}
+	return out
 }
 
 // ApprovalResolved ends an ApprovalRequest: Decision is "allow", "always",
@@ -49,8 +79,8 @@ type ApprovalResolved struct {
 // ApprovalDecision is the user's answer to an ApprovalRequest.
 type ApprovalDecision = tools.Decision
 
-// The answers: allow this call, allow the tool for the rest of the session,
-// deny (the model reads "denied by the user" and the turn ends).
+// The answers: allow this call, allow what the request's Grant rules
+// cover for the rest of the session, deny (the model reads "denied by the user" and the turn ends).
 const (
 	ApproveOnce    = tools.AllowOnce
 	ApproveSession = tools.AllowSession
@@ -125,9 +155,13 @@ func (a *approvals) approver() tools.Approver { return tools.ApproverFunc(a.ask)
 // and waits for answer, an abort (ctx) or refuse.
 func (a *approvals) ask(ctx context.Context, q tools.Request) (tools.Decision, error) {
 	req := ApprovalRequest{ID: q.CallID, ToolName: q.Tool, Args: q.Args, Summary: q.Summary,
-		Diff: q.Diff, Paths: q.Paths, Outside: q.Outside, SessionID: a.deps.asker()}
+		Diff: q.Diff, Paths: q.Paths, Outside: q.Outside, SessionID: a.deps.asker(),
+		Parts: approvalParts(q.Parts), Reason: q.Reason, Grant: q.Grant}
 	if req.Paths == nil {
 		req.Paths = []string{}
+	}
+	if req.Grant == nil {
+		req.Grant = []string{}
 	}
 	w := waitingApproval{req: req, answer: make(chan ApprovalDecision, 1)}
 	gone, why := a.add(w)

@@ -65,6 +65,9 @@ type Options struct {
 	// would ask are refused with a result naming --approve auto.
 	Approval    tools.Mode
 	Interactive bool
+	// Rules are the process's permission rules (NewRulebook), shared by a
+	// host's runtimes; nil judges by Approval alone.
+	Rules *Rulebook
 	// ContextEngine names the context engine (agent.contextEngine); "" is
 	// the built-in legacy engine. ContextEngines are the external engines
 	// configured (contextEngines), started on first use.

@@ -43,16 +43,17 @@ type State struct {
 // run: the attempts, the lanes, the saves of its events, the context guard,
 // the state and Close.
 type Runtime struct {
-	*inputs       // Prompt, Steer, FollowUp, Submit, Dequeue, Abort (inputs.go)
-	*sessionBook  // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
-	*settings     // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
-	*inspectors   // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
-	*approvalDesk // Approve, ApproveIn, PendingApprovals (approval.go)
-	*runNotices   // SubscribeNotices (notice.go)
-	*mcpDesk      // the MCP servers, their prompts and resources (mcp.go)
-	*library      // the user's skills and prompt templates (library.go)
-	*trustDesk    // WorkspaceTrust, WorkspaceTrusted, TrustWorkspace, ConfigView (trust.go)
-	*memory       // ContextFiles, joined to every request's prompt (memory.go)
+	*inputs         // Prompt, Steer, FollowUp, Submit, Dequeue, Abort (inputs.go)
+	*sessionBook    // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
+	*settings       // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
+	*inspectors     // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
+	*approvalDesk   // Approve, ApproveIn, PendingApprovals (approval.go)
+	*runNotices     // SubscribeNotices (notice.go)
+	*mcpDesk        // the MCP servers, their prompts and resources (mcp.go)
+	*library        // the user's skills and prompt templates (library.go)
+	*trustDesk      // WorkspaceTrust, WorkspaceTrusted, TrustWorkspace, ConfigView (trust.go)
+	*memory         // ContextFiles, joined to every request's prompt (memory.go)
+	*permissionDesk // Permissions, SaveRule, RemoveRule (permissiondesk.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -147,6 +148,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.mcpDesk.sampling = r.withSampler
 	r.library.trusted = r.trustDesk.WorkspaceTrusted
 	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
+	r.permissionDesk = &permissionDesk{book: opts.Rules, mode: opts.Approval}
 	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, opts.Approval, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.stopHooks = newStopHooks(r.hooks, opts.SubAgent, opts.Now, r.notifyData)
@@ -251,7 +253,13 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	if r.opts.Interactive {
 		approver = r.approvals.approver()
 	}
-	return r.toolSet(tools.NewGate(r.opts.Approval, approver).WithHooks(r.hooks))
+	var rules tools.Rulebook = tools.NoRules(r.opts.Workspace)
+	if r.opts.Rules != nil {
+		rules = r.opts.Rules
+	}
+	gate := tools.NewGate(r.opts.Approval, approver).WithHooks(r.hooks).WithRules(rules)
+	r.permissionDesk.useGate(gate)
+	return r.toolSet(gate)
 }
 
 // toolSet is the session's tools and the MCP servers' tools of the moment

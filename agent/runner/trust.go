@@ -166,14 +166,17 @@ func (g *WorkspaceGate) Trusted() bool {
 // they were when the gate was made: a file changed since is not what the
 // user was shown, and is not trusted.
 func (g *WorkspaceGate) Grant() error {
-	now, err := trust.Describe(g.rec.Path, g.files...)
+	g.mu.Lock()
+	rec, files := g.rec, g.files
+	g.mu.Unlock()
+	now, err := trust.Describe(rec.Path, files...)
 	if err != nil {
 		return err
 	}
-	if !maps.Equal(now.Files, g.rec.Files) {
+	if !maps.Equal(now.Files, rec.Files) {
 		return errors.New("the workspace's files changed since steer read them: start steer again to see what they bring")
 	}
-	if err := g.store.Trust(g.rec); err != nil {
+	if err := g.store.Trust(rec); err != nil {
 		return err
 	}
 	g.mu.Lock()
@@ -233,4 +236,41 @@ func (d *trustDesk) TrustWorkspace() error {
 		d.m.StartProject()
 	}
 	return nil
+}
+
+// Amend records that steer itself changed file, the project config (a
+// rule saved to it): a workspace that was trusted, or brought nothing that
+// needs trust before, is trusted with the file as it is now; one that was
+// not still waits for the user's trust, which will then cover the file.
+func (g *WorkspaceGate) Amend(file string, wasTrusted bool) error {
+	h, err := trust.Hash(file)
+	if err != nil {
+		return err
+	}
+	g.mu.Lock()
+	rec := g.rec
+	rec.Files = maps.Clone(rec.Files)
+	rec.Files[file] = h
+	if !slices.Contains(g.files, file) {
+		g.files = append(g.files, file)
+	}
+	g.rec = rec
+	forRun := g.st.ForRun
+	trustNow := (wasTrusted || !g.st.Brings()) && !forRun
+	if trustNow {
+		g.st.Config, g.st.Trusted, g.st.Changed = file, true, false
+	}
+	g.mu.Unlock()
+	if !trustNow {
+		return nil
+	}
+	return g.store.Trust(rec)
+}
+
+// Files are the files a trust of the workspace covers, present or not:
+// the protected paths every write asks for.
+func (g *WorkspaceGate) Files() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.files)
 }

@@ -142,18 +142,24 @@ func refusalReason(mode Mode, a Access) string {
 		"the user can allow it with tools.approval or --approve %s", ModeNever, a.Tool, why, allow)
 }
 
-// unattendedReason says why a call that needs approval was refused where
-// nobody can answer (steer run --approve ask). --approve auto allows what
-// changes files or runs commands inside the workspace, but not what reaches
-// outside it, which only a person can approve.
-func unattendedReason(a Access) string {
+// unattendedReason says why a call that needs approval was not run where
+// nobody can answer (steer run --approve ask): why it asks, and the rules
+// that would let it run; a call no rule covers (undecided) inside the
+// workspace also runs with --approve auto. It never reads "deny": nothing denied the call.
+func unattendedReason(a Access, why string, grant []string, undecided bool) string {
+	var b strings.Builder
 	if a.Outside {
-		return fmt.Sprintf("refused: this %s call reaches outside the workspace (%s), which needs the user's "+
-			"approval, but nobody can answer in this mode, and --approve %s does not allow it either; "+
-			"a person can approve it in the terminal UI or over steer rpc --approve %s",
-			a.Tool, strings.Join(a.Paths, ", "), ModeAuto, ModeAsk)
+		fmt.Fprintf(&b, "needs approval: this %s call reaches outside the workspace (%s), which only a person can allow, "+
+			"and nobody can answer in this mode", a.Tool, strings.Join(a.Paths, ", "))
+	} else {
+		fmt.Fprintf(&b, "needs approval: this %s call (%s) waits for a person, and nobody can answer in this mode", a.Tool, why)
 	}
-	return fmt.Sprintf("refused: this %s call needs the user's approval (tool approval is %q), but nobody can "+
-		"answer in this mode; run steer with --approve %s to allow tools that change files or run commands",
-		a.Tool, ModeAsk, ModeAuto)
+	b.WriteString(allowHint(grant, "; it runs with the rule "))
+	switch {
+	case a.Outside:
+		fmt.Fprintf(&b, "; a person can approve it in the terminal UI or over steer rpc --approve %s", ModeAsk)
+	case undecided:
+		fmt.Fprintf(&b, "; --approve %s runs calls no rule covers inside the workspace", ModeAuto)
+	}
+	return b.String()
 }

@@ -88,20 +88,28 @@ func TestRefusalReason(t *testing.T) {
 	}
 }
 
-// TestUnattendedReason: with nobody to answer, a call inside the workspace
-// is pointed to --approve auto; one reaching outside, which auto refuses
-// too, to a person.
+// TestUnattendedReason: with nobody to answer, a call says it needs
+// approval and why, names the rules that would let it run, points a call
+// inside the workspace that no rule covers to --approve auto and one
+// reaching outside, which auto refuses too, to a person; it never says
+// "deny".
 func TestUnattendedReason(t *testing.T) {
 	tests := []struct {
 		a            Access
+		why          string
+		grant        []string
+		undecided    bool
 		want, absent []string
 	}{
-		{Access{Tool: "write", Mutating: true}, []string{"write call needs the user's approval", "run steer with --approve auto"}, []string{"outside"}},
-		{Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}},
-			[]string{"read call reaches outside the workspace (/etc/passwd)", "--approve auto does not allow it", "steer rpc --approve ask"}, []string{"run steer with"}},
+		{Access{Tool: "write", Mutating: true}, noRuleAllows, []string{"Edit(./src/**)"}, true,
+			[]string{"needs approval: this write call (no rule allows it)", "runs with the rule Edit(./src/**) in permissions.allow", "--approve auto"}, []string{"outside", "deny"}},
+		{Access{Tool: "bash", Mutating: true}, "command substitution", []string{"Bash(echo:*)"}, false,
+			[]string{"needs approval: this bash call (command substitution)", "Bash(echo:*)"}, []string{"--approve auto", "deny"}},
+		{Access{Tool: "read", Outside: true, Paths: []string{"/etc/passwd"}}, noRuleAllows, []string{"Read(//etc/**)"}, true,
+			[]string{"needs approval", "Read(//etc/**)", "steer rpc --approve ask"}, []string{"--approve auto", "deny"}},
 	}
 	for _, tt := range tests {
-		checkMentions(t, fmt.Sprintf("unattendedReason(%+v)", tt.a), unattendedReason(tt.a), tt.want, tt.absent)
+		checkMentions(t, fmt.Sprintf("unattendedReason(%+v)", tt.a), unattendedReason(tt.a, tt.why, tt.grant, tt.undecided), tt.want, tt.absent)
 	}
 }
 

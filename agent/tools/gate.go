@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools/permissions"
 )
 
 // Decision is a person's answer to a Request. The zero value denies.
@@ -18,8 +22,9 @@ const (
 	Deny Decision = iota
 	// AllowOnce runs this call.
 	AllowOnce
-	// AllowSession runs this call and every later call of the same tool
-	// through the same gate without asking again.
+	// AllowSession runs this call and records Request.Grant, the rules as
+	// narrow as the call, for the rest of the session: a later call they
+	// cover runs without asking.
 	AllowSession
 )
 
@@ -54,6 +59,14 @@ type Request struct {
 	// the call changes files or runs a command.
 	Outside  bool
 	Mutating bool
+	// Parts are a command's simple commands with the rules' verdict on
+	// each; one part for other tools.
+	Parts []permissions.Part
+	// Reason says why the call asks when no rule but the call itself made
+	// it ask ("command substitution", "write to a protected path …").
+	Reason string
+	// Grant are the rules AllowSession records, as written.
+	Grant []string
 }
 
 // Approver answers approval requests; the runner implements it with the
@@ -116,7 +129,7 @@ const deniedText = "denied by the user"
 // a result that names --approve auto.
 //
 // The wrapped tools share one memory of "allow for this session" answers,
-// per tool name; call Gate once per session. A call that was approved may
+// as rules; call Gate once per session. A call that was approved may
 // reach outside the workspace; without approval the file tools refuse to.
 func Gate(tools []agent.Tool, mode Mode, approver Approver) []agent.Tool {
 	return NewGate(mode, approver).Wrap(tools)
@@ -129,7 +142,48 @@ type Gater struct{ g *gate }
 
 // NewGate makes a gate (see Gate).
 func NewGate(mode Mode, approver Approver) Gater {
-	return Gater{&gate{mode: mode, approver: approver, always: map[string]bool{}}}
+	wd, _ := os.Getwd()
+	return Gater{&gate{mode: mode, approver: approver, rules: NoRules(wd)}}
+}
+
+// WithRules makes the gate judge every call by rb's permission rules
+// first (see rule); call it before the gate wraps any tool.
+func (g Gater) WithRules(rb Rulebook) Gater {
+	g.g.rules = rb
+	return g
+}
+
+// Grant puts rules in force for the rest of the session, after the
+// config's (/permissions adds them; an "allow for this session" answer
+// records its own).
+func (g Gater) Grant(rules ...permissions.Rule) {
+	if g.g != nil {
+		g.g.grant(rules)
+	}
+}
+
+// Revoke takes the session's rule of kind and text out of force; it
+// reports whether there was one.
+func (g Gater) Revoke(kind, text string) bool {
+	if g.g == nil {
+		return false
+	}
+	g.g.mu.Lock()
+	defer g.g.mu.Unlock()
+	n := len(g.g.grants)
+	g.g.grants = slices.DeleteFunc(slices.Clone(g.g.grants), func(r permissions.Rule) bool { return string(r.Kind) == kind && r.Text == text })
+	return len(g.g.grants) < n
+}
+
+// Grants are the session's rules: what "allow for this session" answers
+// recorded and /permissions added.
+func (g Gater) Grants() []permissions.Rule {
+	if g.g == nil {
+		return nil
+	}
+	g.g.mu.Lock()
+	defer g.g.mu.Unlock()
+	return slices.Clone(g.g.grants)
 }
 
 // WithHooks makes the gate consult h around every call (see CallHooks);
@@ -152,21 +206,29 @@ type gate struct {
 	mode     Mode
 	approver Approver
 	hooks    CallHooks // nil: none
+	rules    Rulebook
 
 	mu     sync.Mutex
-	always map[string]bool // tool names allowed for the session
+	grants []permissions.Rule // the session's "allow for this session" answers
 }
 
-func (g *gate) allowedForSession(tool string) bool {
+// judge is the rules' decision on a call, the session's grants counted.
+func (g *gate) judge(a Access, args map[string]any) (permissions.Call, permissions.Env, permissions.Decision) {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.always[tool]
+	grants := g.grants
+	g.mu.Unlock()
+	// grants is never changed in place: grant and Revoke make new slices
+	c, env := permissionCall(a, args), g.rules.Env()
+	return c, env, permissions.Evaluate(withGrants(g.rules.Rules(), grants), c, env)
 }
 
-func (g *gate) allowForSession(tool string) {
+func (g *gate) grant(rules []permissions.Rule) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.always[tool] = true
+	for _, r := range rules {
+		r.Source = "session"
+		g.grants = append(slices.Clip(g.grants), r)
+	}
 }
 
 type gatedTool struct {
@@ -192,15 +254,14 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 		vote = hv.Vote
 	}
 	a := describe(t.inner, args)
-	switch hookedDecision(vote, Decide(t.gate.mode, a), a) {
+	c, env, d := t.gate.judge(a, args)
+	alwaysAsk := alwaysAsks(a, args, env)
+	switch r := rule(t.gate.mode, vote, d, a, alwaysAsk); r.verdict {
 	case Refuse:
-		return refusal(RefusedByPolicy, refusalReason(t.gate.mode, a)), nil
+		return refusal(r.refused, r.text), nil
 	case Ask:
-		// A hook that asks is answered each time, whatever was allowed.
-		if vote == HookAsk || !t.gate.allowedForSession(a.Tool) {
-			if r, refused := t.ask(ctx, callID, args, a); refused {
-				return r, nil
-			}
+		if res, refused := t.ask(ctx, callID, args, a, d, askReason(d, alwaysAsk), t.gate.narrow(c, env)); refused {
+			return res, nil
 		}
 	}
 	if a.Outside {
@@ -215,19 +276,22 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 
 // ask puts the call to the approver; refused is set, with the result to
 // return, unless the answer allows the call.
-func (t gatedTool) ask(ctx context.Context, callID string, args map[string]any, a Access) (agent.ToolResult, bool) {
+func (t gatedTool) ask(ctx context.Context, callID string, args map[string]any, a Access,
+	pd permissions.Decision, why string, grant []permissions.Rule) (agent.ToolResult, bool) {
+	texts := ruleTexts(grant)
 	if t.gate.approver == nil {
-		return refusal(RefusedUnattended, unattendedReason(a)), true
+		return refusal(RefusedUnattended, unattendedReason(a, why, texts, pd.Verdict == permissions.Undecided)), true
 	}
 	d, err := t.gate.approver.Approve(ctx, Request{
 		CallID: callID, Tool: a.Tool, Args: args, Summary: a.Summary, Diff: a.Diff,
 		Paths: a.Paths, Outside: a.Outside, Mutating: a.Mutating,
+		Parts: pd.Parts, Reason: why, Grant: texts,
 	})
 	switch {
 	case err != nil:
 		return refusal(RefusedNoAnswer, fmt.Sprintf("not run: no approval was given (%v)", err)), true
 	case d == AllowSession:
-		t.gate.allowForSession(a.Tool)
+		t.gate.grant(grant)
 		return agent.ToolResult{}, false
 	case d == AllowOnce:
 		return agent.ToolResult{}, false
@@ -269,3 +333,42 @@ func argsSummary(args map[string]any) string {
 // cannot say counts as mutating. Wrappers below the gate use it to stay as
 // visible to the policy as the tool they wrap.
 func DescribeCall(t agent.Tool, args map[string]any) Access { return describe(t, args) }
+
+// narrow is the grant an "allow for this session" answer records for c.
+// A tool whose calls the rules cannot tell apart (an opaque one) is
+// granted whole: its name is the narrowest rule there is.
+func (g *gate) narrow(c permissions.Call, env permissions.Env) []permissions.Rule {
+	if rules := permissions.Narrow(g.rules.Rules(), c, env); len(rules) > 0 {
+		return rules
+	}
+	if d := permissions.Evaluate(g.rules.Rules(), c, env); d.Verdict != permissions.Undecided {
+		return nil
+	}
+	if r, err := permissions.Parse(c.Tool, permissions.Allow); err == nil {
+		return []permissions.Rule{r}
+	}
+	return nil
+}
+
+// alwaysAsks says why a call asks whatever the mode and the rules say
+// (a deny rule still refuses it): a file tool's write to a protected path,
+// or a command asking the sandbox to let it write outside what it may.
+func alwaysAsks(a Access, args map[string]any, env permissions.Env) string {
+	if p := protectedWrite(a, env); p != "" {
+		return "write to a protected path: " + shownPath(p)
+	}
+	if a.Tool == "bash" {
+		if ps := AllowWritePaths(args); len(ps) > 0 {
+			return "let the sandbox allow writing " + strings.Join(ps, ", ")
+		}
+	}
+	return ""
+}
+
+func ruleTexts(rules []permissions.Rule) []string {
+	out := make([]string, len(rules))
+	for i, r := range rules {
+		out[i] = r.Text
+	}
+	return out
+}

@@ -78,11 +78,12 @@ func TestGate(t *testing.T) {
 			{tool: "write", args: write("a.txt"), asked: true, result: "Created"},
 			{tool: "write", args: write("b.txt"), asked: true, result: "Created"},
 		}},
-		{name: "ask: always is remembered per tool", mode: ModeAsk, answers: []Decision{AllowSession, Deny}, calls: []gateCall{
+		{name: "ask: always remembers a rule as narrow as the call", mode: ModeAsk, answers: []Decision{AllowSession, Deny, AllowSession}, calls: []gateCall{
 			{tool: "write", args: write("a.txt"), asked: true, result: "Created"},
-			{tool: "write", args: write("b.txt"), result: "Created"},
-			{tool: "edit", args: map[string]any{"path": "in.txt", "edits": []any{map[string]any{"oldText": "inside", "newText": "x"}}},
-				asked: true, result: "denied by the user", err: true, reason: RefusedByUser},
+			{tool: "write", args: write("a.txt"), result: "a.txt"},
+			{tool: "write", args: write("b.txt"), asked: true, result: "denied by the user", err: true, reason: RefusedByUser},
+			{tool: "read", args: readOut, asked: true, result: "SECRET CONTENT"},
+			{tool: "read", args: readOut, result: "SECRET CONTENT"},
 		}},
 		{name: "ask: a read outside asks and, allowed, reads", mode: ModeAsk, answers: []Decision{AllowOnce, Deny}, calls: []gateCall{
 			{tool: "read", args: readOut, asked: true, result: "SECRET CONTENT"},
@@ -94,7 +95,7 @@ func TestGate(t *testing.T) {
 		{name: "ask with nobody to answer", mode: ModeAsk, nobody: true, calls: []gateCall{
 			{tool: "read", args: readIn, result: "inside"},
 			{tool: "write", args: write("a.txt"), result: "--approve auto", err: true, reason: RefusedUnattended},
-			{tool: "read", args: readOut, result: "--approve auto", err: true, reason: RefusedUnattended},
+			{tool: "read", args: readOut, result: "needs approval", err: true, reason: RefusedUnattended},
 		}},
 		{name: "auto runs everything inside, never asks, refuses outside", mode: ModeAuto, calls: []gateCall{
 			{tool: "write", args: write("a.txt"), result: "Created"},
@@ -119,7 +120,7 @@ func TestGate(t *testing.T) {
 			if tt.nobody {
 				approver = nil
 			}
-			gated := Gate(append(New(ws), opaqueTool{runs: &runs}), tt.mode, approver)
+			gated := NewGate(tt.mode, approver).WithRules(NoRules(ws)).Wrap(append(New(ws), opaqueTool{runs: &runs}))
 			byName := map[string]agent.Tool{}
 			for _, g := range gated {
 				byName[g.Spec().Name] = g

@@ -218,7 +218,7 @@ func (m *Model) syncKeys() {
 	row, ok := m.Selected()
 	k.Clear.SetEnabled(ok && row.Target != "")
 	if c := m.ins.Clear(); c != nil {
-		k.Clear.SetHelp(k.Clear.Help().Key, "clear "+c.What)
+		k.Clear.SetHelp(k.Clear.Help().Key, c.Action()+" "+c.What)
 	}
 	c := row.Choice
 	k.Prefer.SetEnabled(c != nil)

@@ -53,3 +53,6 @@ type HealthChangedMsg struct {
 // ContextMeasuredMsg reports how full the next request would be; the
 // status bar's meter shows it.
 type ContextMeasuredMsg struct{ Meter runner.ContextMeter }
+
+// InspectPermissions is the permission rules inspector's.
+const InspectPermissions Inspector = "permissions"

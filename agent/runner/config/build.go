@@ -54,7 +54,8 @@ var envProviders = []struct{ name, api, baseURL, keyEnv string }{
 func (b *builder) newConfig(source string) *Config {
 	b.defaults = map[string]string{}
 	// While building, one goroutine resolves references through the builder.
-	return &Config{Source: source, UI: UISettings{Theme: ThemeAuto, Notifications: NotifyDesktop, SyncOutput: true}, cat: b.catalogue}
+	return &Config{Source: source, UI: UISettings{Theme: ThemeAuto, Notifications: NotifyDesktop, SyncOutput: true},
+		Tools: ToolSettings{Sandbox: SandboxSettings{Mode: SandboxOff, Network: NetworkAllow}}, cat: b.catalogue}
 }
 
 // done hands the Config its catalogue: the one already loaded, or the lazy

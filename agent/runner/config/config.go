@@ -44,6 +44,9 @@ type Config struct {
 	MCPTrustedProjects []mcp.Allowance
 	// Hooks are the command hooks (hooks), checked, per event in file order.
 	Hooks []hooks.Hook
+	// Permissions are the permission rules of every applied layer, lowest
+	// layer first, each list in file order (permissions.go).
+	Permissions []PermissionRule
 	// Source names the files applied, lowest layer first (", "
 	// between them), or is "environment" when none was read.
 	Source string
@@ -191,6 +194,8 @@ type ToolSettings struct {
 	// the mode decides (ask in the TUI, auto in steer run and steer rpc),
 	// unless --approve is given.
 	Approval tools.Mode
+	// Sandbox is tools.sandbox: how the bash tool's commands are confined.
+	Sandbox SandboxSettings
 }
 
 // Budget is the "budget" section: spend caps in US dollars (at the

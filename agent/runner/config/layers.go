@@ -132,13 +132,20 @@ func loadLayers(files []layerFile, b *builder) (*Config, error) {
 		layers = append(layers, l)
 	}
 	if unapplied {
-		if _, err := b.fresh().build(layers, func(Layer) bool { return true }); err != nil {
+		all := func(Layer) bool { return true }
+		if _, err := b.fresh().build(layers, all); err != nil {
+			return nil, err
+		}
+		if _, err := permissionsOf(layers, all); err != nil {
 			return nil, err
 		}
 	}
 	applied := func(l Layer) bool { return l.Applied }
 	c, err := b.build(layers, applied)
 	if err != nil {
+		return nil, err
+	}
+	if c.Permissions, err = permissionsOf(layers, applied); err != nil {
 		return nil, err
 	}
 	c.Layers = layers

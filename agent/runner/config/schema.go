@@ -20,6 +20,9 @@ type fileConfig struct {
 	MCPTrustedProjects []fileMCPTrust           `json:"mcpTrustedProjects"`
 	// Hooks is read by hooks.go.
 	Hooks map[string][]fileHookGroup `json:"hooks"`
+	// Permissions is read per layer by permissions.go: rules add up
+	// across the layers instead of the higher list replacing the lower.
+	Permissions filePermissions `json:"permissions"`
 }
 
 type fileProvider struct {
@@ -85,7 +88,23 @@ type fileCooldowns struct {
 }
 
 type fileTools struct {
-	Approval string `json:"approval"`
+	Approval string      `json:"approval"`
+	Sandbox  fileSandbox `json:"sandbox"`
+}
+
+// fileSandbox is tools.sandbox (sandbox.go).
+type fileSandbox struct {
+	Mode     string   `json:"mode"`
+	Network  string   `json:"network"`
+	Writable []string `json:"writable"`
+}
+
+// filePermissions is Claude Code's "permissions" object: rules in its
+// syntax, by list.
+type filePermissions struct {
+	Allow []string `json:"allow"`
+	Ask   []string `json:"ask"`
+	Deny  []string `json:"deny"`
 }
 
 type fileUI struct {

@@ -115,6 +115,9 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 		}
 		c.Tools.Approval = mode
 	}
+	if err := b.sandbox(c, fc.Tools.Sandbox); err != nil {
+		return err
+	}
 
 	fb := fc.Budget
 	for _, f := range []struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/runner/inspector"
@@ -70,7 +71,8 @@ func clear(ctx context.Context, ins *inspector.Inspector, saved inspector.Saved,
 		return inspectFailure(err, stderr)
 	}
 	if !o.JSON {
-		fmt.Fprintf(stdout, "Cleared the %s of %s.\n", c.What, o.Clear)
+		past := c.Past()
+		fmt.Fprintf(stdout, "%s %s.\n", strings.ToUpper(past[:1])+past[1:], c.Object(o.Clear))
 	}
 	return ExitOK
 }

@@ -198,9 +198,16 @@ func TestRunGivesUpOnARunThatWillNotStop(t *testing.T) {
 	defer func(d time.Duration) { abortWait = d }(abortWait)
 	abortWait = 100 * time.Millisecond
 	tool := stuckTool{release: make(chan struct{}), started: make(chan struct{})}
-	defer close(tool.release)
 	rt, _ := newRuntime(t, agenttest.NewScript(agenttest.Reply().ToolCall("c1", "stuck", `{}`).Stop(agent.StopReasonToolUse)),
 		runner.Options{Tools: []agent.Tool{tool}})
+	// Released, the run goes on writing its state directory: it must be
+	// done before the directory is removed.
+	t.Cleanup(func() {
+		close(tool.release)
+		if err := rt.WaitForIdle(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
 	var stdout, stderr strings.Builder
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)

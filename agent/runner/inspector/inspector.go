@@ -41,6 +41,10 @@ type Source interface {
 	// ContextBreakdown is the next request broken down (reads the skills
 	// and context files from disk).
 	ContextBreakdown() runner.ContextBreakdown
+	// Permissions are the permission rules in force (no IO); RemoveRule
+	// takes one out of its file and out of force.
+	Permissions() runner.PermissionsView
+	RemoveRule(kind, text, source string) error
 }
 
 var _ Source = (*runner.Host)(nil)
@@ -76,7 +80,10 @@ type Saved struct {
 	// ContextFiles finds the current directory's context files, as a
 	// session there would; nil when nothing can.
 	ContextFiles func() ([]runner.ContextFileView, error)
-	Now          time.Time
+	// Permissions are the configuration's permission rules, as a session
+	// in the current directory would have them; nil when nothing can.
+	Permissions func() (runner.PermissionsView, error)
+	Now         time.Time
 }
 
 // ProfileRef names a configured auth profile and its provider.
@@ -142,6 +149,35 @@ type Clear struct {
 	// Saved clears in the state directory (`steer inspect NAME --clear
 	// TARGET`); a refusal is a *UsageError.
 	Saved func(ctx context.Context, s Saved, target string) error
+	// Verb and Done are the key's word and its past ("" is "clear",
+	// "cleared"). With a Verb, the Target is the thing itself (a rule):
+	// "Remove the rule deny Bash(rm:*)?".
+	Verb, Done string
+}
+
+// Action is the clear key's word: "clear", or the Verb.
+func (c *Clear) Action() string {
+	if c.Verb == "" {
+		return "clear"
+	}
+	return c.Verb
+}
+
+// Past is what a clear that happened says: "cleared", or Done.
+func (c *Clear) Past() string {
+	if c.Verb == "" {
+		return "cleared"
+	}
+	return c.Done
+}
+
+// Object names what clearing target acts on: "the cooldown of TARGET", or
+// with a Verb "the rule TARGET".
+func (c *Clear) Object(target string) string {
+	if c.Verb == "" {
+		return "the " + c.What + " of " + target
+	}
+	return "the " + c.What + " " + target
 }
 
 // Inspector is one registered inspector: a Def with its view type erased,

@@ -13,6 +13,7 @@ func All() []*Inspector {
 		Config,
 		Memory,
 		Hooks,
+		Permissions,
 		Context,
 	}
 }

@@ -30,7 +30,7 @@ func TestKillDuringRewind(t *testing.T) {
 				writeTree(t, s.workspace, fmt.Sprintf("d%d/f%04d.txt", i%10, i), fmt.Sprintf("before %d\n", i))
 			}
 			before := wsTree(t, s.workspace)
-			id := turn(t, s, "", "bash", map[string]any{"command": `for f in d*/f*.txt; do echo later > "$f"; done`})
+			id := turn(t, s, "", "bash", map[string]any{"command": `for f in d*/f*.txt; do echo later | tee "$f" >/dev/null; done`})
 			later := wsTree(t, s.workspace)
 			if maps.Equal(before, later) {
 				t.Fatal("the command changed nothing")

@@ -12,7 +12,7 @@ import (
 // go-on in the workspace (20 s at most, should the test fail) before it
 // prints the next and ends: its first line reaches the test in time only
 // if it is shown while the command runs.
-const runLiveCommand = "echo step-1; for i in $(seq 400); do [ -e go-on ] && break; sleep 0.05; done; echo step-2"
+const runLiveCommand = "echo step-1; i=0; while [ $i -lt 400 ]; do [ -e go-on ] && break; sleep 0.05; i=$((i+1)); done; echo step-2"
 
 // TestRunShowsToolOutputLive: a command's output reaches stderr as it is
 // printed, not when the command ends.
