@@ -312,3 +312,30 @@ func TestBashDescribeAllowWrite(t *testing.T) {
 		t.Errorf("Describe without allowWrite = %+v, want the workspace only", plain)
 	}
 }
+
+// BenchmarkBashSandbox is one `true` through the bash tool, plain and
+// sandboxed (the test binary is the child here; steer's own binary adds
+// its package initialisation).
+func BenchmarkBashSandbox(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		policy sandbox.Policy
+	}{
+		{name: "off", policy: sandbox.Policy{}},
+		{name: "workspace-write", policy: sandbox.Policy{Mode: sandbox.WorkspaceWrite}},
+		{name: "workspace-write+network-deny", policy: sandbox.Policy{Mode: sandbox.WorkspaceWrite, Network: sandbox.Deny}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if err := sandbox.Detect().Check(bc.policy); err != nil {
+				b.Skipf("this kernel cannot enforce the sandbox: %v", err)
+			}
+			tool := Bash(b.TempDir(), WithSandbox(bc.policy))
+			for b.Loop() {
+				r, err := tool.Execute(context.Background(), "call-1", map[string]any{"command": "true"}, nil)
+				if err != nil || r.IsError {
+					b.Fatalf("%v %q", err, text(r))
+				}
+			}
+		})
+	}
+}
