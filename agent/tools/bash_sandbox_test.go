@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -8,9 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/steer-tui/steer/agent/tools/sandbox"
 )
@@ -40,13 +45,24 @@ func requireSandbox(t *testing.T, p sandbox.Policy) {
 }
 
 // outsidePath is a path outside every workspace and temp directory that
-// the test process itself could create (the tests may run as root).
+// the test process itself could create: in /etc when the tests run as root,
+// as issue 31 has it, else in a directory of the test's own.
 func outsidePath(t *testing.T, name string) string {
 	t.Helper()
-	p := filepath.Join("/etc", name)
+	dir := "/etc"
+	if unix.Access(dir, unix.W_OK) != nil {
+		dir = t.TempDir()
+	}
+	p := filepath.Join(dir, name)
 	os.Remove(p)
 	t.Cleanup(func() { os.Remove(p) })
 	return p
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
 }
 
 func TestBashSandboxWrites(t *testing.T) {
@@ -57,28 +73,29 @@ func TestBashSandboxWrites(t *testing.T) {
 		name   string
 		policy sandbox.Policy
 		// command and want, the whole result text, name the outside path
-		// OUT and the workspace WS.
+		// {out} ({tuo} spelt backwards, for commands that build it at run
+		// time), its directory {dir} and the workspace {ws}.
 		command string
 		want    string
 	}{
-		{name: "touch outside", policy: workspaceWrite, command: "touch OUT",
-			want: "touch: cannot touch 'OUT': Permission denied\n\n[exit code 1]\n" +
-				"blocked by the sandbox: write to OUT\n" +
-				`to ask the user for write access, call bash again with "allowWrite": ["/etc"]`},
-		{name: "redirect outside", policy: workspaceWrite, command: "echo x > OUT",
-			want: "bash: line 1: OUT: Permission denied\n\n[exit code 1]\n" +
-				"blocked by the sandbox: write to OUT\n" +
-				`to ask the user for write access, call bash again with "allowWrite": ["/etc"]`},
+		{name: "touch outside", policy: workspaceWrite, command: "touch {out}",
+			want: "touch: cannot touch '{out}': Permission denied\n\n[exit code 1]\n" +
+				"blocked by the sandbox: write to {out}\n" +
+				`to ask the user for write access, call bash again with "allowWrite": ["{dir}"]`},
+		{name: "redirect outside", policy: workspaceWrite, command: "echo x > {out}",
+			want: "bash: line 1: {out}: Permission denied\n\n[exit code 1]\n" +
+				"blocked by the sandbox: write to {out}\n" +
+				`to ask the user for write access, call bash again with "allowWrite": ["{dir}"]`},
 		{name: "a path built at run time by bash", policy: workspaceWrite,
-			command: `d=/e; d="${d}tc"; f="$(basename OUT)"; touch "$d/$f"`,
-			want: "touch: cannot touch 'OUT': Permission denied\n\n[exit code 1]\n" +
-				"blocked by the sandbox: write to OUT\n" +
-				`to ask the user for write access, call bash again with "allowWrite": ["/etc"]`},
+			command: `s='{tuo}'; p=; for ((i=${#s}-1; i>=0; i--)); do p+=${s:i:1}; done; touch "$p"`,
+			want: "touch: cannot touch '{out}': Permission denied\n\n[exit code 1]\n" +
+				"blocked by the sandbox: write to {out}\n" +
+				`to ask the user for write access, call bash again with "allowWrite": ["{dir}"]`},
 		{name: "a path built at run time by perl", policy: workspaceWrite,
-			command: `perl -e '$p = join("", "/e", "tc/", $ARGV[0]); open(my $f, ">", $p) or die "cannot write $p: $!\n"' "$(basename OUT)"`,
-			want: "cannot write OUT: Permission denied\n\n[exit code 13]\n" +
-				"blocked by the sandbox: write to OUT\n" +
-				`to ask the user for write access, call bash again with "allowWrite": ["/etc"]`},
+			command: `perl -e '$p = reverse $ARGV[0]; open(my $f, ">", $p) or die "cannot write $p: $!\n"' '{tuo}'`,
+			want: "cannot write {out}: Permission denied\n\n[exit code 13]\n" +
+				"blocked by the sandbox: write to {out}\n" +
+				`to ask the user for write access, call bash again with "allowWrite": ["{dir}"]`},
 		{name: "the workspace is writable", policy: workspaceWrite, command: "touch x && mkdir d && mv x d/y && rm -r d && echo ok",
 			want: "ok"},
 		{name: "TMPDIR is writable", policy: workspaceWrite, command: `touch "$TMPDIR/t" && mktemp >/dev/null && echo ok`,
@@ -88,8 +105,8 @@ func TestBashSandboxWrites(t *testing.T) {
 			want:    "out\nerr"},
 		{name: "read-only keeps the workspace", policy: readOnly, command: "touch x",
 			want: "touch: cannot touch 'x': Permission denied\n\n[exit code 1]\n" +
-				"blocked by the sandbox: write to WS/x\n" +
-				`to ask the user for write access, call bash again with "allowWrite": ["WS"]`},
+				"blocked by the sandbox: write to {ws}/x\n" +
+				`to ask the user for write access, call bash again with "allowWrite": ["{ws}"]`},
 		{name: "read-only keeps TMPDIR", policy: readOnly, command: `echo x > "$TMPDIR/t" && cat "$TMPDIR/t"`,
 			want: "x"},
 		{name: "reads are everywhere", policy: readOnly, command: "head -c 4 /etc/passwd", want: "root"},
@@ -105,7 +122,7 @@ func TestBashSandboxWrites(t *testing.T) {
 			outside := outsidePath(t, name)
 			tool := Bash(ws, WithSandbox(tt.policy))
 			realWs, _ := filepath.EvalSymlinks(ws)
-			fill := strings.NewReplacer("OUT", outside, "WS", realWs).Replace
+			fill := strings.NewReplacer("{out}", outside, "{tuo}", reverse(outside), "{dir}", filepath.Dir(outside), "{ws}", realWs).Replace
 			r := execute(t, tool, map[string]any{"command": fill(tt.command)})
 			want := fill(tt.want)
 			if got := text(r); got != want {
@@ -196,6 +213,45 @@ func TestBashSandboxNetwork(t *testing.T) {
 	}
 }
 
+// TestBashSandboxStops stops sandboxed commands the way TestBashStops
+// does plain ones: the whole process group dies, namespaces or not.
+func TestBashSandboxStops(t *testing.T) {
+	tests := []struct {
+		name    string
+		policy  sandbox.Policy
+		timeout float64 // seconds; 0 means the test aborts instead
+		want    string
+	}{
+		{name: "timeout", policy: sandbox.Policy{Mode: sandbox.WorkspaceWrite}, timeout: 0.3,
+			want: "started\n\n[timed out after 300ms]"},
+		{name: "abort", policy: sandbox.Policy{Mode: sandbox.WorkspaceWrite, Network: sandbox.Deny},
+			want: "started\n\n[aborted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			requireSandbox(t, tt.policy)
+			ws := t.TempDir()
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			args := map[string]any{"command": "sleep 30 & echo $! > pid; echo started; wait"}
+			if tt.timeout > 0 {
+				args["timeout"] = tt.timeout
+			}
+			updates, result := run(ctx, Bash(ws, WithSandbox(tt.policy)), args)
+			awaitUpdate(t, updates, "started")
+			if tt.timeout == 0 {
+				cancel()
+			}
+			r := awaitResult(t, result, 2*time.Second)
+			if got := text(r); got != tt.want || !r.IsError {
+				t.Errorf("result %q (error %v), want %q", got, r.IsError, tt.want)
+			}
+			pid := readPid(t, filepath.Join(ws, "pid"))
+			eventually(t, time.Second, "the background child to die", func() bool { return processGone(pid) })
+		})
+	}
+}
+
 func TestBashSandboxSpec(t *testing.T) {
 	off := Bash(t.TempDir()).Spec()
 	tests := []struct {
@@ -254,5 +310,32 @@ func TestBashDescribeAllowWrite(t *testing.T) {
 	}
 	if plain := tool.Describe(map[string]any{"command": "ls"}); plain.Outside || len(plain.Paths) != 1 {
 		t.Errorf("Describe without allowWrite = %+v, want the workspace only", plain)
+	}
+}
+
+// BenchmarkBashSandbox is one `true` through the bash tool, plain and
+// sandboxed (the test binary is the child here; steer's own binary adds
+// its package initialisation).
+func BenchmarkBashSandbox(b *testing.B) {
+	for _, bc := range []struct {
+		name   string
+		policy sandbox.Policy
+	}{
+		{name: "off", policy: sandbox.Policy{}},
+		{name: "workspace-write", policy: sandbox.Policy{Mode: sandbox.WorkspaceWrite}},
+		{name: "workspace-write+network-deny", policy: sandbox.Policy{Mode: sandbox.WorkspaceWrite, Network: sandbox.Deny}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if err := sandbox.Detect().Check(bc.policy); err != nil {
+				b.Skipf("this kernel cannot enforce the sandbox: %v", err)
+			}
+			tool := Bash(b.TempDir(), WithSandbox(bc.policy))
+			for b.Loop() {
+				r, err := tool.Execute(context.Background(), "call-1", map[string]any{"command": "true"}, nil)
+				if err != nil || r.IsError {
+					b.Fatalf("%v %q", err, text(r))
+				}
+			}
+		})
 	}
 }

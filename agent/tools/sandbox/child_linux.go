@@ -36,6 +36,9 @@ func confine(st setup) error {
 		if err := loopbackUp(); err != nil {
 			return fmt.Errorf("cannot bring up the loopback interface: %w", err)
 		}
+		if err := dropNetAdmin(); err != nil {
+			return fmt.Errorf("cannot drop CAP_NET_ADMIN: %w", err)
+		}
 	}
 	if !st.usesLandlock() {
 		return nil
@@ -131,6 +134,22 @@ func loopbackUp() error {
 	}
 	req.SetUint16(req.Uint16() | unix.IFF_UP)
 	return unix.IoctlIfreq(sock, unix.SIOCSIFFLAGS, req)
+}
+
+// dropNetAdmin clears the ambient and inheritable capabilities that
+// setNamespaces gave the child, so that the program gets none from the
+// sandbox.
+func dropNetAdmin() error {
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return err
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	data[0].Inheritable, data[1].Inheritable = 0, 0
+	return unix.Capset(&hdr, &data[0])
 }
 
 // execProgram replaces this process with the program, closing the report

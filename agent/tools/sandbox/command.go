@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,7 +65,7 @@ func command(ctx context.Context, s Support, p Policy, sc Scope, name string, ar
 	if program, err = filepath.Abs(program); err != nil {
 		return nil, err
 	}
-	if sc, err = resolveScope(sc); err != nil {
+	if sc, err = resolveScope(sc, p); err != nil {
 		return nil, err
 	}
 	st, err := plan(s, p, sc)
@@ -87,14 +88,21 @@ func command(ctx context.Context, s Support, p Policy, sc Scope, name string, ar
 }
 
 // resolveScope makes sc's paths absolute with links resolved, as Landlock
-// sees them, and checks that the extra ones exist.
-func resolveScope(sc Scope) (Scope, error) {
+// sees them, and checks that those p needs are there.
+func resolveScope(sc Scope, p Policy) (Scope, error) {
 	var err error
-	if sc.Workspace, err = resolve(sc.Workspace); err != nil {
-		return Scope{}, fmt.Errorf("workspace: %w", err)
+	if p.ConfinesWrites() && (sc.Workspace == "" || sc.TempDir == "") {
+		return Scope{}, errors.New("a sandbox that confines writes needs a workspace and a temp directory")
 	}
-	if sc.TempDir, err = resolve(sc.TempDir); err != nil {
-		return Scope{}, fmt.Errorf("temp directory: %w", err)
+	if sc.Workspace != "" {
+		if sc.Workspace, err = resolve(sc.Workspace); err != nil {
+			return Scope{}, fmt.Errorf("workspace: %w", err)
+		}
+	}
+	if sc.TempDir != "" {
+		if sc.TempDir, err = resolve(sc.TempDir); err != nil {
+			return Scope{}, fmt.Errorf("temp directory: %w", err)
+		}
 	}
 	extra := make([]string, len(sc.Extra))
 	for i, p := range sc.Extra {

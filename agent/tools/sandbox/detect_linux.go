@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // probe asks the kernel what it offers.
@@ -56,9 +57,13 @@ func probeNetNS() error {
 }
 
 // setNamespaces puts the process started with attr in a new user namespace,
-// mapped to steer's own uid and gid, and a new network namespace.
+// mapped to steer's own uid and gid, and a new network namespace. The
+// process keeps CAP_NET_ADMIN across its exec (as an ambient capability,
+// which the namespace's first process may raise) to bring up its loopback;
+// a uid other than 0 would lose every capability there otherwise.
 func setNamespaces(attr *syscall.SysProcAttr) {
 	attr.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET
+	attr.AmbientCaps = append(attr.AmbientCaps, unix.CAP_NET_ADMIN)
 	uid, gid := os.Getuid(), os.Getgid()
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}

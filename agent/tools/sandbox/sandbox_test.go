@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/steer-tui/steer/agent/tools/sandbox"
 )
 
@@ -54,7 +56,13 @@ func TestCommandConfinesWrites(t *testing.T) {
 	p := sandbox.Policy{Mode: sandbox.WorkspaceWrite}
 	s := sandbox.Detect()
 	requireSupport(t, s, p)
-	outside := filepath.Join("/etc", "steer-sandbox-test")
+	// In /etc when the test runs as root, else where this user may write,
+	// so that only the sandbox can stop the write.
+	dir := "/etc"
+	if unix.Access(dir, unix.W_OK) != nil {
+		dir = t.TempDir()
+	}
+	outside := filepath.Join(dir, "steer-sandbox-test")
 	os.Remove(outside)
 	t.Cleanup(func() { os.Remove(outside) })
 
@@ -65,7 +73,7 @@ func TestCommandConfinesWrites(t *testing.T) {
 	if _, err := os.Stat(outside); err == nil {
 		t.Errorf("%s was created", outside)
 	}
-	if got, want := c.Blocked(out), []sandbox.Block{{Path: outside, Grant: "/etc"}}; !equalBlocks(got, want) {
+	if got, want := c.Blocked(out), []sandbox.Block{{Path: outside, Grant: dir}}; !equalBlocks(got, want) {
 		t.Errorf("Blocked = %+v, want %+v", got, want)
 	}
 }
@@ -116,11 +124,11 @@ func TestCommandNetwork(t *testing.T) {
 		needNS  bool
 		want    string // TestHelperProcess's report
 	}{
-		{name: "allowed", support: detected, network: sandbox.Allow, want: "outside: reached\nown loopback: ok\n"},
+		{name: "allowed", support: detected, network: sandbox.Allow, want: "outside: reached\nown loopback: ok\ncapabilities to pass on: none\n"},
 		{name: "denied by a network namespace", support: detected, network: sandbox.Deny, needNS: true,
-			want: "outside: connection refused\nown loopback: ok\n"},
+			want: "outside: connection refused\nown loopback: ok\ncapabilities to pass on: none\n"},
 		{name: "denied by Landlock", support: byLandlock, network: sandbox.Deny,
-			want: "outside: permission denied\nown loopback: permission denied\n"},
+			want: "outside: permission denied\nown loopback: permission denied\ncapabilities to pass on: none\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,7 +158,9 @@ func TestCommandNetwork(t *testing.T) {
 
 // TestHelperProcess is the sandboxed program of TestCommandNetwork: it
 // connects to the server outside and to one of its own on 127.0.0.1 (plain
-// TCP, as Landlock's rules cover), and prints what happened.
+// TCP, as Landlock's rules cover), and prints what happened, and whether
+// the sandbox left it capabilities that a program it runs would inherit
+// (the namespaces' CAP_NET_ADMIN must not be).
 func TestHelperProcess(t *testing.T) {
 	addr := os.Getenv(helperEnv)
 	if addr == "" {
@@ -158,6 +168,7 @@ func TestHelperProcess(t *testing.T) {
 	}
 	fmt.Printf("outside: %s\n", fetch(addr))
 	fmt.Printf("own loopback: %s\n", ownLoopback())
+	fmt.Printf("capabilities to pass on: %s\n", inheritedCaps())
 	os.Exit(0)
 }
 
@@ -194,6 +205,25 @@ func ownLoopback() string {
 	}
 	conn.Close()
 	return "ok"
+}
+
+// inheritedCaps are this process's inheritable and ambient capability sets
+// when either is not empty, else "none".
+func inheritedCaps() string {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return err.Error()
+	}
+	var sets []string
+	for line := range strings.Lines(string(status)) {
+		if (strings.HasPrefix(line, "CapInh:") || strings.HasPrefix(line, "CapAmb:")) && strings.Trim(line[7:], "\t0\n") != "" {
+			sets = append(sets, strings.TrimSpace(line))
+		}
+	}
+	if len(sets) == 0 {
+		return "none"
+	}
+	return strings.Join(sets, ", ")
 }
 
 func lastPart(err error) string {
