@@ -285,7 +285,7 @@ func (t gatedTool) ask(ctx context.Context, callID string, args map[string]any, 
 	d, err := t.gate.approver.Approve(ctx, Request{
 		CallID: callID, Tool: a.Tool, Args: args, Summary: a.Summary, Diff: a.Diff,
 		Paths: a.Paths, Outside: a.Outside, Mutating: a.Mutating,
-		Parts: pd.Parts, Reason: why, Grant: texts,
+		Parts: pd.Parts, Reason: shownReason(pd, why), Grant: texts,
 	})
 	switch {
 	case err != nil:
@@ -371,4 +371,13 @@ func ruleTexts(rules []permissions.Rule) []string {
 		out[i] = r.Text
 	}
 	return out
+}
+
+// shownReason is why the dialog says a call asks: nothing for a call no
+// rule covers, which asks because of the mode.
+func shownReason(d permissions.Decision, why string) string {
+	if d.Verdict == permissions.Undecided && why == d.Reason {
+		return ""
+	}
+	return why
 }

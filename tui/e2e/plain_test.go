@@ -26,7 +26,7 @@ func TestPlainModeIsAppendOnly(t *testing.T) {
 	r.write("hello\r")
 	r.waitText("the answer", "steer: You said: hello", 10*time.Second)
 	r.write("run echo plain-ok\r")
-	r.waitText("the approval question", "? y (allow), a (always), n (deny)", 10*time.Second)
+	r.waitText("the approval question", "? y (allow), a (always: Bash(echo plain-ok:*)), p (save it to the project config), g (save it to the global config), n (deny)", 10*time.Second)
 	r.write("y\r")
 	r.waitText("the tool's result", "tool bash ok:\r\n  plain-ok", 10*time.Second)
 	r.write("/quit\r")

@@ -1,6 +1,7 @@
 package plain
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -73,12 +74,46 @@ type approvalQuestion struct {
 	req runner.ApprovalRequest
 }
 
+// prompt is the call, a command's parts with the rules' verdicts, why it
+// asks, and the answers: with a rule to grant, also saving it.
 func (q *approvalQuestion) prompt() string {
-	return "approve " + strings.TrimSpace(q.req.ToolName+" "+firstLine(q.req.Summary)) + "? y (allow), a (always), n (deny)"
+	var b strings.Builder
+	if len(q.req.Parts) > 1 || q.req.Reason != "" {
+		for _, p := range q.req.Parts {
+			fmt.Fprintf(&b, "  part %s: %s", p.Verdict, p.Text)
+			if why := cmp.Or(p.Rule, p.Reason); why != "" {
+				b.WriteString(" (" + why + ")")
+			}
+			b.WriteString("\n")
+		}
+		if q.req.Reason != "" {
+			b.WriteString("  asks because: " + q.req.Reason + "\n")
+		}
+	}
+	b.WriteString("approve " + strings.TrimSpace(q.req.ToolName+" "+firstLine(q.req.Summary)) + "? y (allow), ")
+	if len(q.req.Grant) == 0 {
+		b.WriteString("a (always), n (deny)")
+		return b.String()
+	}
+	fmt.Fprintf(&b, "a (always: %s), p (save it to the project config), g (save it to the global config), n (deny)",
+		strings.Join(q.req.Grant, ", "))
+	return b.String()
 }
 
 func (q *approvalQuestion) answer(line string) (string, bool) {
-	d, ok := decisions[strings.ToLower(line)]
+	line = strings.ToLower(line)
+	if scope, ok := saveScopes[line]; ok && len(q.req.Grant) > 0 {
+		for _, r := range q.req.Grant {
+			if err := q.h.SaveRule(scope, "allow", r); err != nil {
+				return "error: " + err.Error(), false
+			}
+		}
+		if err := q.h.ApproveIn(q.req.SessionID, q.req.ID, runner.ApproveOnce); err != nil {
+			return "error: " + err.Error(), true
+		}
+		return "saved " + strings.Join(q.req.Grant, ", ") + " to the " + scope + " config", false
+	}
+	d, ok := decisions[line]
 	if !ok {
 		return "answer y (allow), a (always) or n (deny)", false
 	}
@@ -87,6 +122,9 @@ func (q *approvalQuestion) answer(line string) (string, bool) {
 	}
 	return "", false // approval_resolved ends it
 }
+
+// saveScopes are the answers that save the grant to a config file.
+var saveScopes = map[string]string{"p": runner.RuleScopeProject, "g": runner.RuleScopeGlobal}
 
 // decisions are the answers to an approval question.
 var decisions = map[string]runner.ApprovalDecision{
