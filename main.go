@@ -253,6 +253,13 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 	if o.Command != "" && a.modelNote != "" {
 		fmt.Fprintf(stderr, "steer: %s\n", a.modelNote)
 	}
+	note := a.modelNote
+	if why := sandboxProblem(cfg); why != "" {
+		if o.Command != "" {
+			fmt.Fprintf(stderr, "steer: %s\n", why)
+		}
+		note = strings.TrimPrefix(note+"; "+why, "; ")
+	}
 	elsewhere := ""
 	if cwd, err := os.Getwd(); err == nil && a.rt.Workspace() != cwd {
 		elsewhere = a.rt.Workspace()
@@ -269,7 +276,7 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 		keys, _ := config.KeyBindingsPath()
 		err := tui.RunTerminal(ctx, a.host, tui.TerminalOptions{Theme: o.Theme, ConfigTheme: cfg.UI.Theme,
 			ThemesDir: themes, KeyBindings: keys,
-			NothingToContinue: a.continued != "", Workspace: elsewhere, ModelNote: a.modelNote,
+			NothingToContinue: a.continued != "", Workspace: elsewhere, ModelNote: note,
 			Notifications: cfg.UI.Notifications, NoSyncOutput: !cfg.UI.SyncOutput})
 		if errors.Is(err, tui.ErrNoTerminal) {
 			fmt.Fprintf(stderr, "steer: %v\n", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -81,4 +82,18 @@ func sandboxPolicy(cfg *config.Config) sandbox.Policy {
 // machine, for /permissions.
 func sandboxProtections(cfg *config.Config) []string {
 	return sandbox.Detect().Describe(sandboxPolicy(cfg))
+}
+
+// sandboxProblem says, once at start-up, that tools.sandbox asks for more
+// than this kernel can enforce (bash then refuses every command); "" when
+// it can, or when the sandbox is off.
+func sandboxProblem(cfg *config.Config) string {
+	p := sandboxPolicy(cfg)
+	if !p.Enabled() {
+		return ""
+	}
+	if err := sandbox.Detect().Check(p); err != nil {
+		return fmt.Sprintf("tools.sandbox is %s but %v: bash refuses every command", cfg.Tools.Sandbox, err)
+	}
+	return ""
 }
