@@ -7,20 +7,7 @@ import (
 	"runtime"
 	"syscall"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
-)
-
-// The Landlock rights the sandbox handles. Reading and executing are not
-// among them, so they stay allowed everywhere; every right that creates,
-// changes, moves or removes a file is.
-const (
-	fileWrites = ll.AccessFSWriteFile | ll.AccessFSTruncate
-	dirWrites  = fileWrites | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile | ll.AccessFSMakeChar |
-		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
-		ll.AccessFSMakeBlock | ll.AccessFSMakeSym | ll.AccessFSRefer
-	tcp = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
 )
 
 // confine applies st to this thread, which then executes the program: the
@@ -43,55 +30,7 @@ func confine(st setup) error {
 	if !st.usesLandlock() {
 		return nil
 	}
-	cfg := landlock.Config{}
-	var rules []landlock.Rule
-	if st.ConfineWrites {
-		cfg.HandledAccessFS = dirWrites
-		for i, list := range [][]string{st.Writable, st.Optional} {
-			r, err := writeRules(list, i == 1)
-			if err != nil {
-				return err
-			}
-			rules = append(rules, r...)
-		}
-	}
-	if st.DenyTCP {
-		cfg.HandledAccessNet = tcp // and no port is allowed
-	}
-	fd, flags, err := cfg.NewRulesetFD(rules...)
-	if err != nil {
-		return fmt.Errorf("landlock: %w", err)
-	}
-	if fd < 0 {
-		return errors.New("landlock: nothing to enforce") // cannot happen with the rights above
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
-	}
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
-		return fmt.Errorf("landlock_restrict_self: %w", err)
-	}
-	return unix.Close(fd)
-}
-
-// writeRules grants writing each path: a directory with everything below
-// it, a file alone. A missing path is an error unless optional.
-func writeRules(paths []string, optional bool) ([]landlock.Rule, error) {
-	var rules []landlock.Rule
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		switch {
-		case err != nil && optional:
-			continue
-		case err != nil:
-			return nil, fmt.Errorf("cannot make %s writable: %w", p, err)
-		case info.IsDir():
-			rules = append(rules, landlock.PathAccess(dirWrites, p))
-		default:
-			rules = append(rules, landlock.PathAccess(fileWrites, p))
-		}
-	}
-	return rules, nil
+	return restrictThread(st)
 }
 
 // checkOwnNetNS fails unless this process is in another network namespace

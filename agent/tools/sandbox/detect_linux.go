@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"syscall"
 
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -24,7 +23,7 @@ func probe() Support {
 
 // landlockABI is the kernel's Landlock ABI, or 0 and why there is none.
 func landlockABI() (int, string) {
-	v, err := ll.LandlockGetABIVersion()
+	v, err := landlockVersion()
 	switch {
 	case err == nil:
 		return v, ""
