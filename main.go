@@ -60,7 +60,9 @@ const (
 func main() {
 	sandbox.MaybeRunChild()
 	releaseInitGarbage()
-	os.Exit(realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := realMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	_ = tools.RemoveTempDirs() // what is left, the next steer removes
+	os.Exit(code)
 }
 
 // releaseInitGarbage collects what package initialisation left and returns

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools/sandbox"
@@ -18,7 +17,8 @@ import (
 // writes confined, a command may write only the workspace, a temp
 // directory of the tool's own (TMPDIR), p.Writable and the paths its call
 // names in allowWrite. The zero Policy, the default, runs commands as
-// before. The binary must call sandbox.MaybeRunChild first thing.
+// before. The binary must call sandbox.MaybeRunChild first thing, and
+// RemoveTempDirs when it exits.
 func WithSandbox(p sandbox.Policy) Option {
 	return func(o *options) { o.sandbox = p }
 }
@@ -66,20 +66,6 @@ const sandboxNote = " Commands run in a sandbox: they may write only the workspa
 
 // networkNote is what the model is told about a sandbox without network.
 const networkNote = " Commands have no network access."
-
-// tempDir is the directory a bash tool's confined commands get as TMPDIR,
-// made on first use and shared by every command of the tool, so that a
-// file one command leaves there is there for the next.
-type tempDir struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-func (d *tempDir) get() (string, error) {
-	d.once.Do(func() { d.path, d.err = os.MkdirTemp("", "steer-bash-") })
-	return d.path, d.err
-}
 
 // sandboxed is the command of one call under the tool's sandbox.
 func (t bashTool) sandboxed(ctx context.Context, command string, args map[string]any) (*sandbox.Cmd, error) {
