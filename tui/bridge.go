@@ -9,6 +9,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/screen"
 )
 
 // FlushInterval is the shortest time between two deltas-only flushes of the
@@ -25,9 +26,14 @@ const FlushInterval = 33 * time.Millisecond
 // states are never late and never lost. The runtime's notices (a failed
 // save, its recovery) take the same way, as msgs.NoticeArrivedMsg, at once.
 // Nothing else calls Send but the owner of runtime calls, with its replies.
+//
+// The wake and urgent signals are sent and drained under mu, with the
+// buffer they announce: a signal in a channel always stands for something
+// not yet taken, so a stale one can never flush later deltas early.
 type bridge struct {
 	send     func(tea.Msg)
 	interval time.Duration
+	clock    screen.Clock // times the interval; tests drive a fake one
 
 	mu      sync.Mutex
 	pending []tagged
@@ -50,10 +56,11 @@ type tagged struct {
 }
 
 // startBridge subscribes to src and starts the pump; send is the program's
-// Send. Call stop before the program's output goes away.
-func startBridge(src Events, send func(tea.Msg), interval time.Duration) *bridge {
+// Send and clock times the interval. Call stop before the program's output
+// goes away.
+func startBridge(src Events, send func(tea.Msg), interval time.Duration, clock screen.Clock) *bridge {
 	b := &bridge{
-		send: send, interval: interval, toolAt: map[string]int{},
+		send: send, interval: interval, clock: clock, toolAt: map[string]int{},
 		wake: make(chan struct{}, 1), urgent: make(chan struct{}, 1),
 		stopCh: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -66,8 +73,8 @@ func startBridge(src Events, send func(tea.Msg), interval time.Duration) *bridge
 // notice is the runtime's notice subscriber: quick, never blocking.
 func (b *bridge) notice(n runner.Notice) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.notices = append(b.notices, n)
-	b.mu.Unlock()
 	signal(b.wake)
 	signal(b.urgent)
 }
@@ -75,6 +82,7 @@ func (b *bridge) notice(n runner.Notice) {
 // receive is the runtime subscriber: quick, never blocking.
 func (b *bridge) receive(ev agent.Event) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if _, ok := ev.(agent.AgentStart); ok {
 		b.run++
 	}
@@ -108,7 +116,6 @@ func (b *bridge) receive(ev agent.Event) {
 		b.pending = append(b.pending, t)
 		urgent = true
 	}
-	b.mu.Unlock()
 	signal(b.wake)
 	if urgent {
 		signal(b.urgent)
@@ -135,6 +142,14 @@ func signal(ch chan struct{}) {
 	}
 }
 
+// drain takes back a signal that the buffer no longer stands behind.
+func drain(ch chan struct{}) {
+	select {
+	case <-ch:
+	default:
+	}
+}
+
 // pump flushes the buffer: at once for urgent events, else after interval.
 func (b *bridge) pump() {
 	defer close(b.done)
@@ -153,10 +168,11 @@ func (b *bridge) pump() {
 			urgent = true
 		default:
 		}
-		if wait := b.interval - time.Since(last); wait > 0 && !urgent {
-			timer := time.NewTimer(wait)
+		if wait := b.interval - b.clock.Now().Sub(last); wait > 0 && !urgent {
+			due := make(chan struct{})
+			timer := b.clock.AfterFunc(wait, func() { close(due) })
 			select {
-			case <-timer.C:
+			case <-due:
 			case <-b.urgent:
 				timer.Stop()
 			case <-b.stopCh:
@@ -164,22 +180,22 @@ func (b *bridge) pump() {
 				return
 			}
 		}
-		last = time.Now()
+		last = b.clock.Now()
 		for _, msg := range b.take() {
 			b.send(msg)
-		}
-		for _, n := range b.takeNotices() {
-			b.send(msgs.NoticeArrivedMsg{Notice: n})
 		}
 	}
 }
 
-// take empties the buffer into one envelope per run, and a session
-// snapshot where the runtime switched sessions.
+// take empties the buffer into one envelope per run, a session snapshot
+// where the runtime switched sessions, and then the notices; the signals
+// that announced them go with them.
 func (b *bridge) take() []tea.Msg {
 	b.mu.Lock()
-	pending := b.pending
-	b.pending, b.toolAt = nil, map[string]int{}
+	pending, notices := b.pending, b.notices
+	b.pending, b.toolAt, b.notices = nil, map[string]int{}, nil
+	drain(b.wake)
+	drain(b.urgent)
 	b.mu.Unlock()
 	var out []tea.Msg
 	for _, t := range pending {
@@ -196,6 +212,9 @@ func (b *bridge) take() []tea.Msg {
 		}
 		out = append(out, msgs.RunEventMsg{RunID: t.run, Events: []agent.Event{t.ev}})
 	}
+	for _, n := range notices {
+		out = append(out, msgs.NoticeArrivedMsg{Notice: n})
+	}
 	return out
 }
 
@@ -210,14 +229,6 @@ func loadedMsg(l runner.SessionLoaded) *msgs.SessionLoadedMsg {
 		Stalled:   st.Stalled,
 		Subagents: l.Subagents, Subagent: l.Subagent,
 	}
-}
-
-func (b *bridge) takeNotices() []runner.Notice {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := b.notices
-	b.notices = nil
-	return n
 }
 
 // stop unsubscribes and ends the pump; events not yet sent are dropped.

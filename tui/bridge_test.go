@@ -12,6 +12,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/tui/msgs"
+	"github.com/steer-tui/steer/tui/screen"
 )
 
 // fakeEvents is an Events source the test pushes events into.
@@ -57,10 +58,81 @@ func toolUpdate(id, out string) agent.ToolExecutionUpdate {
 // collect starts a bridge on src with interval and returns what it sent.
 func collect(t *testing.T, src *fakeEvents, interval time.Duration) (*bridge, chan tea.Msg) {
 	t.Helper()
+	return collectOn(t, src, interval, screen.RealClock)
+}
+
+func collectOn(t *testing.T, src *fakeEvents, interval time.Duration, clock screen.Clock) (*bridge, chan tea.Msg) {
+	t.Helper()
 	out := make(chan tea.Msg, 100)
-	b := startBridge(src, func(m tea.Msg) { out <- m }, interval)
+	b := startBridge(src, func(m tea.Msg) { out <- m }, interval, clock)
 	t.Cleanup(b.stop)
 	return b, out
+}
+
+// pumpClock is a clock that moves only when the test advances it. Each
+// timer scheduled is announced on armed with its duration, so the test
+// knows when the pump has chosen to wait.
+type pumpClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*pumpTimer
+	armed  chan time.Duration
+}
+
+type pumpTimer struct {
+	clock   *pumpClock
+	at      time.Time
+	f       func()
+	stopped bool
+}
+
+func newPumpClock() *pumpClock {
+	return &pumpClock{now: epoch, armed: make(chan time.Duration, 16)}
+}
+
+func (c *pumpClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *pumpClock) AfterFunc(d time.Duration, f func()) screen.Timer {
+	c.mu.Lock()
+	tm := &pumpTimer{clock: c, at: c.now.Add(d), f: f}
+	c.timers = append(c.timers, tm)
+	c.mu.Unlock()
+	c.armed <- d
+	return tm
+}
+
+// advance moves the clock by d and runs the timers that came due.
+func (c *pumpClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []func()
+	kept := c.timers[:0]
+	for _, tm := range c.timers {
+		switch {
+		case tm.stopped:
+		case !tm.at.After(c.now):
+			due = append(due, tm.f)
+		default:
+			kept = append(kept, tm)
+		}
+	}
+	c.timers = kept
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+func (tm *pumpTimer) Stop() bool {
+	tm.clock.mu.Lock()
+	defer tm.clock.mu.Unlock()
+	was := !tm.stopped
+	tm.stopped = true
+	return was
 }
 
 func next(t *testing.T, out chan tea.Msg, within time.Duration) msgs.RunEventMsg {
@@ -121,31 +193,42 @@ func typeAndText(ev agent.Event) string {
 	return ev.Type()
 }
 
+// TestBridgeThrottlesDeltasButNotFinalStates runs the pump on a clock that
+// moves only when the test says: deltas wait for the interval counted from
+// the last flush, and a final state goes out though the clock never moves.
 func TestBridgeThrottlesDeltasButNotFinalStates(t *testing.T) {
-	src := &fakeEvents{}
-	_, out := collect(t, src, 200*time.Millisecond)
-	// Timed from before the flush the interval counts from: the test may
-	// be scheduled late after it, but the deltas never come sooner.
-	start := time.Now()
+	const interval = 200 * time.Millisecond
+	src, clock := &fakeEvents{}, newPumpClock()
+	_, out := collectOn(t, src, interval, clock)
 	src.emit(agent.AgentStart{})
 	next(t, out, time.Second)
 
 	src.emit(delta("a"))
 	src.emit(delta("ab"))
-	got := next(t, out, time.Second)
-	if waited := time.Since(start); waited < 150*time.Millisecond {
-		t.Fatalf("deltas flushed after %v, before the interval", waited)
+	select {
+	case m := <-out:
+		t.Fatalf("deltas flushed before the interval: %#v", m)
+	case d := <-clock.armed:
+		if d != interval {
+			t.Fatalf("the pump waits %v after a flush, want the interval %v", d, interval)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the pump neither flushed nor waited within a second")
 	}
+	clock.advance(interval - time.Nanosecond)
+	select {
+	case m := <-out:
+		t.Fatalf("deltas flushed before the interval: %#v", m)
+	default:
+	}
+	clock.advance(time.Nanosecond)
+	got := next(t, out, time.Second)
 	if len(got.Events) != 1 {
 		t.Fatalf("deltas were not merged: %d events", len(got.Events))
 	}
 
-	start = time.Now()
 	src.emit(delta("abc"), agent.MessageEnd{Message: agent.Message{Role: agent.RoleAssistant}})
 	got = next(t, out, time.Second)
-	if waited := time.Since(start); waited > 150*time.Millisecond {
-		t.Fatalf("the final state waited %v for the throttle", waited)
-	}
 	if len(got.Events) != 2 {
 		t.Fatalf("flushed %d events, want the delta and the end", len(got.Events))
 	}
@@ -175,6 +258,35 @@ func TestBridgeSplitsEnvelopesByRun(t *testing.T) {
 	second, ok2 := got[len(got)-1].(msgs.RunEventMsg)
 	if len(got) != 2 || !ok1 || !ok2 || first.RunID != 1 || len(first.Events) != 2 || second.RunID != 2 {
 		t.Fatalf("envelopes = %+v", got)
+	}
+}
+
+// TestBridgeTakeLeavesNoStaleSignal: once the buffer is taken no wake-up
+// is left behind for it, so a delta that comes next is not flushed early
+// on the urgent signal of an event already sent.
+func TestBridgeTakeLeavesNoStaleSignal(t *testing.T) {
+	tests := []struct {
+		name   string
+		arrive func(b *bridge)
+	}{
+		{"an urgent event", func(b *bridge) { b.receive(agent.AgentStart{}) }},
+		{"a delta", func(b *bridge) { b.receive(delta("a")) }},
+		{"a notice", func(b *bridge) { b.notice(runner.Notice{Kind: runner.NoticePersistError}) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &bridge{toolAt: map[string]int{}, wake: make(chan struct{}, 1), urgent: make(chan struct{}, 1)}
+			tt.arrive(b)
+			if len(b.wake) != 1 {
+				t.Fatal("the arrival did not wake the pump")
+			}
+			if got := b.take(); len(got) != 1 {
+				t.Fatalf("took %#v, want the one arrival", got)
+			}
+			if len(b.wake) != 0 || len(b.urgent) != 0 {
+				t.Fatalf("signals left after the take: wake %d, urgent %d", len(b.wake), len(b.urgent))
+			}
+		})
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/screen"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
@@ -39,7 +40,7 @@ func newHarness(t *testing.T, rt Runtime, width, height int, opts ...func(*Optio
 		f(&o)
 	}
 	h := &harness{t: t, m: New(rt, o), msgs: make(chan tea.Msg, 4096)}
-	b := startBridge(rt, func(msg tea.Msg) { h.msgs <- msg }, time.Millisecond)
+	b := startBridge(rt, func(msg tea.Msg) { h.msgs <- msg }, time.Millisecond, screen.RealClock)
 	t.Cleanup(b.stop)
 	servers := startMCPWatch(rt, func(msg tea.Msg) { h.msgs <- msg })
 	t.Cleanup(servers.stop)

@@ -60,7 +60,7 @@ func Run(ctx context.Context, rt Runtime, opts Options) error {
 	p = tea.NewProgram(framed{Model: m, screen: scr, pastes: pastes, in: in, out: out}, tea.WithContext(ctx), tea.WithoutRenderer(),
 		tea.WithoutSignalHandler(), tea.WithInput(pastes.Input()))
 	stopSize := screen.WatchSize(out, func(w, h int) { p.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
-	b := startBridge(rt, p.Send, FlushInterval)
+	b := startBridge(rt, p.Send, FlushInterval, screen.RealClock)
 	mw := startMCPWatch(rt, p.Send)
 	m.calls.start(p.Send)
 	final, err := p.Run()

@@ -18,6 +18,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/screen"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
@@ -143,7 +144,7 @@ func tuiCPU(b *testing.B, answer *agenttest.Response) time.Duration {
 	defer stop()
 	m := New(rt, Options{Theme: theme.Plain(), Profile: termenv.Ascii, Now: fixedClock})
 	tm := teatest.NewTestModel(b, m, teatest.WithInitialTermSize(120, 40))
-	br := startBridge(rt, tm.Send, FlushInterval)
+	br := startBridge(rt, tm.Send, FlushInterval, screen.RealClock)
 	defer br.stop()
 	m.calls.start(tm.Send)
 	defer m.calls.stop(time.Second)

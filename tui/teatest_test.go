@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/failover"
+	"github.com/steer-tui/steer/tui/screen"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
@@ -33,7 +34,7 @@ func startProgramAt(t *testing.T, rt Runtime, clk *fakeClock, opts ...func(*Opti
 	}
 	m := New(rt, o)
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
-	b := startBridge(rt, tm.Send, FlushInterval)
+	b := startBridge(rt, tm.Send, FlushInterval, screen.RealClock)
 	t.Cleanup(b.stop)
 	w := startMCPWatch(rt, tm.Send)
 	t.Cleanup(w.stop)

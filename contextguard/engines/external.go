@@ -47,28 +47,44 @@ type ExternalConfig struct {
 // An answer that breaks only its own call's contract (an error, a result
 // that does not parse) fails that call alone.
 //
-// Reset kills the process (the Guard resets an engine it quarantines);
-// Close ends it for good. The process is the leader of its own process
-// group, and both kill the whole group, so nothing it started outlives it.
-// It never inherits steer's stdout or stderr.
+// A start is shared: the calls that come while a process starts wait for
+// it, each under its own context, and a call that gives up does not end it;
+// a start that fails fails them all, and only a call after it starts again.
+// So calls that time out together on a hung engine leave one process, whose
+// stderr they all quote, never a second started as the first is given up.
+//
+// Reset kills the process, or the one starting (the Guard resets an engine
+// it quarantines); Close ends it for good. The process is the leader of its
+// own process group, and both kill the whole group, so nothing it started
+// outlives it. It never inherits steer's stdout or stderr.
 type External struct {
 	cfg ExternalConfig
-	// starting is a one-slot lock held while a process starts, so that
-	// concurrent first calls start one process, not several.
-	starting chan struct{}
-	ids      atomic.Uint64
+	ids atomic.Uint64
 
 	mu     sync.Mutex
 	proc   *process
+	starts *startup // the start under way, nil when none
 	closed bool
 	// last is the process started last, handshaken or not: a call that
 	// timed out quotes its stderr (StderrTail).
 	last *process
 }
 
+// startup is one start of the engine's process: done closes when it is
+// handshaken (proc) or has failed (err). Its fields are guarded by the
+// External's mu.
+type startup struct {
+	done chan struct{}
+	proc *process
+	err  error
+	// stopped is why Reset or Close gave the start up; the process, once
+	// there, is ended with it.
+	stopped error
+}
+
 // NewExternal returns the engine cfg describes, without starting it.
 func NewExternal(cfg ExternalConfig) *External {
-	return &External{cfg: cfg, starting: make(chan struct{}, 1)}
+	return &External{cfg: cfg}
 }
 
 var (
@@ -116,16 +132,31 @@ func (e *External) AfterTurn(ctx context.Context, req AfterTurnRequest) error {
 	return err
 }
 
-// Reset kills the process, failing the calls waiting on it; the next call
-// starts a fresh one.
+// Reset kills the process, or the one starting, failing the calls waiting
+// on it; the next call starts a fresh one.
 func (e *External) Reset() {
 	e.mu.Lock()
-	p := e.proc
+	p, starting := e.proc, e.giveUpStart(errReset)
 	e.proc = nil
 	e.mu.Unlock()
-	if p != nil {
-		p.kill(errReset)
+	for _, p := range []*process{p, starting} {
+		if p != nil {
+			p.kill(errReset)
+		}
 	}
+}
+
+// giveUpStart detaches the start under way, if any, marking it stopped by
+// err, and returns its process if it has one yet (the start ends one that
+// comes later itself). Called with mu held.
+func (e *External) giveUpStart(err error) *process {
+	s := e.starts
+	if s == nil {
+		return nil
+	}
+	e.starts = nil
+	s.stopped = err
+	return s.proc
 }
 
 // StderrTail implements StderrTailer: the last lines the process started
@@ -147,11 +178,23 @@ func (e *External) StderrTail() string {
 // to call more than once.
 func (e *External) Close() error {
 	e.mu.Lock()
-	p := e.proc
+	p, s := e.proc, e.starts
+	starting := e.giveUpStart(ErrClosed)
 	e.proc, e.closed = nil, true
 	e.mu.Unlock()
-	if p != nil {
-		p.stop(ErrClosed, closeGrace)
+	for _, p := range []*process{p, starting} {
+		if p != nil {
+			p.stop(ErrClosed, closeGrace)
+		}
+	}
+	if s != nil && starting == nil {
+		// Its process is not there yet: the start stops it once it is.
+		t := time.NewTimer(reapWait)
+		defer t.Stop()
+		select {
+		case <-s.done:
+		case <-t.C:
+		}
 	}
 	return nil
 }
@@ -170,50 +213,80 @@ func roundTrip[T any](ctx context.Context, e *External, m Method, params any) (T
 	return decodeResult[T](m, raw)
 }
 
-// running returns the live process, starting and handshaking one if there
-// is none.
+// running returns the live process, starting and handshaking one, or
+// waiting for the start under way, if there is none.
 func (e *External) running(ctx context.Context) (*process, error) {
+	e.mu.Lock()
+	p, s, closed := e.proc, e.starts, e.closed
+	switch {
+	case closed:
+		e.mu.Unlock()
+		return nil, ErrClosed
+	case p != nil && p.ended() == nil:
+		e.mu.Unlock()
+		return p, nil
+	case s == nil:
+		s = &startup{done: make(chan struct{})}
+		e.starts = s
+		go e.start(s)
+	}
+	e.mu.Unlock()
 	select {
-	case e.starting <- struct{}{}:
+	case <-s.done:
+		return s.proc, s.err
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
 	}
-	defer func() { <-e.starting }()
-	e.mu.Lock()
-	p, closed := e.proc, e.closed
-	e.mu.Unlock()
-	switch {
-	case closed:
-		return nil, ErrClosed
-	case p != nil && p.ended() == nil:
-		return p, nil
-	}
+}
 
+// start starts and handshakes s's process, under no caller's context: it
+// ends when the engine answers, fails, or Reset or Close stop it.
+func (e *External) start(s *startup) {
 	p, err := start(e.cfg)
 	if err != nil {
-		return nil, &Failure{Reason: ReasonCrash, Err: fmt.Errorf("could not start %q: %w", e.cfg.Command, err)}
+		e.finish(s, nil, &Failure{Reason: ReasonCrash, Err: fmt.Errorf("could not start %q: %w", e.cfg.Command, err)})
+		return
 	}
 	e.mu.Lock()
-	e.last = p
+	stopped := s.stopped
+	if stopped == nil {
+		s.proc, e.last = p, p
+	}
 	e.mu.Unlock()
-	raw, err := p.request(ctx, e.ids.Add(1), MethodInfo, infoParams{Protocol: ProtocolVersion, Engine: e.cfg.Name})
+	if stopped != nil {
+		p.stop(stopped, 0)
+		e.finish(s, nil, stopped)
+		return
+	}
+	raw, err := p.request(context.Background(), e.ids.Add(1), MethodInfo, infoParams{Protocol: ProtocolVersion, Engine: e.cfg.Name})
 	var info infoResult
 	if err == nil {
 		info, err = decodeResult[infoResult](MethodInfo, raw)
 	}
 	if err != nil {
 		p.kill(err)
-		return nil, err
+		e.finish(s, nil, err)
+		return
 	}
 	p.info = Info{Name: e.cfg.Name, Version: info.Version, OwnsCompaction: info.OwnsCompaction}
+	e.finish(s, p, nil)
+}
 
+// finish ends start s with its handshaken process p, or err. A start that
+// Reset or Close gave up meanwhile keeps no process (they ended the one it
+// had) and fails with why.
+func (e *External) finish(s *startup, p *process, err error) {
 	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		p.kill(ErrClosed)
-		return nil, ErrClosed
+	defer e.mu.Unlock()
+	if e.starts == s {
+		e.starts = nil
 	}
-	e.proc = p
-	e.mu.Unlock()
-	return p, nil
+	if err == nil && s.stopped != nil {
+		err = s.stopped
+	}
+	s.proc, s.err = nil, err
+	if err == nil {
+		e.proc, s.proc = p, p
+	}
+	close(s.done)
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,6 +18,9 @@ import (
 // program: the child runs TestHelperEngine, which serves the role
 // helperEnv names on its stdin and stdout.
 const helperEnv = "STEER_ENGINE_HELPER"
+
+// helperGateEnv names the FIFO the "gated" helper reads before it serves.
+const helperGateEnv = "STEER_ENGINE_GATE"
 
 // TestHelperEngine is not a test: it is the engine program of the
 // external-engine tests (see helperRoles).
@@ -141,6 +145,18 @@ var helperRoles = map[string]helperRole{
 			os.Exit(2)
 		}
 	}, serve: echo, ignoreEOF: true},
+	// gated says its pid, then answers nothing, the handshake included,
+	// until the FIFO helperGateEnv names is opened and closed by the test.
+	"gated": {start: func() {
+		fmt.Fprintf(os.Stderr, "gated pid %d\n", os.Getpid())
+		gate, err := os.Open(os.Getenv(helperGateEnv))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "helper: gate:", err)
+			os.Exit(2)
+		}
+		_, _ = io.Copy(io.Discard, gate)
+		gate.Close()
+	}, serve: echo},
 }
 
 // helperConfig is an external engine running the helper in role.

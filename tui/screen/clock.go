@@ -17,6 +17,9 @@ type Timer interface {
 	Stop() bool
 }
 
+// RealClock is the wall clock: time.Now and time.AfterFunc.
+var RealClock Clock = realClock{}
+
 type realClock struct{}
 
 func (realClock) Now() time.Time { return time.Now() }
