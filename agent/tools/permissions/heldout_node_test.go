@@ -83,7 +83,7 @@ var nodeSet = heldoutSet{
 		{"ｒｍ -rf x", "ask"},
 		{"npm tеst", "ask"},
 		{"npm\u00a0test", "ask"},
-		{"/bin/rm -rf x", "ask"},
+		{"/bin/rm -rf x", "deny Bash(rm -rf:*)"},
 		// what cannot be read from the text
 		{"echo $(whoami)", "forced"},
 		{`echo "$(cat .env)"`, "forced"},
@@ -146,6 +146,6 @@ var nodeSet = heldoutSet{
 		{"npm publish --dry-run", "deny Bash(npm publish:*)"},
 		{"npm run lint -- --fix; npm publish", "deny Bash(npm publish:*)"},
 		{"timeout 10 npm publish", "deny Bash(npm publish:*)"},
-		{"NODE_ENV=test npm test", "allow"},
+		{"NODE_ENV=test npm test", "ask"},
 	},
 }
