@@ -37,8 +37,9 @@ type heldoutCase struct {
 	cmd, want string
 }
 
-// heldoutSets are the five rule sets; each file heldout_*_test.go holds one.
-var heldoutSets = []heldoutSet{nodeSet, gitSet, strictSet, globSet, steerSet}
+// heldoutSets are the five rule sets, each in a file heldout_*_test.go,
+// and the cases found while judging them (heldout_found_test.go).
+var heldoutSets = []heldoutSet{nodeSet, gitSet, strictSet, globSet, steerSet, foundSet}
 
 func TestHeldOut(t *testing.T) {
 	env := heldoutEnv(t)
@@ -50,8 +51,8 @@ func TestHeldOut(t *testing.T) {
 			cmd := strings.NewReplacer("{ws}", env.Workspace, "{home}", env.Home).Replace(tc.cmd)
 			d := permissions.Evaluate(rules, permissions.Call{Tool: "bash", Command: cmd}, env)
 			if msg := heldoutMismatch(tc.want, d); msg != "" {
-				t.Errorf("%s: %q: want %s, got %s (rule %q, forced %v, reason %q)",
-					set.name, tc.cmd, tc.want, d.Verdict, d.Rule, d.Forced, d.Reason)
+				t.Errorf("%s: %q: want %s, got %s, %s (rule %q, forced %v, reason %q)",
+					set.name, tc.cmd, tc.want, d.Verdict, msg, d.Rule, d.Forced, d.Reason)
 			}
 		}
 	}
@@ -66,6 +67,11 @@ func heldoutMismatch(want string, d permissions.Decision) string {
 	needsApproval := d.Verdict == permissions.Asks || d.Verdict == permissions.Undecided
 	if needsApproval && mentionsDeny(d.Reason) {
 		return "an ask whose reason says deny"
+	}
+	// "needs approval" names the rule that would allow the call, unless an
+	// ask rule decided, which no allow rule overrides.
+	if needsApproval && !(d.Verdict == permissions.Asks && d.Rule != "") && len(d.Suggest) == 0 {
+		return "an ask that names no rule to allow it"
 	}
 	switch kind {
 	case "allow":

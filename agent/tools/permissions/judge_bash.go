@@ -33,6 +33,10 @@ func judgeBash(rules []Rule, call Call, env Env) judgement {
 		allow, j.askRule = Rule{}, true
 	}
 	d := combine(parts, allow.Text)
+	if len(parts) == 0 && d.Verdict == Undecided && whole != "" {
+		// Only tests, arithmetic or comments: name the command itself.
+		d.Reason = "no rule covers " + oneLine(whole)
+	}
 	if asks && d.Verdict != Denied && !d.Forced {
 		d.Verdict, d.Rule = Asks, ask.Text
 		d.Reason = "rule " + ask.Text + " asks for " + oneLine(whole)
