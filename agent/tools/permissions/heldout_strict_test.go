@@ -83,6 +83,15 @@ var strictSet = heldoutSet{
 		{`bash -c 'sh -c "rm x"'`, "deny Bash(rm:*)"},
 		{"sh -c 'ls; rm x'", "deny Bash(rm:*)"},
 		{"ls | xargs -I{} sh -c 'rm {}'", "deny Bash(rm:*)"},
+		// a path names its command by its base name for deny rules, and the
+		// commands the issue does not list as wrappers are read as such
+		// (the issue is silent; refusing is what a deny rule is for)
+		{"/usr/bin/curl x", "deny Bash(curl:*)"},
+		{"command rm x", "deny Bash(rm:*)"},
+		{"exec rm x", "deny Bash(rm:*)"},
+		{"trap 'rm x' EXIT", "deny Bash(rm:*)"},
+		{"watch -n 1 rm x", "deny Bash(rm:*)"},
+		{"eval 'rm x'", "deny Bash(rm:*)"},
 		// quoting does not hide a command
 		{`c\url x`, "deny Bash(curl:*)"},
 		{`'cu'"rl" x`, "deny Bash(curl:*)"},
@@ -110,8 +119,7 @@ var strictSet = heldoutSet{
 		{`echo "$(rm x)"`, "deny Bash(rm:*)"},
 		{"echo ${X:-$(rm x)}", "deny Bash(rm:*)"},
 		{"echo $(( $(rm x) + 1 ))", "deny Bash(rm:*)"},
-		// other commands: a path, a longer name, a lookalike
-		{"/usr/bin/curl x", "deny Bash(curl:*)"},
+		// other commands: a longer name, a lookalike, no rule, an ask rule
 		{"curly", "ask"},
 		{"rmdir x", "ask"},
 		{"sudoedit /etc/x", "ask"},
@@ -124,10 +132,6 @@ var strictSet = heldoutSet{
 		{"git push", "ask"},
 		{"bash script.sh", "ask"},
 		{"./run.sh", "ask"},
-		{"command rm x", "deny Bash(rm:*)"},
-		{"exec rm x", "deny Bash(rm:*)"},
-		{"trap 'rm x' EXIT", "deny Bash(rm:*)"},
-		{"watch -n 1 rm x", "deny Bash(rm:*)"},
 		{"[ -f go.mod ] && go test ./...", "ask"},
 		{"test -d vendor || make vendor", "ask"},
 		// forced
@@ -140,7 +144,6 @@ var strictSet = heldoutSet{
 		{"python3 - <<'EOF'\nprint(1)\nEOF", "forced"},
 		{"bash <<EOF\nls\nEOF", "forced"},
 		{"sh < script.sh", "ask"},
-		{"eval 'rm x'", "deny Bash(rm:*)"},
 		{"ls )", "forced"},
 		{"if then fi", "forced"},
 	},
