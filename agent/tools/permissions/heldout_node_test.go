@@ -78,12 +78,14 @@ var nodeSet = heldoutSet{
 		{"xargs rm < files.txt", "ask"},
 		{"find . -exec rm {} +", "ask"},
 		{"npm test | sh", "ask"},
+		// assignments before a command are part of what a rule must name
+		// (the issue is silent: PATH=… or LD_PRELOAD=… change what runs)
+		{"NODE_ENV=test npm test", "ask"},
 		{"cat build.js | node", "ask"},
 		// lookalikes are other commands: never denied, never allowed
 		{"ｒｍ -rf x", "ask"},
 		{"npm tеst", "ask"},
 		{"npm\u00a0test", "ask"},
-		{"/bin/rm -rf x", "deny Bash(rm -rf:*)"},
 		// what cannot be read from the text
 		{"echo $(whoami)", "forced"},
 		{`echo "$(cat .env)"`, "forced"},
@@ -115,7 +117,8 @@ var nodeSet = heldoutSet{
 		// does not parse
 		{"ls &&", "forced"},
 		{`echo "unterminated`, "forced"},
-		// denied parts anywhere
+		// denied parts anywhere; a path names its command by its base name
+		{"/bin/rm -rf x", "deny Bash(rm -rf:*)"},
 		{"rm -rf node_modules", "deny Bash(rm -rf:*)"},
 		{"rm -rf", "deny Bash(rm -rf:*)"},
 		{"npm test && rm -rf dist", "deny Bash(rm -rf:*)"},
@@ -146,6 +149,5 @@ var nodeSet = heldoutSet{
 		{"npm publish --dry-run", "deny Bash(npm publish:*)"},
 		{"npm run lint -- --fix; npm publish", "deny Bash(npm publish:*)"},
 		{"timeout 10 npm publish", "deny Bash(npm publish:*)"},
-		{"NODE_ENV=test npm test", "ask"},
 	},
 }
