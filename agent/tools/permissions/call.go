@@ -165,8 +165,8 @@ func (w *walker) runElsewhere(dir *word) (restore func()) {
 	saved := w.base
 	w.base = ""
 	if dir != nil && dir.lit {
-		if to, ok := resolveTarget(dir.text, saved, w.env.Home); ok {
-			w.base = to
+		if to, ok := targetPath(dir.text, saved, w.env.Home); ok {
+			w.base = physical(to)
 		}
 	}
 	return func() { w.base = saved }

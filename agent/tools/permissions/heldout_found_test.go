@@ -8,7 +8,7 @@ var foundSet = heldoutSet{
 	name: "found",
 	allow: []string{
 		"Bash(ls:*)", "Bash(sudo:*)", "Bash(timeout:*)", "Bash(xargs:*)", "Bash(find:*)", "Bash(sh:*)",
-		"Bash(echo:*)", "Bash(env:*)", "Bash(go test:*)",
+		"Bash(echo:*)", "Bash(env:*)", "Bash(go test:*)", "Bash(cd:*)",
 	},
 	deny: []string{"Bash(rm *)", "Bash(curl:*)"},
 	cases: []heldoutCase{
@@ -53,6 +53,13 @@ var foundSet = heldoutSet{
 		{"env -C sub sh -c 'echo x > y'", "allow"},
 		{`find . -exec sh -c 'echo > y' \;`, "allow"},
 		{"env -C /tmp ls > y", "allow"},
+		// the kernel follows a link before the .. after it; cd, by default,
+		// takes the name off
+		{"echo x > link/../x", "forced"},
+		{"echo x >> ./link/../../x", "forced"},
+		{"env -C link/.. sh -c 'echo x > y'", "forced"},
+		{"cd link/.. && echo x > y", "allow"},
+		{"echo x > sub/../y", "allow"},
 		// a command of tests alone is named whole
 		{"[[ -f x ]]", "ask"},
 	},
