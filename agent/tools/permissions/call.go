@@ -13,12 +13,8 @@ import (
 // without them another.
 func (w *walker) call(c *syntax.CallExpr, sc scope, s *syntax.Stmt) *cmdPart {
 	var args []word
-	for i, a := range c.Args {
-		if i == 0 {
-			args = append(args, sc.convertHead(a)...)
-		} else {
-			args = append(args, sc.convert(a))
-		}
+	for _, a := range c.Args {
+		args = append(args, sc.convertBraces(a)...)
 	}
 	assigns := make([]string, len(c.Assigns))
 	for i, a := range c.Assigns {
@@ -59,6 +55,9 @@ func (w *walker) simple(p *cmdPart, args []word, sc scope, body string) {
 	case head.glob:
 		w.force(p, sc, nil, "glob in command position: "+head.text)
 		return
+	case sc.replaceHead && strings.Contains(head.text, sc.replace):
+		w.force(p, sc, nil, "the command is filled in at run time: "+head.text)
+		return
 	}
 	name := path.Base(head.text)
 	switch name {
@@ -73,19 +72,36 @@ func (w *walker) simple(p *cmdPart, args []word, sc scope, body string) {
 		w.chdir(name, args[1:])
 	}
 	u := unwrap(name, args)
+	if u.elsewhere {
+		defer w.runElsewhere(u.chdir)()
+	}
 	switch {
 	case u.script != nil:
 		p.wrapper = true
-		if !u.script.lit {
+		switch {
+		case !u.script.lit:
 			w.force(p, sc, nil, fmt.Sprintf("%s runs a script that is not literal: %s", name, u.script.text))
-			return
+		case sc.replace != "" && strings.Contains(u.script.text, sc.replace):
+			// What fills it in may be any command, but what the text
+			// holds is still read, so its denied commands stay denied.
+			w.force(p, sc, nil, fmt.Sprintf("%s runs a script filled in at run time: %s", name, u.script.text))
+			w.nested(p, u.script.text, u.script.pos+1, sc)
+		default:
+			w.nested(p, u.script.text, u.script.pos+1, sc)
 		}
-		w.nested(p, u.script.text, u.script.pos+1, sc)
 		return
 	case len(u.inners) > 0:
 		p.wrapper = true
 		if u.clearsStdin {
 			sc.stdin = ""
+		}
+		switch {
+		case u.replace != "":
+			sc.replace, sc.replaceHead = u.replace, u.replaceHead
+		case sc.replace != "":
+			// The inner command's name is an argument of the command
+			// that input fills in: xargs -I{} sudo {}.
+			sc.replaceHead = true
 		}
 		sc.depth++
 		for _, in := range u.inners {
@@ -140,6 +156,20 @@ func heredocBody(s *syntax.Stmt) string {
 		}
 	}
 	return ""
+}
+
+// runElsewhere moves the base of relative redirects to dir (unknown when
+// nil or not literal) for the commands a wrapper runs there (env -C DIR,
+// sudo -D DIR, find -execdir), and returns what puts it back.
+func (w *walker) runElsewhere(dir *word) (restore func()) {
+	saved := w.base
+	w.base = ""
+	if dir != nil && dir.lit {
+		if to, ok := targetPath(dir.text, saved, w.env.Home); ok {
+			w.base = physical(to)
+		}
+	}
+	return func() { w.base = saved }
 }
 
 // chdir follows a cd, pushd or popd for the redirects after it: a literal

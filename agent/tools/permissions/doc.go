@@ -7,8 +7,11 @@
 // test:*), Read(./docs/**), Edit(src/**), WebFetch(domain:example.com),
 // mcp__github__create_issue. Claude Code's tool names map onto steer's
 // (Read also covers ls, find and grep; Edit covers edit and write); steer's
-// own lowercase names name exactly that tool. Parse reads one rule; the
-// caller sets its Source.
+// own lowercase names name exactly that tool. Bash(X:*) is X alone or X, a
+// space and anything; Bash(X) is exactly X; a * elsewhere is any run of
+// bytes, and a lone trailing " *" is optional, so that Bash(rm *) is
+// Bash(rm:*) as in Claude Code. Parse reads one rule; the caller sets its
+// Source.
 //
 // # Precedence
 //
@@ -24,9 +27,11 @@
 // 'literal', …) is a Part with its own verdict. A command runs without
 // asking only when every part is allowed. Constructs whose effect cannot be
 // read from the text — command substitution, eval, a variable in command
-// position, a script fed to an interpreter on stdin, a redirect writing
-// outside the workspace or to a protected path — force an ask (Decision.Forced)
-// that only a rule matching the whole command string can lift.
+// position, a script fed to an interpreter on stdin, a command or script
+// that xargs -I or find fills in from its input, a redirect writing outside
+// the workspace or to a protected path (resolved as the kernel opens it) —
+// force an ask (Decision.Forced) that only a rule matching the whole
+// command string can lift.
 //
 // # Grants
 //

@@ -33,6 +33,10 @@ func judgeBash(rules []Rule, call Call, env Env) judgement {
 		allow, j.askRule = Rule{}, true
 	}
 	d := combine(parts, allow.Text)
+	if len(parts) == 0 && d.Verdict == Undecided && whole != "" {
+		// Only tests, arithmetic or comments: name the command itself.
+		d.Reason = "no rule covers " + oneLine(whole)
+	}
 	if asks && d.Verdict != Denied && !d.Forced {
 		d.Verdict, d.Rule = Asks, ask.Text
 		d.Reason = "rule " + ask.Text + " asks for " + oneLine(whole)
@@ -88,17 +92,36 @@ func judgePart(rules []Rule, cp *cmdPart) Part {
 		p.Verdict, p.Reason = Asks, reason
 		return p
 	}
+	if blankInName(cp.words) {
+		return p
+	}
 	if r, ok := first(rules, Allow, func(r Rule) bool { return r.covers(toolBash) && matchCommand(r, p.Text) }); ok {
 		p.Verdict, p.Rule = Allowed, r.Text
 	}
 	return p
 }
 
+// blankInName reports whether the command's name (its first word after
+// assignments) holds a blank: 'go test' ./... runs a program named
+// "go test", which no allow rule written as words (Bash(go test:*)) names,
+// though the joined text reads the same.
+func blankInName(words []string) bool {
+	for _, w := range words {
+		if !isAssignment(w) {
+			return strings.ContainsAny(w, asciiBlanks)
+		}
+	}
+	return false
+}
+
 // matchCommand matches a Bash rule against a command text: Bash(X:*) is X
 // alone or X, a space and anything; Bash(X) is exactly X; a * anywhere
-// else matches any run of bytes. Blanks are compared collapsed, as the
-// spec was parsed, so a word holding several spaces matches a spec written
-// from its text.
+// else matches any run of bytes, and a spec whose one * ends it after a
+// space (Bash(rm *)) also matches what comes before: as in Claude Code,
+// where " *" is the ":*" of old, so that Bash(rm *) in deny refuses the
+// bare rm that xargs runs. Blanks are compared collapsed, as the spec was
+// parsed, so a word holding several spaces matches a spec written from
+// its text.
 func matchCommand(r Rule, text string) bool {
 	if r.whole() {
 		return true
@@ -106,6 +129,9 @@ func matchCommand(r Rule, text string) bool {
 	text = collapseBlanks(text)
 	if r.prefix {
 		return glob(r.spec, text) || glob(r.spec+" *", text)
+	}
+	if head, ok := strings.CutSuffix(r.spec, " *"); ok && !strings.Contains(head, "*") && head == text {
+		return true
 	}
 	return glob(r.spec, text)
 }

@@ -62,11 +62,12 @@ func (j judgement) narrow(rules []Rule, call Call, env Env) []Rule {
 }
 
 // bashGrants returns a prefix rule per part no rule covers, or the exact
-// command when it asks by itself or a part has no prefix a rule can hold
-// (a command word that is empty or all blanks).
+// command when it asks by itself, has no part at all ([[ -f x ]]) or a part
+// has no prefix a rule can hold (a command word that is empty or all
+// blanks).
 func (j judgement) bashGrants(call Call) []string {
 	exact := []string{"Bash(" + trimBlanks(call.Command) + ")"}
-	if j.decision.Forced {
+	if j.decision.Forced || len(j.decision.Parts) == 0 {
 		return exact
 	}
 	var out []string

@@ -38,12 +38,12 @@ func (w *walker) redirect(r *syntax.Redirect, sc scope, base string, owner *cmdP
 		force("redirect to an unknown target: " + t.text)
 		return
 	}
-	target, ok := resolveTarget(t.text, base, w.env.Home)
+	raw, ok := targetPath(t.text, base, w.env.Home)
 	if !ok {
 		force("redirect to an unknown target: " + t.text)
 		return
 	}
-	if reason := writeReason(target, w.env); reason != "" {
+	if reason := writeReason(filepath.Clean(raw), physical(raw), w.env); reason != "" {
 		force(reason)
 	}
 }
@@ -70,39 +70,79 @@ func isFdDup(s string) bool {
 	return true
 }
 
-// resolveTarget makes a redirect target or cd operand absolute: ~ and ~/x
-// from home, relative ones from base, with .. resolved. ok is false when it
-// cannot be known (~user, a relative path after an unknown cd).
+// resolveTarget makes a cd operand absolute as cd does by default: ~ and
+// ~/x from home, relative ones from base, with .. taking off the name
+// before it whatever that name is. ok is false when it cannot be known
+// (~user, a relative path after an unknown cd).
 func resolveTarget(t, base, home string) (string, bool) {
+	raw, ok := targetPath(t, base, home)
+	if !ok {
+		return "", false
+	}
+	return filepath.Clean(raw), true
+}
+
+// targetPath is t made absolute (see resolveTarget) but not cleaned: the
+// path a system call gets, whose .. follows the symbolic link before it.
+func targetPath(t, base, home string) (string, bool) {
 	switch {
 	case t == "~" || strings.HasPrefix(t, "~/"):
 		if home == "" {
 			return "", false
 		}
-		return filepath.Join(home, t[1:]), true
+		return home + t[1:], true
 	case strings.HasPrefix(t, "~"):
 		return "", false
 	case filepath.IsAbs(t):
-		return filepath.Clean(t), true
+		return t, true
 	case base == "":
 		return "", false
 	}
-	return filepath.Join(base, t), true
+	return base + string(filepath.Separator) + t, true
+}
+
+// physical resolves the absolute path p as the kernel does when a file is
+// opened: each existing name's symbolic links before the .. after it, so
+// that link/../x lies beside the link's target, not in the link's
+// directory. From the first name that does not exist the rest is read as
+// written.
+func physical(p string) string {
+	names := strings.Split(p, string(filepath.Separator))
+	cur := string(filepath.Separator)
+	for i, name := range names {
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, name)
+		real, err := filepath.EvalSymlinks(next)
+		if err != nil {
+			return filepath.Join(append([]string{next}, names[i+1:]...)...)
+		}
+		cur = real
+	}
+	return cur
 }
 
 // writeReason says why writing target forces an ask, "" when it does not:
 // outside the workspace or under a protected path, checked both as written
-// and with its existing symbolic links resolved.
-func writeReason(target string, env Env) string {
+// (target, cleaned) and as the kernel resolves it (real).
+func writeReason(target, real string, env Env) string {
 	if harmlessTargets[target] {
 		return ""
 	}
-	real := resolveExisting(target)
-	if p := protectedBy(target, env); p != "" || real != target && protectedBy(real, env) != "" {
+	switch {
+	case protectedBy(target, env) != "":
 		return "writes a protected path: " + target
-	}
-	if !within(real, env.Workspace) || !within(target, env.Workspace) {
+	case protectedBy(real, env) != "":
+		return "writes a protected path: " + real
+	case !within(target, env.Workspace):
 		return "writes outside the workspace: " + target
+	case !within(real, env.Workspace):
+		return "writes outside the workspace: " + real
 	}
 	return ""
 }

@@ -48,6 +48,12 @@ type scope struct {
 	// owner is the simple command whose words are being read, which forced
 	// reasons attach to; nil outside one.
 	owner *cmdPart
+	// replace is the string a wrapper around the command replaces with its
+	// input in the command's arguments (xargs -I S, find's {}), and in its
+	// name when replaceHead is set: a script that holds it is built at run
+	// time, not read from the text.
+	replace     string
+	replaceHead bool
 }
 
 // pos returns n's offset in the top-level command.

@@ -56,10 +56,11 @@ func (sc scope) convert(wd *syntax.Word) word {
 	return w
 }
 
-// convertHead converts a command's first word, applying brace expansion as
-// bash does before it runs anything: {rm,-rf,x} is the command rm -rf x. An
-// expansion too large to list yields one word that is not literal.
-func (sc scope) convertHead(wd *syntax.Word) []word {
+// convertBraces converts a word of a simple command, applying brace
+// expansion as bash does to each before it runs anything: {rm,-rf,x} is the
+// command rm -rf x, and so is sudo {rm,-rf,x}'s inner command. An expansion
+// too large to list yields one word that is not literal.
+func (sc scope) convertBraces(wd *syntax.Word) []word {
 	// SplitBraces rewrites the word's parts: work on a copy, so that the
 	// tree stays one syntax.Walk can read.
 	split := &syntax.Word{Parts: slices.Clone(wd.Parts)}

@@ -9,30 +9,57 @@ import (
 // which options take a value (skipped with it) and which mean that no
 // command follows.
 type wrapper struct {
-	values    string   // short options whose value is the rest of the word or the next word
-	optional  string   // short options whose value, if any, is attached (xargs -i[R])
-	long      []string // long options whose value is the next word unless written --opt=value
-	none      string   // short options after which no command follows (sudo -l, command -v)
-	operands  int      // operands before the command (timeout's duration)
-	assigns   bool     // NAME=VALUE words before the command are skipped (env, sudo)
-	numbers   bool     // -N is an option (nice -10)
-	noStdin   bool     // the inner command does not read the wrapper's input (xargs)
-	splitLong string   // the long form of env -S, whose value is a command line
+	values       string   // short options whose value is the rest of the word or the next word
+	optional     string   // short options whose value, if any, is attached (xargs -i[R])
+	long         []string // long options whose value is the next word unless written --opt=value
+	optionalLong []string // long options whose value, if any, is attached (xargs --replace[=R])
+	none         string   // short options after which no command follows (sudo -l, command -v)
+	operands     int      // operands before the command (timeout's duration)
+	assigns      bool     // NAME=VALUE words before the command are skipped (env, sudo)
+	numbers      bool     // -N is an option (nice -10)
+	noStdin      bool     // the inner command does not read the wrapper's input (xargs)
+	splitLong    string   // the long form of env -S, whose value is a command line
+	// notes are the options (a short letter or a long name) whose value
+	// says more than where the command starts: the directory it runs in
+	// (env -C, sudo -D) or the string its input replaces (xargs -I).
+	notes map[string]note
+}
+
+// note is what an option's value tells about the command a wrapper runs.
+type note int
+
+const (
+	noteChdir   note = iota + 1 // the command runs in the directory given
+	noteReplace                 // the string given is replaced by input in the command
+)
+
+// defaultReplace is what xargs -i and --replace replace without a value,
+// and what find's actions replace.
+const defaultReplace = "{}"
+
+// noted are the values of a wrapper's noted options, as skip found them.
+type noted struct {
+	chdir   *word  // where the command runs, nil when where the wrapper does
+	replace string // the string input replaces in the command, "" for none
 }
 
 // wrappers are the commands judged both as themselves and as the command
 // they run.
 var wrappers = map[string]wrapper{
 	"sudo": {values: "CDghpRrTtUu", none: "eKlVv", assigns: true,
-		long: []string{"chdir", "chroot", "close-from", "command-timeout", "group", "host", "other-user", "prompt", "role", "type", "user"}},
-	"doas":    {values: "Cu", none: "L"},
-	"env":     {values: "CSu", long: []string{"chdir", "split-string", "unset"}, assigns: true, splitLong: "split-string"},
+		long:  []string{"chdir", "chroot", "close-from", "command-timeout", "group", "host", "other-user", "prompt", "role", "type", "user"},
+		notes: map[string]note{"D": noteChdir, "chdir": noteChdir}},
+	"doas": {values: "Cu", none: "L"},
+	"env": {values: "CSu", long: []string{"chdir", "split-string", "unset"}, assigns: true, splitLong: "split-string",
+		notes: map[string]note{"C": noteChdir, "chdir": noteChdir}},
 	"timeout": {values: "ks", long: []string{"kill-after", "signal"}, operands: 1},
 	"nice":    {values: "n", long: []string{"adjustment"}, numbers: true},
 	"nohup":   {},
 	"time":    {values: "fo", long: []string{"format", "output"}},
 	"xargs": {values: "adEILnPs", optional: "eil", noStdin: true,
-		long: []string{"arg-file", "delimiter", "eof", "max-args", "max-chars", "max-lines", "max-procs", "process-slot-var", "replace"}},
+		long:         []string{"arg-file", "delimiter", "max-args", "max-chars", "max-procs", "process-slot-var"},
+		optionalLong: []string{"eof", "max-lines", "replace"},
+		notes:        map[string]note{"I": noteReplace, "i": noteReplace, "replace": noteReplace}},
 	"command":  {none: "vV"},
 	"builtin":  {},
 	"exec":     {values: "a"},
@@ -57,13 +84,24 @@ type unwrapped struct {
 	inners      [][]word // the commands it runs (find may run several)
 	script      *word    // the script a shell's -c (or env -S) runs
 	clearsStdin bool     // the inner commands do not read the wrapper's input
+	// elsewhere: the inner commands run in another directory than the
+	// wrapper, chdir (nil when the text does not say which).
+	elsewhere bool
+	chdir     *word
+	// replace is the string the wrapper replaces in its inner commands'
+	// arguments at run time (xargs -I S, find's {}), "" for none;
+	// replaceHead: in the command's name too (find -exec {} runs the files
+	// it finds).
+	replace     string
+	replaceHead bool
 }
 
 // unwrap returns what the command args (named name) runs, if it is a wrapper.
 func unwrap(name string, args []word) unwrapped {
 	switch {
 	case name == "find":
-		return unwrapped{inners: findCommands(args[1:])}
+		inDir := slices.ContainsFunc(args[1:], func(a word) bool { return a.text == "-execdir" || a.text == "-okdir" })
+		return unwrapped{inners: findCommands(args[1:]), replace: defaultReplace, replaceHead: true, elsewhere: inDir}
 	case shells[name]:
 		return unwrapped{script: shellScript(args[1:])}
 	case name == "su":
@@ -77,7 +115,9 @@ func unwrap(name string, args []word) unwrapped {
 	if !ok {
 		return unwrapped{}
 	}
-	rest, split, ok := spec.skip(args[1:])
+	var got noted
+	rest, split, ok := spec.skip(args[1:], &got)
+	u := unwrapped{elsewhere: got.chdir != nil, chdir: got.chdir, replace: got.replace}
 	switch {
 	case !ok:
 		return unwrapped{}
@@ -87,17 +127,33 @@ func unwrap(name string, args []word) unwrapped {
 			script.text += " " + r.text
 			script.lit = script.lit && r.lit
 		}
-		return unwrapped{script: &script}
+		u.script = &script
+		return u
 	case len(rest) == 0:
 		return unwrapped{}
 	}
-	return unwrapped{inners: [][]word{rest}, clearsStdin: spec.noStdin}
+	u.inners, u.clearsStdin = [][]word{rest}, spec.noStdin
+	return u
+}
+
+// note records the value of the option key (a short letter or a long
+// name) in got when the wrapper notes it.
+func (spec wrapper) note(key string, value word, got *noted) {
+	switch spec.notes[key] {
+	case noteChdir:
+		got.chdir = &value
+	case noteReplace:
+		got.replace = value.text
+		if got.replace == "" {
+			got.replace = defaultReplace
+		}
+	}
 }
 
 // skip drops the wrapper's options and operands and returns the command
-// after them, or env's -S command line. ok is false when an option says no
-// command follows.
-func (spec wrapper) skip(args []word) (rest []word, split *word, ok bool) {
+// after them, or env's -S command line, noting in got what the options
+// say of it. ok is false when an option says no command follows.
+func (spec wrapper) skip(args []word, got *noted) (rest []word, split *word, ok bool) {
 	i := 0
 	for i < len(args) && args[i].lit {
 		t := args[i].text
@@ -118,10 +174,13 @@ func (spec wrapper) skip(args []word) (rest []word, split *word, ok bool) {
 			if spec.splitLong != "" && name == spec.splitLong && hasValue {
 				return args[at+1:], &word{text: value, lit: args[at].lit, pos: args[at].pos}, true
 			}
+			if hasValue || slices.Contains(spec.optionalLong, name) {
+				spec.note(name, word{text: value, lit: args[at].lit, pos: args[at].pos}, got)
+			}
 			i = at + 1
 			continue
 		case len(t) > 1 && t[0] == '-':
-			next, s, ok := spec.short(args, i)
+			next, s, ok := spec.short(args, i, got)
 			switch {
 			case !ok:
 				return nil, nil, false
@@ -138,15 +197,18 @@ func (spec wrapper) skip(args []word) (rest []word, split *word, ok bool) {
 
 // short skips the option cluster at args[i] and returns the index after it
 // (and its value), env's -S command line, or ok false for an option after
-// which no command follows.
-func (spec wrapper) short(args []word, i int) (next int, split *word, ok bool) {
+// which no command follows; got notes what the options say.
+func (spec wrapper) short(args []word, i int, got *noted) (next int, split *word, ok bool) {
 	t := args[i].text
 	for j := 1; j < len(t); j++ {
 		c := t[j]
 		switch {
 		case strings.IndexByte(spec.none, c) >= 0:
 			return 0, nil, false
-		case spec.numbers && c >= '0' && c <= '9', strings.IndexByte(spec.optional, c) >= 0:
+		case spec.numbers && c >= '0' && c <= '9':
+			return i + 1, nil, true
+		case strings.IndexByte(spec.optional, c) >= 0:
+			spec.note(string(c), word{text: t[j+1:], lit: args[i].lit, pos: args[i].pos}, got)
 			return i + 1, nil, true
 		case strings.IndexByte(spec.values, c) >= 0:
 			value, at := t[j+1:], i
@@ -157,6 +219,7 @@ func (spec wrapper) short(args []word, i int) (next int, split *word, ok bool) {
 			if c == 'S' && spec.splitLong != "" {
 				return at + 1, &word{text: value, lit: args[at].lit, pos: args[at].pos}, true
 			}
+			spec.note(string(c), word{text: value, lit: args[at].lit, pos: args[at].pos}, got)
 			return at + 1, nil, true
 		}
 	}
