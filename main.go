@@ -435,7 +435,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		ToolsFor: func(ws string) []agent.Tool {
 			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...),
 				tools.WithOutputDir(filepath.Join(stateDir, toolOutputDir)), tools.WithReadableDirs(skills.ReadableDirs(user)...),
-				tools.WithSandbox(sandboxPolicy(cfg)))
+				tools.WithSandbox(sandboxPolicy(cfg)), tools.WithFetchAllowPrivate(cfg.Tools.Fetch.AllowPrivate))
 		},
 		SystemPrompt:   assets.SystemPrompt(),
 		ProjectContext: tools.ProjectContext,

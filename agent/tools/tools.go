@@ -1,7 +1,7 @@
 // Package tools provides steer's built-in tools — read, write, edit, ls,
-// find, grep and bash, with pi's names and argument shapes — which let the
-// model inspect and change one workspace directory, and the approval gate
-// that decides which calls run.
+// find, grep and bash, with pi's names and argument shapes, which let the
+// model inspect and change one workspace directory, and fetch, which reads
+// a web page — and the approval gate that decides which calls run.
 //
 // # Workspace confinement
 //
@@ -22,6 +22,15 @@
 // puts questions to an Approver:
 //
 //	ts := tools.Gate(tools.New(ws, opts...), tools.ModeAsk, approver)
+//
+// # The network
+//
+// fetch reads http and https pages only, and connects only to public
+// addresses: every address a host resolves to is checked before a
+// connection is made and again as it is dialled, for each redirect too, so
+// loopback, private and link-local services stay out of reach unless
+// WithFetchAllowPrivate(true). The policy treats a fetch as a call that
+// changes things, so that ask asks, by domain (WebFetch(domain:host)).
 //
 // # Bounded output
 //
@@ -63,6 +72,8 @@ type options struct {
 	outputDir string
 	readable  []string       // WithReadableDirs (readable.go)
 	sandbox   sandbox.Policy // WithSandbox (bash_sandbox.go)
+	// fetchPrivate is WithFetchAllowPrivate (fetch.go).
+	fetchPrivate bool
 }
 
 // WithOutputDir keeps the full output of every bash command whose result
@@ -101,7 +112,7 @@ func optionsOf(opts []Option) options {
 func New(workspace string, opts ...Option) []agent.Tool {
 	return []agent.Tool{
 		Read(workspace, opts...), Write(workspace), Edit(workspace), Ls(workspace),
-		Find(workspace), Grep(workspace), Bash(workspace, opts...),
+		Find(workspace), Grep(workspace), Bash(workspace, opts...), Fetch(opts...),
 	}
 }
 

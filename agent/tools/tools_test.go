@@ -17,7 +17,7 @@ func TestNewNamesPiTools(t *testing.T) {
 			t.Errorf("%s: description %q is too short to guide a model", spec.Name, spec.Description)
 		}
 	}
-	want := []string{"read", "write", "edit", "ls", "find", "grep", "bash"}
+	want := []string{"read", "write", "edit", "ls", "find", "grep", "bash", "fetch"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
@@ -55,6 +55,10 @@ func TestSchemas(t *testing.T) {
 		{"grep", map[string]any{"pattern": "x", "glob": "*.go", "ignoreCase": true, "literal": true, "context": 2.0, "limit": 3.0}, true},
 		{"grep", map[string]any{"pattern": "x", "context": -1.0}, false},
 		{"grep", map[string]any{"pattern": "x", "ignoreCase": "yes"}, false},
+		{"fetch", map[string]any{"url": "https://example.com", "format": "text", "maxBytes": 1000.0}, true},
+		{"fetch", map[string]any{"url": "https://example.com", "format": "html"}, false},
+		{"fetch", map[string]any{"url": "https://example.com", "maxBytes": 0.0}, false},
+		{"fetch", map[string]any{}, false},
 	}
 	for _, tt := range tests {
 		if err := set.Validate(tt.tool, tt.args); (err == nil) != tt.ok {

@@ -196,6 +196,15 @@ type ToolSettings struct {
 	Approval tools.Mode
 	// Sandbox is tools.sandbox: how the bash tool's commands are confined.
 	Sandbox SandboxSettings
+	// Fetch is tools.fetch: what the fetch tool may reach.
+	Fetch FetchSettings
+}
+
+// FetchSettings are tools.fetch.
+type FetchSettings struct {
+	// AllowPrivate lets fetch reach loopback, private and link-local
+	// addresses (a local dev server, the LAN), which it refuses by default.
+	AllowPrivate bool
 }
 
 // Budget is the "budget" section: spend caps in US dollars (at the

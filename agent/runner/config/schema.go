@@ -90,6 +90,12 @@ type fileCooldowns struct {
 type fileTools struct {
 	Approval string      `json:"approval"`
 	Sandbox  fileSandbox `json:"sandbox"`
+	Fetch    fileFetch   `json:"fetch"`
+}
+
+// fileFetch is tools.fetch.
+type fileFetch struct {
+	AllowPrivate bool `json:"allowPrivate"`
 }
 
 // fileSandbox is tools.sandbox (sandbox.go).

@@ -118,6 +118,7 @@ func (b *builder) settings(c *Config, fc *fileConfig) error {
 	if err := b.sandbox(c, fc.Tools.Sandbox); err != nil {
 		return err
 	}
+	c.Tools.Fetch = FetchSettings{AllowPrivate: fc.Tools.Fetch.AllowPrivate}
 
 	fb := fc.Budget
 	for _, f := range []struct {
