@@ -112,7 +112,7 @@ func optionsOf(opts []Option) options {
 func New(workspace string, opts ...Option) []agent.Tool {
 	return []agent.Tool{
 		Read(workspace, opts...), Write(workspace), Edit(workspace), Ls(workspace),
-		Find(workspace), Grep(workspace), Bash(workspace, opts...), Fetch(opts...),
+		Find(workspace), Grep(workspace), Bash(workspace, opts...), Fetch(opts...), Todo(),
 	}
 }
 

@@ -17,7 +17,7 @@ func TestNewNamesPiTools(t *testing.T) {
 			t.Errorf("%s: description %q is too short to guide a model", spec.Name, spec.Description)
 		}
 	}
-	want := []string{"read", "write", "edit", "ls", "find", "grep", "bash", "fetch"}
+	want := []string{"read", "write", "edit", "ls", "find", "grep", "bash", "fetch", "todo"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
