@@ -4,6 +4,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/eventjson"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/agent/tools"
 )
 
 // modelJSON is pi's Model object.
@@ -60,6 +61,9 @@ type stateJSON struct {
 	Queue               []eventjson.QueueItem `json:"queue"`
 	// PersistError says why saving the session fails, while it does.
 	PersistError string `json:"persistError,omitempty"`
+	// Todo is the session's todo list, {items: [{text, status}]}, while
+	// it has items.
+	Todo *tools.TodoList `json:"todo,omitempty"`
 }
 
 func stateOut(st runner.State) stateJSON {
@@ -78,5 +82,14 @@ func stateOut(st runner.State) stateJSON {
 		PendingMessageCount: len(st.Queue),
 		Queue:               eventjson.QueueItems(st.Queue),
 		PersistError:        st.PersistError,
+		Todo:                todoOut(st.Todo),
 	}
+}
+
+// todoOut is l for the state, nil when it is empty.
+func todoOut(l tools.TodoList) *tools.TodoList {
+	if len(l.Items) == 0 {
+		return nil
+	}
+	return &l
 }

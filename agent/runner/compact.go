@@ -131,6 +131,9 @@ func (k *contextKeeper) compact(ctx context.Context, m agent.Model, msgs []agent
 	if out.TimedOut {
 		k.log.Warn("the compaction timed out; going on without it", "reason", reason, "error", out.Reason)
 	}
+	if out.OK { // the todo list outlives the calls summarised away (todo.go)
+		out.Result.Messages, out.Result.Summary = withTodo(out.Result.Messages, out.Result.Summary, TodoOf(msgs), k.now())
+	}
 	return out.Result, out.OK, out.Reason
 }
 

@@ -1,6 +1,10 @@
 package runner
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/steer-tui/steer/agent/tools"
+)
 
 // The runner's facts: what it knows about its state that a front end
 // shows, published as events built from the state it holds, so that no
@@ -42,6 +46,8 @@ import "reflect"
 //	run_resumed             StallInfo         notice   a stalled run made progress again (stalled.go)
 //	hook                    HookOutcome       notice   a hook blocked, denied or asked, or failed or
 //	                                                   was killed (hookcalls.go)
+//	todo                    TodoList          stream   a todo call replaced the session's todo list
+//	                                                   (agent/tools/todo.go; todo.go)
 //
 // Facts is the same table as data, which the tests hold to the constants.
 
@@ -79,4 +85,5 @@ var Facts = []Fact{
 	{string(NoticeRunStalled), reflect.TypeFor[StallInfo](), FactNotice},
 	{string(NoticeRunResumed), reflect.TypeFor[StallInfo](), FactNotice},
 	{string(NoticeHook), reflect.TypeFor[HookOutcome](), FactNotice},
+	{AnnotationTodo, reflect.TypeFor[tools.TodoList](), FactStream},
 }

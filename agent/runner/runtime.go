@@ -35,6 +35,8 @@ type State struct {
 	// before which the saved history was not read when the session was
 	// opened, so that a long session shows at once: SavedEarlier reads it.
 	EarlierSaved string
+	// Todo is the session's todo list (TodoOf its transcript).
+	Todo tools.TodoList
 }
 
 // Runtime is one session's runtime: the facade over its Agent. It is
@@ -350,11 +352,12 @@ func (r *Runtime) State() State {
 
 // stateOf completes the agent's snapshot st.
 func (r *Runtime) stateOf(st agent.State) State {
+	todo := TodoOf(st.Messages)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
 		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince(), Earlier: slices.Clip(r.session.earlier),
-		EarlierSaved: r.session.savedBefore}
+		EarlierSaved: r.session.savedBefore, Todo: todo}
 }
 
 // regate gives a session it changed to tools behind a fresh approval gate,
