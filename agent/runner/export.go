@@ -60,6 +60,10 @@ func exportTree(tree []HistoryEntry, leaf string) export.Session {
 		}
 		s.Entries[i] = x
 	}
+	if i, ok := byID[leaf]; ok {
+		_, sees := splitHistory(append(pathBefore(tree, byID, tree[i]), tree[i]))
+		s.Todo = TodoOf(sees)
+	}
 	return s
 }
 

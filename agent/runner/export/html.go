@@ -87,6 +87,7 @@ func (p *page) head(s Session) {
 		p.w.WriteString("</select></label>\n")
 	}
 	p.w.WriteString("</header>\n<main>\n")
+	p.todo(s.Todo)
 }
 
 // branchName names a branch by its leaf id and its last user prompt.

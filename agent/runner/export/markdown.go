@@ -24,6 +24,7 @@ func Markdown(w io.Writer, s Session, r *Redactor) error {
 	}
 	fmt.Fprintf(bw, "# %s\n\n", title)
 	fmt.Fprintf(bw, "Session `%s` · model %s · created %s\n", s.ID, s.Model, s.Created.UTC().Format("2006-01-02 15:04 UTC"))
+	writeMarkdownTodo(bw, s.Todo, r)
 	for _, e := range t.path(s.Leaf) {
 		bw.WriteString("\n")
 		if e.Type == TypeMessage {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/tools"
 )
 
 // EntryType names the kind of a transcript entry.
@@ -45,6 +46,8 @@ type Session struct {
 	Name string
 	// Queue are the inputs queued on the session and not yet sent.
 	Queue []agent.QueueItem
+	// Todo is the current branch's todo list (see runner.TodoOf).
+	Todo tools.TodoList
 }
 
 // Entry is one node of the transcript tree. Only the fields of its Type are
