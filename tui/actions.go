@@ -50,6 +50,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)
+	m.todos, _ = m.todos.Update(msg)
 	m.status, cmd = m.status.Update(msg)
 	cmd = tea.Batch(watched, cmd, m.notifyFor(msg.Events))
 	m.input.SetRunning(m.running)

@@ -118,6 +118,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.handleToggleMouse()
 	case key.Matches(msg, k.Inspect):
 		return m.handleInspectKey()
+	case key.Matches(msg, k.ToggleTodo):
+		m.todos, _ = m.todos.Update(msgs.ToggleTodoMsg{})
+		return m, nil
 	}
 	return m.handlePaneKey(msg)
 }

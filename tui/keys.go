@@ -20,6 +20,7 @@ type KeyMap struct {
 	FocusPrev      key.Binding
 	Mouse          key.Binding
 	Inspect        key.Binding // while the status badge shows: its inspector
+	ToggleTodo     key.Binding // while a todo list is pinned: fold or unfold it
 }
 
 // DefaultKeyMap returns the default global bindings.
@@ -37,13 +38,14 @@ func DefaultKeyMap() KeyMap {
 		FocusPrev:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
 		Mouse:          key.NewBinding(key.WithKeys("alt+m"), key.WithHelp("alt+m", "mouse scroll")),
 		Inspect:        key.NewBinding(key.WithKeys("alt+i"), key.WithHelp("alt+i", "inspect")),
+		ToggleTodo:     key.NewBinding(key.WithKeys("alt+t"), key.WithHelp("alt+t", "fold todo list")),
 	}
 }
 
 // all returns every global binding.
 func (k KeyMap) all() []key.Binding {
 	return []key.Binding{k.Quit, k.Abort, k.Back, k.TakeBack, k.PageUp, k.PageDown,
-		k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect}
+		k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect, k.ToggleTodo}
 }
 
 // syncKeys enables the bindings that apply now.
@@ -68,6 +70,7 @@ func (m *Model) syncKeys() {
 		b.SetEnabled(!dialog)
 	}
 	k.Inspect.SetEnabled(!dialog && m.status.Badge() != "")
+	k.ToggleTodo.SetEnabled(!dialog && len(m.todos.List().Items) > 0)
 	if m.mouse {
 		k.Mouse.SetHelp(k.Mouse.Help().Key, "mouse off (select text)")
 	} else {
@@ -97,7 +100,7 @@ func (m Model) ShortHelp() []key.Binding {
 	in := m.input.Keys()
 	hk := in.History
 	return []key.Binding{hk.Take, hk.Older, hk.Cancel, in.Complete, in.Dismiss, in.Send, in.FollowUp, k.Abort, k.Inspect,
-		k.TakeBack, in.Newline, hk.Prev, hk.Next, hk.Search, k.ToggleTools, in.External, k.FocusNext, k.PageUp, k.Quit}
+		k.TakeBack, in.Newline, hk.Prev, hk.Next, hk.Search, k.ToggleTools, k.ToggleTodo, in.External, k.FocusNext, k.PageUp, k.Quit}
 }
 
 // FullHelp is every binding, for the help dialog.
@@ -105,7 +108,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	groups := [][]key.Binding{
 		{k.Quit, k.Abort, k.TakeBack, k.PageUp, k.PageDown},
-		{k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect},
+		{k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect, k.ToggleTodo},
 	}
 	groups = append(groups, m.input.Keys().FullHelp()...)
 	groups = append(groups, m.chat.Keys().FullHelp()...)

@@ -16,6 +16,7 @@ import (
 	"github.com/steer-tui/steer/tui/keybind"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/queue"
+	"github.com/steer-tui/steer/tui/todo"
 	"github.com/steer-tui/steer/tui/status"
 	"github.com/steer-tui/steer/tui/theme"
 	"github.com/steer-tui/steer/tui/treeview"
@@ -112,6 +113,7 @@ type Model struct {
 	chat    chat.Model
 	input   input.Model
 	queue   queue.Model
+	todos   todo.Model // the pinned todo list
 	status  status.Model
 	dialogs []dialog.Model
 	// searchEverywhere says the session picker searches every workspace.
@@ -209,6 +211,7 @@ func New(rt Runtime, opts Options) Model {
 		Commands: suggestions, MaxBytes: opts.MaxInputBytes, Files: filesOf(opts.Mentions), Resources: resourcesOf(opts.Mentions), Placeholder: "Ask anything · / for commands · Enter sends, also while it works",
 	})
 	m.queue = queue.New(queue.Deps{Styles: st.Queue, Keys: keybind.Bind(opts.Keys, queue.DefaultKeyMap())})
+	m.todos = todo.New(st.Todo)
 	m.status = status.New(status.Deps{Styles: st.Status, Now: opts.Now})
 	h := help.New()
 	h.Styles = st.Help

@@ -29,6 +29,7 @@ func loadSession(rt Runtime, welcome, notice string) func() tea.Msg {
 		}
 		return msgs.SessionLoadedMsg{
 			SessionID: st.SessionID, Earlier: st.Earlier, EarlierSaved: st.EarlierSaved, Messages: st.Messages, Queue: st.Queue,
+			Todo:  st.Todo,
 			Model: st.Model, Thinking: st.Thinking, Running: st.Running,
 			PersistError: st.PersistError, Note: note,
 		}
@@ -74,6 +75,7 @@ func (m Model) handleSessionLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 	m = m.measure()
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)
+	m.todos, _ = m.todos.Update(msg)
 	var cmd tea.Cmd
 	m.status, cmd = m.status.Update(msg)
 	m.input.SetRunning(m.running)

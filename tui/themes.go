@@ -168,6 +168,7 @@ func (m Model) applyTheme(th theme.Theme) Model {
 	m.chat.SetStyles(m.styles.Chat)
 	m.input.SetStyles(m.styles.Input)
 	m.queue.SetStyles(m.styles.Queue)
+	m.todos.SetStyles(m.styles.Todo)
 	m.status.SetStyles(m.styles.Status)
 	m.help.Styles = m.styles.Help
 	m.refresh()

@@ -15,7 +15,8 @@ func (m *Model) refresh() {
 	m.status.SetSize(w)
 	m.input.SetSize(w, min(max(h/4, 1), 5))
 	m.queue.SetSize(w, min(max(h/6, 1), 4))
-	chatHeight := max(h-m.input.Height()-m.queue.Height()-m.status.Height()-1, 1)
+	m.todos.SetSize(w, min(max(h/4, 2), todoRows))
+	chatHeight := max(h-m.input.Height()-m.queue.Height()-m.todos.Height()-m.status.Height()-1, 1)
 	m.chat.SetSize(w, chatHeight)
 	m.settleGuard()
 	for i := range m.dialogs {
@@ -50,9 +51,11 @@ func (m *Model) refreshHelp(width int) {
 	m.helpLine = ansi.Truncate(m.help.ShortHelpView(bindings), width, "…")
 }
 
+// todoRows is the most rows the pinned todo list takes, its header included.
+const todoRows = 8
+
 // View joins the panes' cached strings: transcript (or the open dialog or
-// inspector),
-// queue strip, editor, status bar and help line.
+// inspector), the pinned todo list, queue strip, editor, status bar and help line.
 func (m Model) View() string {
 	top := m.chat.View()
 	switch n := len(m.dialogs); {
@@ -63,8 +66,11 @@ func (m Model) View() string {
 	case m.inspecting:
 		top = overlay(m.inspector.View(), top)
 	}
-	parts := make([]string, 0, 5)
+	parts := make([]string, 0, 6)
 	parts = append(parts, top)
+	if t := m.todos.View(); t != "" {
+		parts = append(parts, t)
+	}
 	if q := m.queue.View(); q != "" {
 		parts = append(parts, q)
 	}

@@ -13,3 +13,6 @@ type ToggleToolsMsg struct{}
 
 // ToggleThinkingMsg asks to show or hide every thinking block.
 type ToggleThinkingMsg struct{}
+
+// ToggleTodoMsg asks to fold the pinned todo list to one line, or unfold it.
+type ToggleTodoMsg struct{}

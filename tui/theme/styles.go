@@ -12,6 +12,7 @@ import (
 type Styles struct {
 	Chat    ChatStyles
 	Queue   QueueStyles
+	Todo    TodoStyles
 	Status  StatusStyles
 	Input   InputStyles
 	Dialog  DialogStyles
@@ -43,6 +44,13 @@ type ChatStyles struct {
 // QueueStyles style the strip of pending inputs above the editor.
 type QueueStyles struct {
 	Steer, FollowUp, Text, Selected, More lipgloss.Style
+}
+
+// TodoStyles style the todo list pinned above the editor: Header its
+// count (and the folded line's separator), Done, Doing and Pending an
+// item by its status.
+type TodoStyles struct {
+	Header, Done, Doing, Pending lipgloss.Style
 }
 
 // StatusStyles style the one-line status bar.
@@ -109,6 +117,9 @@ func NewStyles(t Theme) Styles {
 		Queue: QueueStyles{
 			Steer: fg(t.Accent).Bold(true), FollowUp: fg(t.Warning).Bold(true),
 			Text: fg(t.Text), Selected: fg(t.Accent).Bold(true).Reverse(true), More: fg(t.Muted),
+		},
+		Todo: TodoStyles{
+			Header: fg(t.Muted).Bold(true), Done: fg(t.Muted), Doing: fg(t.Accent).Bold(true), Pending: fg(t.Text),
 		},
 		Status: StatusStyles{
 			Bar: fg(t.Text), Model: fg(t.Text).Bold(true), Dim: fg(t.Muted),
