@@ -1,7 +1,8 @@
 // Package tools provides steer's built-in tools — read, write, edit, ls,
 // find, grep and bash, with pi's names and argument shapes, which let the
-// model inspect and change one workspace directory, and fetch, which reads
-// a web page — and the approval gate that decides which calls run.
+// model inspect and change one workspace directory, fetch, which reads a
+// web page, and todo, the model's list of work (todo.go) — and the approval
+// gate that decides which calls run.
 //
 // # Workspace confinement
 //
