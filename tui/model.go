@@ -16,9 +16,9 @@ import (
 	"github.com/steer-tui/steer/tui/keybind"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/queue"
-	"github.com/steer-tui/steer/tui/todo"
 	"github.com/steer-tui/steer/tui/status"
 	"github.com/steer-tui/steer/tui/theme"
+	"github.com/steer-tui/steer/tui/todo"
 	"github.com/steer-tui/steer/tui/treeview"
 )
 

@@ -27,6 +27,24 @@ import (
 // AnnotationTodo is the annotation a todo call emits with the new list.
 const AnnotationTodo = tools.AnnotationTodo
 
+// The todo list's types, for front ends, which reach the tools only
+// through the runner.
+type (
+	// TodoList is a session's todo list (tools.TodoList).
+	TodoList = tools.TodoList
+	// TodoItem is one of its items.
+	TodoItem = tools.TodoItem
+	// TodoStatus is where an item stands.
+	TodoStatus = tools.TodoStatus
+)
+
+// The statuses.
+const (
+	TodoPending    = tools.TodoPending
+	TodoInProgress = tools.TodoInProgress
+	TodoDone       = tools.TodoDone
+)
+
 // The marks of the block a compaction summary carries the list in.
 const (
 	todoBlockOpen  = "<todo-list>"

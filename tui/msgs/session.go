@@ -5,7 +5,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/agent/tools"
 )
 
 // SessionHit is a saved session the picker's search found.
@@ -67,7 +66,7 @@ type SessionLoadedMsg struct {
 	// PersistError says why the last save failed, if it did.
 	PersistError string
 	// Todo is the session's todo list (runner.State.Todo).
-	Todo tools.TodoList
+	Todo runner.TodoList
 	// RunStarted is when the run under way began (the elapsed time counts
 	// from it); zero when none is.
 	RunStarted time.Time

@@ -17,7 +17,6 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/sanitize"
 	"github.com/steer-tui/steer/tui/theme"
@@ -27,7 +26,7 @@ import (
 // switch; the list is the session's.
 type Model struct {
 	styles  theme.TodoStyles
-	list    tools.TodoList
+	list    runner.TodoList
 	folded  bool
 	width   int
 	maxRows int
@@ -53,7 +52,7 @@ func (m *Model) SetSize(width, maxRows int) {
 }
 
 // List is the list shown.
-func (m Model) List() tools.TodoList { return m.list }
+func (m Model) List() runner.TodoList { return m.list }
 
 // Folded reports whether the list shows as one line.
 func (m Model) Folded() bool { return m.folded }
@@ -66,7 +65,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		changed := false
 		for _, ev := range msg.Events {
 			if a, ok := ev.(agent.Annotation); ok && a.Kind == runner.AnnotationTodo {
-				if l, ok := a.Data.(tools.TodoList); ok {
+				if l, ok := a.Data.(runner.TodoList); ok {
 					m.list, changed = l, true
 				}
 			}
@@ -97,7 +96,7 @@ func (m Model) Height() int {
 func (m Model) View() string { return m.view }
 
 // marks are each status's mark, as the tool renders them.
-var marks = map[tools.TodoStatus]string{tools.TodoDone: "[x]", tools.TodoInProgress: "[~]", tools.TodoPending: "[ ]"}
+var marks = map[runner.TodoStatus]string{runner.TodoDone: "[x]", runner.TodoInProgress: "[~]", runner.TodoPending: "[ ]"}
 
 func (m *Model) render() {
 	items := m.list.Items
@@ -132,18 +131,18 @@ func (m Model) summary() string {
 		return "doing: " + clean(it.Text)
 	}
 	for _, it := range m.list.Items {
-		if it.Status == tools.TodoPending {
+		if it.Status == runner.TodoPending {
 			return "next: " + clean(it.Text)
 		}
 	}
 	return "all done"
 }
 
-func (m Model) styleOf(s tools.TodoStatus) lipgloss.Style {
+func (m Model) styleOf(s runner.TodoStatus) lipgloss.Style {
 	switch s {
-	case tools.TodoDone:
+	case runner.TodoDone:
 		return m.styles.Done
-	case tools.TodoInProgress:
+	case runner.TodoInProgress:
 		return m.styles.Doing
 	}
 	return m.styles.Pending

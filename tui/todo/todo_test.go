@@ -10,14 +10,13 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/runner"
-	"github.com/steer-tui/steer/agent/tools"
 	"github.com/steer-tui/steer/tui/msgs"
 	"github.com/steer-tui/steer/tui/theme"
 )
 
-func list(items ...tools.TodoItem) tools.TodoList { return tools.TodoList{Items: items} }
+func list(items ...runner.TodoItem) runner.TodoList { return runner.TodoList{Items: items} }
 
-func noted(l tools.TodoList) msgs.RunEventMsg {
+func noted(l runner.TodoList) msgs.RunEventMsg {
 	return msgs.RunEventMsg{RunID: 1, Events: []agent.Event{agent.ToolExecutionStart{ToolName: "todo"},
 		agent.Annotation{Kind: runner.AnnotationTodo, Data: l}}}
 }
@@ -25,13 +24,13 @@ func noted(l tools.TodoList) msgs.RunEventMsg {
 // TestView: what the list shows after each sequence of messages.
 func TestView(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
-	three := list(tools.TodoItem{Text: "read", Status: tools.TodoDone}, tools.TodoItem{Text: "fix \x1b[31mit", Status: tools.TodoInProgress},
-		tools.TodoItem{Text: "test", Status: tools.TodoPending})
-	pending := list(tools.TodoItem{Text: "a", Status: tools.TodoDone}, tools.TodoItem{Text: "b", Status: tools.TodoPending})
-	done := list(tools.TodoItem{Text: "a", Status: tools.TodoDone})
-	many := list(make([]tools.TodoItem, 9)...)
+	three := list(runner.TodoItem{Text: "read", Status: runner.TodoDone}, runner.TodoItem{Text: "fix \x1b[31mit", Status: runner.TodoInProgress},
+		runner.TodoItem{Text: "test", Status: runner.TodoPending})
+	pending := list(runner.TodoItem{Text: "a", Status: runner.TodoDone}, runner.TodoItem{Text: "b", Status: runner.TodoPending})
+	done := list(runner.TodoItem{Text: "a", Status: runner.TodoDone})
+	many := list(make([]runner.TodoItem, 9)...)
 	for i := range many.Items {
-		many.Items[i] = tools.TodoItem{Text: string(rune('a' + i)), Status: tools.TodoPending}
+		many.Items[i] = runner.TodoItem{Text: string(rune('a' + i)), Status: runner.TodoPending}
 	}
 	for _, tc := range []struct {
 		name string
@@ -71,7 +70,7 @@ func TestLinesFitTheWidth(t *testing.T) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	m := New(theme.NewStyles(theme.Dark()).Todo)
 	m.SetSize(20, 6)
-	m, _ = m.Update(noted(list(tools.TodoItem{Text: strings.Repeat("long ", 10), Status: tools.TodoPending})))
+	m, _ = m.Update(noted(list(runner.TodoItem{Text: strings.Repeat("long ", 10), Status: runner.TodoPending})))
 	for _, line := range strings.Split(m.View(), "\n") {
 		if lipgloss.Width(line) > 20 {
 			t.Fatalf("line %q is wider than 20", line)
