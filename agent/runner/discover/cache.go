@@ -115,19 +115,31 @@ func (c *Cache) Discovers(provider string) bool {
 
 // Listed is the models provider's server listed last time, described
 // (Server.Describe); nil when it never answered or its last listing
-// failed. It does no IO: when that listing is older than MaxAge, or there
-// was none, another starts in the background.
+// failed. It does no IO and starts none.
 func (c *Cache) Listed(provider string) []agent.Model {
 	if !c.Discovers(provider) {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.entries[provider]
-	if due(e.at, e.running != nil, c.opts.Now(), c.opts.MaxAge) {
-		c.start(c.server(provider), e)
+	return slices.Clone(c.entries[provider].models)
+}
+
+// RefreshStale starts, in the background, a listing of every server whose
+// last one is older than MaxAge or that was never listed, and returns at
+// once: who reads the models for a user calls it, so that they never get
+// older than that while nobody waits on a server.
+func (c *Cache) RefreshStale() {
+	if c == nil {
+		return
 	}
-	return slices.Clone(e.models)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.servers {
+		if e := c.entries[s.Provider]; due(e.at, e.running != nil, c.opts.Now(), c.opts.MaxAge) {
+			c.start(s, e)
+		}
+	}
 }
 
 // Refresh lists every server again and waits for the listings, each within
@@ -195,11 +207,6 @@ func due(at time.Time, running bool, now time.Time, maxAge time.Duration) bool {
 func report(down, failed bool) bool { return down != failed }
 
 var closedCh = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
-
-func (c *Cache) server(provider string) Server {
-	i := slices.IndexFunc(c.servers, func(s Server) bool { return s.Provider == provider })
-	return c.servers[i]
-}
 
 // start starts a listing of s unless one is under way, and returns the
 // channel closed when it has ended and the watchers were told. c.mu is held.

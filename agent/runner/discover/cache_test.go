@@ -143,9 +143,10 @@ func TestCacheReportsAnOutageOnce(t *testing.T) {
 	}
 }
 
-// A read never waits: the first one, and the first after MaxAge, start a
-// listing in the background, which a Refresh joins rather than repeats.
-func TestListedRefreshesInTheBackground(t *testing.T) {
+// A read never lists; RefreshStale starts, in the background, the listings
+// never made or older than MaxAge, which a Refresh joins rather than
+// repeats.
+func TestRefreshStale(t *testing.T) {
 	s := newSwitchable(t, `{"data": [{"id": "m1"}]}`)
 	var now atomic.Int64
 	now.Store(time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC).UnixNano())
@@ -155,19 +156,22 @@ func TestListedRefreshesInTheBackground(t *testing.T) {
 	if got := c.Listed("lab"); got != nil {
 		t.Fatalf("listed before any listing: %v", got)
 	}
-	c.Refresh(context.Background()) // joins the listing the read started
+	c.RefreshStale()
+	c.Refresh(context.Background()) // joins the listing RefreshStale started
 	if n := s.asked.Load(); n != 1 {
 		t.Fatalf("asked %d times, want 1", n)
 	}
 	if got := c.Listed("lab"); len(got) != 1 || got[0].Provider != "lab" || got[0].BaseURL != s.srv.URL+"/v1" {
 		t.Fatalf("listed %+v", got)
 	}
+	c.RefreshStale()
 	c.Listed("lab")
 	if n := s.asked.Load(); n != 1 {
 		t.Fatalf("a fresh listing was asked again: %d", n)
 	}
 	now.Add(int64(time.Minute))
 	c.Listed("lab")
+	c.RefreshStale()
 	c.Refresh(context.Background())
 	if n := s.asked.Load(); n != 2 {
 		t.Fatalf("asked %d times after MaxAge, want 2", n)
@@ -189,7 +193,7 @@ func TestCloseDropsTheListingUnderWay(t *testing.T) {
 	c := NewCache([]Server{{Provider: "box", BaseURL: srv.URL + "/v1"}}, Options{Timeout: time.Minute})
 	var seen changes
 	c.Watch(seen.watch)
-	c.Listed("box")
+	c.RefreshStale()
 	<-entered
 	c.Close()
 	if got := seen.take(); len(got) != 0 {
@@ -205,6 +209,7 @@ func TestCloseDropsTheListingUnderWay(t *testing.T) {
 func TestNilCache(t *testing.T) {
 	var c *Cache
 	c.Refresh(context.Background())
+	c.RefreshStale()
 	c.Watch(func(Change) {})()
 	c.Close()
 	if c.Discovers("x") || c.Listed("x") != nil {

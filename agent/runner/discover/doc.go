@@ -16,10 +16,12 @@
 // # The cache
 //
 // A Cache holds the last listing of every discovering provider for the
-// process, so that reading the models (Listed) never waits on a network:
-// a listing older than Options.MaxAge is refreshed in the background, and
-// Refresh lists every server again (the model picker's /model). Each
-// listing is bounded by Options.Timeout. After every listing the Cache
+// process, so that reading the models (Listed) never waits on a network
+// and starts nothing: RefreshStale starts, in the background, the listings
+// older than Options.MaxAge, and Refresh lists every server again and
+// waits (the model picker's /model). Each listing is bounded by
+// Options.Timeout. Nothing is listed until one of them is called, so that
+// who tells the user of an outage is listening by then. After every listing the Cache
 // tells its watchers what changed (Change); Report marks the news a user
 // should hear once: the first failure of an outage, and the first success
 // after it.

@@ -26,16 +26,16 @@ func Merge(configured, listed []agent.Model) []agent.Model {
 		out = append(out, m)
 	}
 	for _, m := range listed {
-		if !Configured(configured, m.ID) {
+		if !Has(configured, m.ID) {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// Configured reports whether the configuration names model id.
-func Configured(configured []agent.Model, id string) bool {
-	return slices.ContainsFunc(configured, func(c agent.Model) bool { return Same(c.ID, id) })
+// Has reports whether models has model id (Same).
+func Has(models []agent.Model, id string) bool {
+	return slices.ContainsFunc(models, func(m agent.Model) bool { return Same(m.ID, id) })
 }
 
 // Fill is m with each field the configuration left unset (zero) taken from
