@@ -35,6 +35,7 @@ import (
 	"github.com/steer-tui/steer/agent/rpc"
 	"github.com/steer-tui/steer/agent/runner"
 	"github.com/steer-tui/steer/agent/runner/config"
+	"github.com/steer-tui/steer/agent/runner/discover"
 	"github.com/steer-tui/steer/agent/runner/headless"
 	"github.com/steer-tui/steer/agent/runner/inspector"
 	"github.com/steer-tui/steer/agent/skills"
@@ -177,6 +178,12 @@ func realMain(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			return exitFailed
 		}
+		// A model its server lists gets the server's window before the
+		// first request (the TUI asks in the background instead; steer
+		// run asks once it says the notices, RunOptions.ListModels).
+		if opts.Command == "rpc" && a.discovery.Discovers(a.rt.State().Model.Provider) {
+			a.rt.RefreshModels(sig.Context())
+		}
 	}
 	status := runCommand(sig.Context(), a, cfg, opts, prompt, stdin, stdout, stderr)
 	if !a.close(stderr) && status == exitOK {
@@ -286,7 +293,7 @@ func runCommand(ctx context.Context, a *app, cfg *config.Config, o headless.Args
 		}
 		return statusOf(ctx, err, stderr)
 	case "run":
-		ro := headless.RunOptions{JSON: o.JSON}
+		ro := headless.RunOptions{JSON: o.JSON, ListModels: a.discovery.Discovers(a.rt.State().Model.Provider)}
 		if f, ok := stderr.(*os.File); ok && xterm.IsTerminal(f.Fd()) {
 			ro.Clean = func(s string) string { return sanitize.String(s, sanitize.Options{}) }
 		}
@@ -328,6 +335,9 @@ type app struct {
 	modelNote string
 	// mcp is the process's MCP servers, closed after the runtime.
 	mcp *mcp.Manager
+	// discovery lists the servers' models (discoveryFor), closed after
+	// the runtime; nil when no provider discovers.
+	discovery *discover.Cache
 }
 
 // close ends the runtime in order, within runner.QuitWait: the active run
@@ -353,6 +363,7 @@ func (a *app) close(stderr io.Writer) (saved bool) {
 		fmt.Fprintf(stderr, "steer: %v\n", u)
 	}
 	a.mcp.Close()
+	a.discovery.Close()
 	if err := a.store.CloseContext(ctx); err != nil {
 		a.logger.Error("closing the database failed", "error", err)
 	}
@@ -421,7 +432,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 	}
 	user := userDirs()
 	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote,
-		mcp: newMCP(cfg, gate, workspace, stateDir, o, logger, os.Stderr)}
+		mcp: newMCP(cfg, gate, workspace, stateDir, o, logger, os.Stderr), discovery: discoveryFor(cfg)}
 	if o.Continue {
 		_, err := store.LatestUnownedSession(ctx, workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
@@ -457,6 +468,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
 		MCP:            a.mcp,
+		Discovery:      a.discovery,
 		Trust:          gate,
 		Config:         runner.ViewOf(cfg, gate),
 		HiddenEnv:      cfg.SecretEnvNames(),
@@ -474,6 +486,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 	})
 	if err != nil {
 		a.mcp.Close()
+		a.discovery.Close()
 		closeStore(store, logger)
 		closeLog()
 		var unknown *runner.UnknownProfileError

@@ -91,6 +91,7 @@ const (
 	topicEarlier              // the saved history above a loaded session's (earlier.go)
 	topicHistory              // the prompt history the editor walks (prompthistory.go)
 	topicFound                // the older prompt history a search reads
+	topicModels               // the servers' models listed at start (pickers.go)
 	topicCount
 )
 
@@ -98,7 +99,7 @@ const (
 // and so travel on the reads lane.
 func (t topic) reads() bool {
 	switch t {
-	case topicPicker, topicInspect, topicHealth, topicMeter, topicStore, topicEarlier, topicHistory, topicFound:
+	case topicPicker, topicInspect, topicHealth, topicMeter, topicStore, topicEarlier, topicHistory, topicFound, topicModels:
 		return true
 	}
 	return false

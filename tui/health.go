@@ -282,7 +282,8 @@ func (m Model) watchEvents(events []agent.Event) (Model, tea.Cmd) {
 // handleNotice shows a runtime notice: a failed save in the status bar, a
 // quarantine outside a request in the transcript too (and the engines read
 // again, as after a cleared quarantine); a cleared cooldown in the badge;
-// a hook's outcome in the transcript.
+// a hook's outcome, and a server that cannot list its models or can again,
+// in the transcript.
 func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg.Notice.Kind {
@@ -299,6 +300,10 @@ func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 		}
 	case runner.NoticeHook: // a hook blocked, asked or failed: where it happened
 		m, _ = m.updateChat(msgs.NoteMsg{Text: "⚙ " + msg.Notice.Text})
+	case runner.NoticeDiscoveryFailed: // told once per outage (runner)
+		m, _ = m.updateChat(msgs.NoteMsg{Text: "⚠ " + msg.Notice.Text + "; /model asks again"})
+	case runner.NoticeDiscoveryRecovered:
+		m, _ = m.updateChat(msgs.NoteMsg{Text: msg.Notice.Text})
 	}
 	m, status := m.updateStatus(msg)
 	return m, tea.Batch(cmd, status)

@@ -218,7 +218,7 @@ func New(rt Runtime, opts Options) Model {
 	m.help = &h
 	// The first request: the runtime's state (transcript, queue, model),
 	// read once the owner of runtime calls starts.
-	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth().loadHistory().loadPrompts().loadLibrary(false)
+	m = m.requestSession(loadSession(rt, opts.Welcome, opts.Notice)).checkStore().checkHealth().loadHistory().loadPrompts().loadLibrary(false).refreshModels()
 	m.refresh()
 	return m
 }

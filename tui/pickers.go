@@ -2,9 +2,9 @@ package tui
 
 import (
 	"context"
-	"time"
-
 	"fmt"
+	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -19,11 +19,12 @@ var thinkingLevels = []agent.ThinkingLevel{
 	agent.ThinkingMedium, agent.ThinkingHigh, agent.ThinkingXHigh,
 }
 
-// modelsListedMsg carries the configured models to the picker, and why any
-// of them cannot be used (by index; "" when it can).
+// modelsListedMsg carries the models to the picker, why any of them cannot
+// be used (by index; "" when it can) and which only their server lists.
 type modelsListedMsg struct {
-	models   []agent.Model
-	problems []string
+	models     []agent.Model
+	problems   []string
+	discovered []bool
 }
 
 func (m Model) openDialog(d dialog.Model) Model {
@@ -41,30 +42,60 @@ func (m Model) closeDialog() Model {
 	return m
 }
 
+// refreshModels has the servers of discovering providers list their models
+// once the TUI listens to the runtime's notices, so that an outage is told
+// and the session's model gets its window early. It is detached: a server
+// that does not answer holds up no lane.
+func (m Model) refreshModels() Model {
+	rt := m.rt
+	m.latest[topicModels] = m.calls.submit(call{topic: topicModels, detached: true, run: func() tea.Msg {
+		rt.RefreshModels(context.Background())
+		return nil
+	}})
+	return m
+}
+
+// handleOpenModels lists the models for the picker, the servers asked
+// again first; detached, since a server may take its time to answer.
 func (m Model) handleOpenModels() (Model, tea.Cmd) {
 	rt := m.rt
-	m.latest[topicPicker] = m.calls.submit(call{topic: topicPicker, run: func() tea.Msg {
+	m.latest[topicPicker] = m.calls.submit(call{topic: topicPicker, detached: true, run: func() tea.Msg {
+		rt.RefreshModels(context.Background())
 		models := rt.Models()
-		problems := make([]string, len(models))
+		msg := modelsListedMsg{models: models, problems: make([]string, len(models)), discovered: make([]bool, len(models))}
 		for i, md := range models {
-			problems[i] = rt.ModelProblem(md)
+			msg.problems[i], msg.discovered[i] = rt.ModelProblem(md), rt.ModelDiscovered(md)
 		}
-		return modelsListedMsg{models: models, problems: problems}
+		return msg
 	}})
 	return m, nil
+}
+
+// modelDetail is what the picker says of a model beside its reference: its
+// name, whether only its server lists it, its context window; or why it
+// cannot be used.
+func modelDetail(md agent.Model, problem string, discovered bool) string {
+	if problem != "" {
+		return "unusable: " + problem
+	}
+	var parts []string
+	if md.Name != "" {
+		parts = append(parts, md.Name)
+	}
+	if discovered {
+		parts = append(parts, "discovered")
+	}
+	if md.ContextWindow > 0 {
+		parts = append(parts, fmt.Sprintf("%dk context", md.ContextWindow/1000))
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (m Model) handleModelsListed(msg modelsListedMsg) (Model, tea.Cmd) {
 	items := make([]dialog.Item, len(msg.models))
 	selected := 0
 	for i, md := range msg.models {
-		detail := md.Name
-		if md.ContextWindow > 0 {
-			detail = fmt.Sprintf("%s · %dk context", md.Name, md.ContextWindow/1000)
-		}
-		if i < len(msg.problems) && msg.problems[i] != "" {
-			detail = "unusable: " + msg.problems[i]
-		}
+		detail := modelDetail(md, msg.problems[i], msg.discovered[i])
 		current := md.Ref() == m.status.Model().Ref()
 		if current {
 			selected = i

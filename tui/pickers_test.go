@@ -13,6 +13,7 @@ import (
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
 	"github.com/steer-tui/steer/agent/runner"
+	"github.com/steer-tui/steer/tui/msgs"
 )
 
 // The pickers filter as the user types: these run the real program
@@ -155,4 +156,37 @@ func TestThinkingPickerMarksOff(t *testing.T) {
 	h.typeText("/thinking")
 	h.key(tea.KeyEnter, false)
 	h.waitView("› ● off")
+}
+
+// The model picker says of each model its name, whether only its server
+// lists it, and its window; or only why it cannot be used.
+func TestModelDetail(t *testing.T) {
+	tests := []struct {
+		model      agent.Model
+		problem    string
+		discovered bool
+		want       string
+	}{
+		{agent.Model{ID: "a", Name: "Opus", ContextWindow: 200_000}, "", false, "Opus · 200k context"},
+		{agent.Model{ID: "qwen3:8b", ContextWindow: 40960}, "", true, "discovered · 40k context"},
+		{agent.Model{ID: "extra"}, "", true, "discovered"},
+		{agent.Model{ID: "bare"}, "", false, ""},
+		{agent.Model{ID: "a", Name: "Opus", ContextWindow: 200_000}, "ANTHROPIC_API_KEY is not set", false, "unusable: ANTHROPIC_API_KEY is not set"},
+	}
+	for _, tt := range tests {
+		if got := modelDetail(tt.model, tt.problem, tt.discovered); got != tt.want {
+			t.Errorf("modelDetail(%+v, %q, %v) = %q, want %q", tt.model, tt.problem, tt.discovered, got, tt.want)
+		}
+	}
+}
+
+// TestDiscoveryNotices: a server that cannot list its models, and its
+// return, get a line each in the transcript.
+func TestDiscoveryNotices(t *testing.T) {
+	h := newHarness(t, newRuntime(t, nil), 120, 20)
+	h.send(msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticeDiscoveryFailed,
+		Text: "cannot list the models of box (http://127.0.0.1:11434/v1): connection refused"}})
+	h.waitView("⚠ cannot list the models of box (http://127.0.0.1:11434/v1): connection refused; /model asks again")
+	h.send(msgs.NoticeArrivedMsg{Notice: runner.Notice{Kind: runner.NoticeDiscoveryRecovered, Text: "box lists its models again: 2 models"}})
+	h.waitView("box lists its models again: 2 models")
 }

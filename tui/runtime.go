@@ -105,10 +105,18 @@ type Events interface {
 
 // Settings are the session-level choices the slash commands change.
 type Settings interface {
+	// Models lists the configured models and those the servers of
+	// discovering providers listed last; it does no IO.
 	Models() []agent.Model
 	// ModelProblem says why m cannot be used ("ANTHROPIC_API_KEY is not
 	// set"), or "" when it can; the model picker shows it.
 	ModelProblem(m agent.Model) string
+	// ModelDiscovered says whether m is offered only because its server
+	// lists it; the model picker marks it.
+	ModelDiscovered(m agent.Model) bool
+	// RefreshModels lists the discovering providers' servers again and
+	// returns once they answered, each within a few seconds, or ctx ended.
+	RefreshModels(ctx context.Context)
 	SetModel(ctx context.Context, ref string) (agent.Model, error)
 	SetThinking(level agent.ThinkingLevel)
 	// NewSession starts an empty session and announces it among the events

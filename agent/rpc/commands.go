@@ -300,7 +300,8 @@ func (s *Server) setModel(ctx context.Context, c command) (any, error) {
 	return modelOut(m), nil
 }
 
-func (s *Server) getAvailableModels(context.Context, command) (any, error) {
+func (s *Server) getAvailableModels(ctx context.Context, _ command) (any, error) {
+	s.rt.RefreshModels(ctx) // the servers of discovering providers, each within seconds
 	models := s.rt.Models()
 	out := make([]modelJSON, len(models))
 	for i, m := range models {

@@ -39,6 +39,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	stop := context.AfterFunc(ctx, r.writes.cancel)
 	defer stop()
 	r.mcpDesk.unfollow()
+	r.unwatchModels()
 	r.sessionHooks.close(ctx)
 	r.subs.abortChildren(AbortQuit)
 	r.subs.wait(ctx) // their answers are saved before saving stops

@@ -84,8 +84,14 @@ func (c *currentSession) SessionID() string { return c.current().SessionID() }
 // Workspace is the current session's workspace.
 func (c *currentSession) Workspace() string { return c.current().Workspace() }
 
-// Models lists every configured model.
+// Models lists every model, the configured and the discovered.
 func (c *currentSession) Models() []agent.Model { return c.first.Models() }
+
+// ModelDiscovered says whether only m's server lists m.
+func (c *currentSession) ModelDiscovered(m agent.Model) bool { return c.first.ModelDiscovered(m) }
+
+// RefreshModels lists the discovering providers' servers again.
+func (c *currentSession) RefreshModels(ctx context.Context) { c.first.RefreshModels(ctx) }
 
 // ModelProblem says why m cannot be used, or "".
 func (c *currentSession) ModelProblem(m agent.Model) string { return c.first.ModelProblem(m) }

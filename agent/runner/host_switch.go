@@ -92,7 +92,7 @@ func (h *Host) NewSession(ctx context.Context) error {
 	}
 	settings := cur.agent.State()
 	rt, err := h.spare(ctx, cur.opts.Workspace, func(rt *Runtime) error {
-		rt.agent.SetModel(settings.Model, rt.streamFor(settings.Model))
+		rt.settings.setModel(settings.Model)
 		return nil
 	}, func(*Options) {})
 	if err != nil {

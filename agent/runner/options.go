@@ -7,6 +7,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/mcp"
+	"github.com/steer-tui/steer/agent/runner/discover"
 	"github.com/steer-tui/steer/agent/runner/hooks"
 	"github.com/steer-tui/steer/agent/skills"
 	"github.com/steer-tui/steer/agent/tools"
@@ -77,6 +78,11 @@ type Options struct {
 	// host; the caller starts and closes it): their tools join the tool
 	// set and follow its changes. nil for none.
 	MCP *mcp.Manager
+	// Discovery lists the models of the providers whose servers list them
+	// (config "discover"), shared like MCP (the caller closes it): their
+	// models join the configured ones (Models), a reference may name them,
+	// and an outage is one notice (NoticeDiscoveryFailed). nil for none.
+	Discovery *discover.Cache
 	// Trust is the workspace's trust decision (CheckWorkspace), shared
 	// like MCP; nil trusts nothing the workspace brings.
 	Trust *WorkspaceGate

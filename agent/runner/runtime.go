@@ -48,6 +48,7 @@ type Runtime struct {
 	*inputs         // Prompt, Steer, FollowUp, Submit, Dequeue, Abort (inputs.go)
 	*sessionBook    // SessionID, ListSessions, SwitchSession, NewSession (sessions.go)
 	*settings       // SetModel, SetThinking, queue modes, PreferProfile (settings.go)
+	*modelShelf     // Models, ModelDiscovered, RefreshModels (discovery.go)
 	*inspectors     // Profiles, Engines, Runs, ContextMeter, the clears (inspect.go)
 	*approvalDesk   // Approve, ApproveIn, PendingApprovals (approval.go)
 	*runNotices     // SubscribeNotices (notice.go)
@@ -109,6 +110,9 @@ type Runtime struct {
 	hooks        *hookCalls
 	stopHooks    *stopHooks
 	sessionHooks *sessionHooks
+	// unwatchModels ends the following of the servers' listings
+	// (modelsListed).
+	unwatchModels func()
 }
 
 // New resolves the model, builds the runtime and opens the session the
@@ -128,6 +132,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.MaxInputBytes = DefaultMaxInputBytes
 	}
 	given := opts
+	models := &modelShelf{providers: opts.Providers, cache: opts.Discovery}
+	opts.Resolve = models.resolver(opts.Resolve)
 	model, err := opts.Resolve(opts.Model)
 	if err != nil {
 		return nil, err
@@ -144,7 +150,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Approval == "" {
 		opts.Approval = tools.ModeAuto
 	}
-	r := &Runtime{opts: opts, given: given, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
+	r := &Runtime{opts: opts, given: given, modelShelf: models, log: opts.Logger, store: opts.Store, ledger: opts.Ledger, baseTools: opts.Tools, catalog: newCatalog(opts),
 		sessionBook: &sessionBook{}, runNotices: &runNotices{now: opts.Now}, approvalDesk: &approvalDesk{}, mcpDesk: &mcpDesk{m: opts.MCP},
 		library: &library{workspace: opts.Workspace, user: opts.UserDirs}, trustDesk: &trustDesk{g: opts.Trust, m: opts.MCP, cfg: opts.Config}}
 	r.mcpDesk.sampling = r.withSampler
@@ -244,6 +250,10 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err := r.openInitialSession(ctx, opts.Session, opts.Continue); err != nil {
 		r.stopSaving()
 		return nil, err
+	}
+	r.unwatchModels = func() {}
+	if !opts.SubAgent { // the parent's runtime tells the user
+		r.unwatchModels = opts.Discovery.Watch(r.modelsListed)
 	}
 	return r, nil
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"log/slog"
+	"sync"
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/persistence"
@@ -29,6 +30,27 @@ type settings struct {
 	agent    *agent.Agent
 	thinking *thinkingChoice
 	choice   *profileChoice
+
+	// modelMu serialises the changes of the agent's model, so that a
+	// listing's refill never puts back a model the user just left.
+	modelMu sync.Mutex
+}
+
+// setModel makes m the agent's model from the next request on.
+func (s *settings) setModel(m agent.Model) {
+	s.modelMu.Lock()
+	defer s.modelMu.Unlock()
+	s.agent.SetModel(m, s.streamFor(m))
+}
+
+// refill gives the agent's model what fill adds to it (what its server
+// now lists of it), when that changes anything.
+func (s *settings) refill(fill func(agent.Model) (agent.Model, bool)) {
+	s.modelMu.Lock()
+	defer s.modelMu.Unlock()
+	if m, changed := fill(s.agent.State().Model); changed {
+		s.agent.SetModel(m, s.streamFor(m))
+	}
 }
 
 // streamFor is the StreamFn the Agent uses for m: the attempt loop over m's
@@ -50,15 +72,6 @@ func (s *settings) streamOf(m agent.Model) agent.StreamFn {
 	return nil
 }
 
-// Models lists every configured model.
-func (s *settings) Models() []agent.Model {
-	var all []agent.Model
-	for _, p := range s.providers {
-		all = append(all, p.Models...)
-	}
-	return all
-}
-
 // SetModel switches to the model ref names from the next request on.
 func (s *settings) SetModel(ctx context.Context, ref string) (agent.Model, error) {
 	m, err := s.resolve(ref)
@@ -68,7 +81,7 @@ func (s *settings) SetModel(ctx context.Context, ref string) (agent.Model, error
 	if err := s.catalog.unusable(m); err != nil {
 		return agent.Model{}, err
 	}
-	s.agent.SetModel(m, s.streamFor(m))
+	s.setModel(m)
 	s.thinking.follow(m)
 	if s.store != nil {
 		if id, created := s.current(); created {
@@ -123,7 +136,7 @@ func (s *settings) adoptSavedModel(sessionID, ref string) {
 		s.log.Warn("keeping the current model instead of the session's", "session", sessionID, "model", ref, "error", err)
 		return
 	}
-	s.agent.SetModel(m, s.streamFor(m))
+	s.setModel(m)
 	s.thinking.follow(m)
 }
 

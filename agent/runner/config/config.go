@@ -85,6 +85,10 @@ type Provider struct {
 	// (models[].thinking): what a session on it starts with unless the
 	// session chose a level. Models without one use agent.thinking.
 	Thinking map[string]agent.ThinkingLevel
+	// Discover says that the server lists the provider's models ("discover":
+	// true, discover.go): Models are then only those the file lists, and
+	// any id of the provider resolves, the server being the judge of it.
+	Discover bool
 }
 
 // Profile is one credential of a provider (SPEC §5.3).

@@ -69,6 +69,11 @@
 // use, and never for a configuration without real providers, so that an
 // offline start stays fast.
 //
+// A provider with "discover": true (openai-chat only) has its server list
+// its models (agent/runner/discover, wired by the runner): it may list
+// none itself, gets no catalogue models in their place, and any id of it
+// resolves (Config.ModelOf), since only the server can tell.
+//
 // # Settings not built yet
 //
 // A key either works or is refused: a file that sets a key of SPEC §11 whose

@@ -37,6 +37,9 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 		}
 	}
 	if api.Models != nil {
+		if fp.Discover {
+			return Provider{}, b.errAt(path+".discover", discoverNeeds, p.API)
+		}
 		return b.offlineProvider(p, fp, path, api.Models())
 	}
 	// A real provider: the catalogue knows its kind, default API, base URL
@@ -53,6 +56,9 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 		p.API = cp.api
 	case p.API == "":
 		return Provider{}, b.errAt(path, "\"api\" is required (%s)", oneOf(b.apis.Names()...))
+	}
+	if p.Discover = fp.Discover; p.Discover && p.API != llm.OpenAIChat {
+		return Provider{}, b.errAt(path+".discover", discoverNeeds, p.API)
 	}
 	if p.BaseURL == "" {
 		if cp == nil || cp.baseURL == "" || cp.api != p.API {
@@ -77,6 +83,11 @@ func (b *builder) provider(name string, fp *fileProvider, path string) (Provider
 	b.defaults[name] = b.providerDefault(p, fp, cp)
 	return p, nil
 }
+
+// discoverNeeds is the error of "discover" on a provider of another API
+// than openai-chat, which both kinds of server that list their models
+// (Ollama and the OpenAI-compatible ones, agent/runner/discover) speak.
+const discoverNeeds = "needs \"api\": \"openai-chat\", not %q: steer lists the models of Ollama and OpenAI-compatible servers"
 
 func (b *builder) checkURL(path, raw string) error {
 	u, err := url.Parse(raw)
@@ -225,7 +236,7 @@ func (b *builder) models(p Provider, fms []fileModel, path string, cp *catProvid
 	case len(fms) > 0:
 	case own != nil:
 		out = own
-	case cp != nil:
+	case cp != nil && !p.Discover: // a discovering provider's server says
 		out = b.catalogue().models(cp.kind)
 	}
 	seen := map[string]bool{}

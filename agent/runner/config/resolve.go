@@ -48,7 +48,7 @@ func (c *Config) resolve(ref string, aliases bool) (agent.Model, error) {
 	name, id, qualified := strings.Cut(ref, "/")
 	if qualified {
 		if i := slices.IndexFunc(ps, func(p Provider) bool { return p.Name == name }); i >= 0 {
-			if m, ok := c.modelOf(ps[i], id); ok {
+			if m, ok := c.ModelOf(ps[i], id); ok {
 				return m, nil
 			}
 			if hits := c.find(ps, ref); len(hits) == 1 {
@@ -83,8 +83,12 @@ func (c *Config) resolve(ref string, aliases bool) (agent.Model, error) {
 	return agent.Model{}, fmt.Errorf("unknown model %q (known: %s)", ref, listOf(refs))
 }
 
-// modelOf finds id among p's models, then in the catalogue for p's kind.
-func (c *Config) modelOf(p Provider, id string) (agent.Model, bool) {
+// ModelOf is model id of provider p as the configuration knows it: one p
+// lists, else the catalogue's for p's kind; for a provider whose server
+// lists its models (Provider.Discover), any other id too, with nothing
+// known of it but its provider. The model carries p's name, API and base
+// URL.
+func (c *Config) ModelOf(p Provider, id string) (agent.Model, bool) {
 	for _, m := range p.Models {
 		if m.ID == id {
 			return cloneModel(m), true
@@ -94,6 +98,9 @@ func (c *Config) modelOf(p Provider, id string) (agent.Model, bool) {
 		if m, ok := c.catalogue().lookup(p.Kind, id); ok {
 			return adopt(p, m, id), true
 		}
+	}
+	if p.Discover && id != "" {
+		return adopt(p, agent.Model{}, id), true
 	}
 	return agent.Model{}, false
 }

@@ -33,6 +33,8 @@ type fileProvider struct {
 	Headers                     map[string]string `json:"headers"`
 	Profiles                    []fileProfile     `json:"profiles"`
 	Models                      []fileModel       `json:"models"`
+	// Discover lists the models from the server (discover.go).
+	Discover bool `json:"discover"`
 }
 
 type fileProfile struct {

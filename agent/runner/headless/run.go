@@ -27,6 +27,11 @@ type RunOptions struct {
 	// ToolOutputLimit bounds the output printed per tool call; 0 is
 	// DefaultToolOutputLimit.
 	ToolOutputLimit int
+	// ListModels asks the servers of the providers that list their models
+	// before the prompt (main sets it when the session's model is of one):
+	// the model runs with its server's context window, and a server that
+	// does not answer is said on stderr.
+	ListModels bool
 }
 
 // Run answers prompt and maps the outcome to an exit status. The answer's
@@ -111,6 +116,9 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	}
 	saves := watchSaves(rt, errw)
 	defer saves.stop()
+	if o.ListModels {
+		rt.RefreshModels(ctx)
+	}
 
 	// The files and MCP resources the prompt @-mentions go with it, as
 	// from the TUI.
@@ -246,8 +254,10 @@ func watchSaves(rt *runner.Runtime, stderr io.Writer) *saveWatch {
 			fmt.Fprintln(stderr, n.Text)
 		case runner.NoticeRunStalled:
 			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
-		case runner.NoticeHook:
+		case runner.NoticeHook, runner.NoticeDiscoveryRecovered:
 			fmt.Fprintln(stderr, n.Text)
+		case runner.NoticeDiscoveryFailed:
+			fmt.Fprintf(stderr, "⚠ %s\n", n.Text)
 		}
 	})
 	return w
