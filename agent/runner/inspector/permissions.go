@@ -112,6 +112,7 @@ func permissionsTable(v runner.PermissionsView) Table {
 	t := Table{
 		Title:   "Permissions",
 		Columns: []Column{{Title: "LIST"}, {Title: "RULE", Max: 80}, {Title: "SOURCE", Max: 40, Drop: 1}},
+		Empty:   noRules,
 		Summary: permissionsSummary(v),
 	}
 	for _, r := range v.Rules {
