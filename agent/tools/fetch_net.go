@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -193,13 +194,20 @@ type RedirectError struct{ Msg string }
 func (e *RedirectError) Error() string { return e.Msg }
 
 // checkRedirect follows at most maxRedirects redirects, each to http or
-// https; the guard checks each hop's address as it dials.
+// https on the host the call named: the permission rules judged that host
+// (WebFetch(domain:…)), so a redirect elsewhere is not followed but named,
+// for a call of its own that the rules judge. The guard checks each hop's
+// address as it dials.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > maxRedirects {
 		return &RedirectError{Msg: fmt.Sprintf("stopped after %d redirects (the last to %s)", maxRedirects, req.URL.Redacted())}
 	}
 	if err := schemeError(req.URL); err != "" {
 		return &RedirectError{Msg: "redirected to " + req.URL.Redacted() + ", which fetch does not follow: " + err}
+	}
+	if first := via[0].URL; !strings.EqualFold(req.URL.Hostname(), first.Hostname()) {
+		return &RedirectError{Msg: fmt.Sprintf("redirected to another host: %s; fetch it with a call of its own, "+
+			"which the permission rules judge for that host", req.URL.Redacted())}
 	}
 	return nil
 }
