@@ -12,8 +12,9 @@ import (
 // Approvals over `steer rpc --approve ask` (issue 13): a call that needs
 // approval sends tool_approval_request and waits for the approve command.
 
-// approvalWait bounds each step of an approval exchange.
-const approvalWait = 10 * time.Second
+// approvalWait bounds each step of an approval exchange: generous, since a
+// loaded machine runs the checkpoint of each call slowly.
+const approvalWait = 30 * time.Second
 
 // approvalSession is a `steer rpc` with flags in a workspace the test sees.
 func approvalSession(t *testing.T, flags ...string) (s *rpcSession, workspace string) {
