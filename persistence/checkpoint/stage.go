@@ -8,15 +8,15 @@ import (
 	"strings"
 )
 
-// stage brings the session's index up to the work tree: what changed since
-// the last snapshot is added, what is gone removed, and what is over the cap
-// kept out. It returns what is left out.
-func (s *Store) stage(ctx context.Context, g shadow) ([]LeftOut, error) {
+// stage brings the session's index up to the work tree (what changed since
+// the last snapshot is added, what is gone removed, what is over the cap
+// kept out) and returns its tree and what is left out.
+func (s *Store) stage(ctx context.Context, g shadow) (string, []LeftOut, error) {
 	if err := s.syncExcludes(); err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	// The ignored files are listed beside the staging, on a walk of their
-	// own: what is ignored does not depend on the index.
+	// The ignored files are listed beside the staging and the tree, on a
+	// walk of their own: what is ignored does not depend on the index.
 	type listing struct {
 		out []byte
 		err error
@@ -27,53 +27,51 @@ func (s *Store) stage(ctx context.Context, g shadow) ([]LeftOut, error) {
 		ignored <- listing{out, err}
 	}()
 	left, err := s.stageChanges(ctx, g)
+	var tree string
+	if err == nil {
+		tree, err = g.line(ctx, nil, "write-tree")
+	}
 	ign := <-ignored
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	if ign.err != nil {
-		return nil, ign.err
+		return "", nil, ign.err
 	}
 	for _, p := range nulSplit(ign.out) {
 		left = append(left, LeftOut{Path: p, Why: LeftIgnored})
 	}
 	sort.Slice(left, func(i, j int) bool { return left[i].Path < left[j].Path })
-	return left, nil
+	return tree, left, nil
 }
+
+// The tags of ls-files -t that stageChanges reads.
+const (
+	tagUntracked = "? "
+	tagModified  = "C " // a tracked file changed or gone
+)
 
 // stageChanges adds to the index what changed and removes what is gone or
 // over the cap, which it returns as left out.
 func (s *Store) stageChanges(ctx context.Context, g shadow) ([]LeftOut, error) {
-	// -o: untracked (a walk of the tree), -m: modified and deleted (a
-	// stat of every entry), listed side by side.
-	modified := make(chan []byte, 1)
-	var merr error
-	go func() {
-		var out []byte
-		out, merr = g.run(ctx, nil, "ls-files", "-z", "-m")
-		modified <- out
-	}()
-	out, err := g.run(ctx, nil, "ls-files", "-z", "-o", "--exclude-standard")
-	out = append(out, <-modified...)
-	if err == nil {
-		err = merr
-	}
+	// One run lists both the untracked files (a walk of the tree) and the
+	// modified and deleted ones (a stat of every entry): each git run
+	// costs a start and a read of the whole index.
+	out, err := g.run(ctx, nil, "ls-files", "-z", "-t", "-o", "-m", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
 	var add, drop []string
 	var left []LeftOut
-	seen := map[string]bool{}
-	for _, p := range nulSplit(out) {
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
+	for _, f := range nulSplit(out) {
+		tag, p := f[:min(len(f), len(tagUntracked))], f[min(len(f), len(tagUntracked)):]
 		fi, err := os.Lstat(filepath.Join(s.workspace, filepath.FromSlash(p)))
 		switch {
 		case err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxSize:
 			left = append(left, LeftOut{Path: p, Why: LeftOverSize})
-			drop = append(drop, p)
+			if tag == tagModified {
+				drop = append(drop, p) // an untracked one is not in the index
+			}
 		default:
 			add = append(add, p)
 		}

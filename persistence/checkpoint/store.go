@@ -170,13 +170,9 @@ func (s *Store) Take(ctx context.Context, session, turn, kind string) (Checkpoin
 // A restore's snapshot has the state it replaced, before, as its parent.
 func (s *Store) take(ctx context.Context, session, turn, kind, before string) (Checkpoint, error) {
 	g := s.shadow(session)
-	left, err := s.stage(ctx, g)
+	tree, left, err := s.stage(ctx, g)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("snapshot %s: %w", s.workspace, err)
-	}
-	tree, err := g.line(ctx, nil, "write-tree")
-	if err != nil {
-		return Checkpoint{}, err
 	}
 	c := Checkpoint{Session: session, Turn: turn, Kind: kind, Created: s.now().UTC(), LeftOut: left, Before: before}
 	msg, err := json.Marshal(c)
