@@ -32,8 +32,8 @@ func (g shadow) env() []string {
 	env = append(env,
 		"GIT_DIR="+g.dir, "GIT_WORK_TREE="+g.workTree, "GIT_INDEX_FILE="+g.index,
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_LITERAL_PATHSPECS=1",
-		"GIT_AUTHOR_NAME=steer", "GIT_AUTHOR_EMAIL=steer@localhost",
-		"GIT_COMMITTER_NAME=steer", "GIT_COMMITTER_EMAIL=steer@localhost",
+		"GIT_AUTHOR_NAME="+committerName, "GIT_AUTHOR_EMAIL="+committerEmail,
+		"GIT_COMMITTER_NAME="+committerName, "GIT_COMMITTER_EMAIL="+committerEmail,
 		"GIT_TERMINAL_PROMPT=0")
 	env = append(env, fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(config)))
 	for i, kv := range config {

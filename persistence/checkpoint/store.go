@@ -179,11 +179,7 @@ func (s *Store) take(ctx context.Context, session, turn, kind, before string) (C
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	args := []string{"commit-tree", tree}
-	if before != "" {
-		args = append(args, "-p", before)
-	}
-	if c.ID, err = g.line(ctx, strings.NewReader(string(msg)), args...); err != nil {
+	if c.ID, err = g.writeCommit(tree, before, c.Created, msg); err != nil {
 		return Checkpoint{}, err
 	}
 	if kind == KindTurn || kind == KindRestore {
