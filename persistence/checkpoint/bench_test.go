@@ -13,10 +13,11 @@ import (
 // changed file, after the first: the target is at most 50 ms.
 //
 // The workspace is one the user had before the session, as in use: the
-// setup waits, off the clock, until its files are of a past second. Files of
-// the second in which git writes its index are "racily clean" to git, which
-// re-reads every one of them at each listing, a cost a workspace written in
-// the same second as its first snapshot has and a real one does not.
+// setup waits, off the clock, until its files are of a past second. Git
+// cannot trust the times of files modified in the second its index was
+// written in ("racily clean") and hashes them again at every listing, until
+// the index is written in a later second: a workspace written in the same
+// second as its first snapshot pays that, one the user had does not.
 func BenchmarkCheckpoint10k(b *testing.B) {
 	ws, state := b.TempDir(), b.TempDir()
 	for i := 0; i < 10000; i++ {
