@@ -45,10 +45,11 @@ func (s *Store) stage(ctx context.Context, g shadow) (string, []LeftOut, error) 
 	return tree, left, nil
 }
 
-// The tags of ls-files -t that stageChanges reads.
+// ls-files -t puts a tag of two characters before each path: "? " an
+// untracked file, "C " a tracked one changed or gone.
 const (
-	tagUntracked = "? "
-	tagModified  = "C " // a tracked file changed or gone
+	tagLen      = 2
+	tagModified = "C "
 )
 
 // stageChanges adds to the index what changed and removes what is gone or
@@ -64,7 +65,10 @@ func (s *Store) stageChanges(ctx context.Context, g shadow) ([]LeftOut, error) {
 	var add, drop []string
 	var left []LeftOut
 	for _, f := range nulSplit(out) {
-		tag, p := f[:min(len(f), len(tagUntracked))], f[min(len(f), len(tagUntracked)):]
+		if len(f) <= tagLen {
+			continue
+		}
+		tag, p := f[:tagLen], f[tagLen:]
 		fi, err := os.Lstat(filepath.Join(s.workspace, filepath.FromSlash(p)))
 		switch {
 		case err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxSize:
