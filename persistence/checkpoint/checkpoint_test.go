@@ -200,32 +200,64 @@ func TestRedoAndExternalChanges(t *testing.T) {
 	}
 }
 
+// TestOverSizeCapIsLeftOutAndAlone: a file over the cap, whether it was
+// so from the start or grew past the cap after a checkpoint held it, is
+// named as left out, is not in the snapshot, and a restore leaves it alone.
 func TestOverSizeCapIsLeftOutAndAlone(t *testing.T) {
-	ws, state := t.TempDir(), t.TempDir()
-	write(t, ws, "big.bin", strings.Repeat("x", 100))
-	write(t, ws, "a.txt", "a\n")
-	ctx := context.Background()
-	s, err := checkpoint.Open(state, ws, checkpoint.Options{MaxFileSize: 50})
-	if err != nil {
-		t.Fatal(err)
+	big := checkpoint.LeftOut{Path: "big.bin", Why: checkpoint.LeftOverSize}
+	tests := []struct {
+		name    string
+		before  string               // big.bin at the checkpoint
+		leftOut []checkpoint.LeftOut // what the checkpoint leaves out
+		dropped []checkpoint.Change  // from the checkpoint to a snapshot after big.bin grew
+	}{
+		{"over the cap from the start", strings.Repeat("x", 100), []checkpoint.LeftOut{big}, nil},
+		{"grown over the cap since", "small\n", nil,
+			[]checkpoint.Change{{Path: "big.bin", Action: checkpoint.ActionDelete, Removed: 1}}},
 	}
-	cp, err := s.Take(ctx, "s1", "1", checkpoint.KindTurn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(cp.LeftOut, []checkpoint.LeftOut{{Path: "big.bin", Why: checkpoint.LeftOverSize}}) {
-		t.Fatalf("left out %v", cp.LeftOut)
-	}
-	write(t, ws, "big.bin", strings.Repeat("y", 100))
-	write(t, ws, "a.txt", "b\n")
-	plan, err := s.Preview(ctx, cp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Restore(ctx, plan, checkpoint.RestoreOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if read(t, ws, "big.bin") != strings.Repeat("y", 100) || read(t, ws, "a.txt") != "a\n" {
-		t.Fatal("the restore touched the file over the cap, or missed a.txt")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws, state := t.TempDir(), t.TempDir()
+			write(t, ws, "big.bin", tt.before)
+			write(t, ws, "a.txt", "a\n")
+			ctx := context.Background()
+			s, err := checkpoint.Open(state, ws, checkpoint.Options{MaxFileSize: 50})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cp, err := s.Take(ctx, "s1", "1", checkpoint.KindTurn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(cp.LeftOut, tt.leftOut) {
+				t.Fatalf("left out %v, want %v", cp.LeftOut, tt.leftOut)
+			}
+			write(t, ws, "big.bin", strings.Repeat("y", 100))
+			later, err := s.Take(ctx, "s1", "2", checkpoint.KindTurn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(later.LeftOut, []checkpoint.LeftOut{big}) {
+				t.Fatalf("after big.bin grew, left out %v, want %v", later.LeftOut, []checkpoint.LeftOut{big})
+			}
+			dropped, err := s.Diff(ctx, "s1", cp.ID, later.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(dropped, tt.dropped) {
+				t.Fatalf("changes to the snapshot after big.bin grew %+v, want %+v", dropped, tt.dropped)
+			}
+			write(t, ws, "a.txt", "b\n")
+			plan, err := s.Preview(ctx, cp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Restore(ctx, plan, checkpoint.RestoreOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if read(t, ws, "big.bin") != strings.Repeat("y", 100) || read(t, ws, "a.txt") != "a\n" {
+				t.Fatal("the restore touched the file over the cap, or missed a.txt")
+			}
+		})
 	}
 }

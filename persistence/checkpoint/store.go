@@ -26,7 +26,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -171,24 +170,16 @@ func (s *Store) Take(ctx context.Context, session, turn, kind string) (Checkpoin
 // A restore's snapshot has the state it replaced, before, as its parent.
 func (s *Store) take(ctx context.Context, session, turn, kind, before string) (Checkpoint, error) {
 	g := s.shadow(session)
-	left, err := s.stage(ctx, g)
+	tree, left, err := s.stage(ctx, g)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("snapshot %s: %w", s.workspace, err)
-	}
-	tree, err := g.line(ctx, nil, "write-tree")
-	if err != nil {
-		return Checkpoint{}, err
 	}
 	c := Checkpoint{Session: session, Turn: turn, Kind: kind, Created: s.now().UTC(), LeftOut: left, Before: before}
 	msg, err := json.Marshal(c)
 	if err != nil {
 		return Checkpoint{}, err
 	}
-	args := []string{"commit-tree", tree}
-	if before != "" {
-		args = append(args, "-p", before)
-	}
-	if c.ID, err = g.line(ctx, strings.NewReader(string(msg)), args...); err != nil {
+	if c.ID, err = g.writeCommit(tree, before, c.Created, msg); err != nil {
 		return Checkpoint{}, err
 	}
 	if kind == KindTurn || kind == KindRestore {
@@ -203,112 +194,6 @@ func (s *Store) take(ctx context.Context, session, turn, kind, before string) (C
 		}
 	}
 	return c, nil
-}
-
-// stage brings the session's index up to the work tree: what changed since
-// the last snapshot is added, what is gone removed, and what is over the cap
-// kept out. It returns what is left out.
-func (s *Store) stage(ctx context.Context, g shadow) ([]LeftOut, error) {
-	if err := s.syncExcludes(); err != nil {
-		return nil, err
-	}
-	// The ignored files are listed beside the staging, on a walk of their
-	// own: what is ignored does not depend on the index.
-	type listing struct {
-		out []byte
-		err error
-	}
-	ignored := make(chan listing, 1)
-	go func() {
-		out, err := g.run(ctx, nil, "ls-files", "-z", "-o", "-i", "--exclude-standard", "--directory")
-		ignored <- listing{out, err}
-	}()
-	left, err := s.stageChanges(ctx, g)
-	ign := <-ignored
-	if err != nil {
-		return nil, err
-	}
-	if ign.err != nil {
-		return nil, ign.err
-	}
-	for _, p := range nulSplit(ign.out) {
-		left = append(left, LeftOut{Path: p, Why: LeftIgnored})
-	}
-	sort.Slice(left, func(i, j int) bool { return left[i].Path < left[j].Path })
-	return left, nil
-}
-
-// stageChanges adds to the index what changed and removes what is gone or
-// over the cap, which it returns as left out.
-func (s *Store) stageChanges(ctx context.Context, g shadow) ([]LeftOut, error) {
-	// -o: untracked (a walk of the tree), -m: modified and deleted (a
-	// stat of every entry), listed side by side.
-	modified := make(chan []byte, 1)
-	var merr error
-	go func() {
-		var out []byte
-		out, merr = g.run(ctx, nil, "ls-files", "-z", "-m")
-		modified <- out
-	}()
-	out, err := g.run(ctx, nil, "ls-files", "-z", "-o", "--exclude-standard")
-	out = append(out, <-modified...)
-	if err == nil {
-		err = merr
-	}
-	if err != nil {
-		return nil, err
-	}
-	var add, drop []string
-	var left []LeftOut
-	seen := map[string]bool{}
-	for _, p := range nulSplit(out) {
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		fi, err := os.Lstat(filepath.Join(s.workspace, filepath.FromSlash(p)))
-		switch {
-		case err == nil && fi.Mode().IsRegular() && fi.Size() > s.maxSize:
-			left = append(left, LeftOut{Path: p, Why: LeftOverSize})
-			drop = append(drop, p)
-		default:
-			add = append(add, p)
-		}
-	}
-	if len(drop) > 0 {
-		if _, err := g.run(ctx, nulJoin(drop), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
-			return nil, err
-		}
-	}
-	if len(add) > 0 {
-		// update-index takes the listed paths alone: add would refresh
-		// the whole index again, a second pass over every file.
-		if _, err := g.run(ctx, nulJoin(add), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
-			return nil, err
-		}
-	}
-	return left, nil
-}
-
-// syncExcludes makes the shadow's info/exclude what the user excludes in
-// their repository's .git/info/exclude, and leaves out the user's .git and
-// the state directory's checkpoints themselves.
-func (s *Store) syncExcludes() error {
-	want := "/.git\n"
-	if rel, err := filepath.Rel(s.workspace, filepath.Dir(filepath.Dir(s.dir))); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
-		want += "/" + filepath.ToSlash(rel) + "/\n"
-	}
-	if b, err := os.ReadFile(filepath.Join(s.workspace, ".git", "info", "exclude")); err == nil {
-		want += string(b)
-	}
-	path := filepath.Join(s.dir, "info", "exclude")
-	if have, err := os.ReadFile(path); err == nil && string(have) == want {
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	return os.WriteFile(path, []byte(want), 0o600)
 }
 
 // List is session's checkpoints, newest first.
