@@ -36,6 +36,12 @@ type modelShelf struct {
 // discover.DefaultMaxAge is refreshed in the background.
 func (l *modelShelf) Models() []agent.Model {
 	l.cache.RefreshStale()
+	return l.merged()
+}
+
+// merged is Models without the refresh: what resolving reads, which must
+// start no listing (who tells an outage may not listen yet).
+func (l *modelShelf) merged() []agent.Model {
 	var all []agent.Model
 	for _, p := range l.providers {
 		all = append(all, discover.Merge(p.Models, l.cache.Listed(p.Name))...)
@@ -76,7 +82,7 @@ func (l *modelShelf) resolver(base func(ref string) (agent.Model, error)) func(r
 			return m, nil
 		}
 		var hits []agent.Model
-		for _, c := range l.Models() {
+		for _, c := range l.merged() {
 			if l.ModelDiscovered(c) && (c.Ref() == ref || c.ID == ref) {
 				hits = append(hits, c)
 			}

@@ -187,7 +187,7 @@ func TestDiscoveryOutageIsOneNotice(t *testing.T) {
 }
 
 // A server down from the start is told too: nothing lists before the
-// front end asks (resolving the session's model does not), so the first
+// front end asks (resolving a model, known or not, does not), so the first
 // failure reaches it.
 func TestDownAtStartIsTold(t *testing.T) {
 	box, lab := boxAndLab()
@@ -195,6 +195,9 @@ func TestDownAtStartIsTold(t *testing.T) {
 	rt, _ := discoveringRuntime(t, box, lab, agenttest.Model.Ref(), nil)
 	if _, err := rt.SetModel(context.Background(), agenttest.Model.Ref()); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := rt.SetModel(context.Background(), "nope"); err == nil { // looked up among the listed too
+		t.Fatal("an unknown model resolved")
 	}
 	var log discoveryNotices
 	defer rt.SubscribeNotices(log.add)()

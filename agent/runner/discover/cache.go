@@ -16,7 +16,7 @@ const (
 	// DefaultTimeout bounds one server's listing: a local server answers
 	// in milliseconds, and one that does not must not hold up the picker.
 	DefaultTimeout = 2 * time.Second
-	// DefaultMaxAge is how long a listing stands before a read of it
+	// DefaultMaxAge is how long a listing stands before RefreshStale
 	// starts another: models are pulled and removed now and then, not by
 	// the second.
 	DefaultMaxAge = 5 * time.Minute
@@ -26,8 +26,8 @@ const (
 type Options struct {
 	// Timeout bounds each listing (DefaultTimeout).
 	Timeout time.Duration
-	// MaxAge is how old a listing may be before Listed refreshes it in the
-	// background (DefaultMaxAge).
+	// MaxAge is how old a listing may be before RefreshStale starts
+	// another (DefaultMaxAge).
 	MaxAge time.Duration
 	// Now defaults to time.Now.
 	Now func() time.Time
