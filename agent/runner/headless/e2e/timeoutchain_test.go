@@ -67,7 +67,7 @@ func TestTimeoutChainThroughTheBinary(t *testing.T) {
 		"profiles": [{"id": "local:default", "apiKey": "unused"}],
 		"models": [{"id": "big", "contextWindow": 20000, "maxOutput": 1000}, {"id": "small", "contextWindow": 20000, "maxOutput": 1000}]}}}`)
 	for i := range 4 {
-		prompt := fmt.Sprintf("part %d of the notes: %s", i, strings.Repeat("notes ", 12_400/6))
+		prompt := fmt.Sprintf("part %d of the notes: %s", i, strings.Repeat("notes ", 11_900/6))
 		args := []string{"--config", cfg, "--model", "local/small", "run", prompt}
 		if i > 0 {
 			args = []string{"--config", cfg, "--model", "local/small", "--continue", "run", prompt}
