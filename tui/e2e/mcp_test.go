@@ -36,6 +36,9 @@ func TestMCPInTmux(t *testing.T) {
 		t.Fatalf("/mcp does not show srv ready over stdio:\n%s", screen)
 	}
 	p.typeText("", "Escape")
+	// Text typed on the heels of Esc would arrive as Alt+key: wait for the
+	// inspector to close first.
+	p.waitGone("the inspector", "MCP servers", 5*time.Second)
 
 	p.typeText(`call mcp__srv__ask {}`, "Enter")
 	p.waitFor("the form", "MCP srv asks", 10*time.Second)

@@ -93,9 +93,9 @@ func TestNotificationOnlyWhenUnfocused(t *testing.T) {
 	p.waitFor("the focused run's answer", "You said: hello", 10*time.Second)
 
 	p.tmux("select-window", "-t", "steer:1") // steer's pane loses the focus
-	// A run that takes a second: tmux's focus report reaches steer before
-	// it ends even on a loaded machine.
-	p.tmux("send-keys", "-t", "steer:0", "-l", "run sleep 1")
+	// A run that takes three seconds: tmux's focus report reaches steer
+	// before it ends even on a loaded machine.
+	p.tmux("send-keys", "-t", "steer:0", "-l", "run sleep 3")
 	p.tmux("send-keys", "-t", "steer:0", "Enter")
 	got := out.waitFor("the notification", kittyNotification, 10*time.Second)
 	all := kittyNotification.FindAllStringSubmatch(got, -1)
@@ -107,7 +107,7 @@ func TestNotificationOnlyWhenUnfocused(t *testing.T) {
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		s := p.tmux("capture-pane", "-p", "-t", "steer:0")
-		if strings.Contains(s, "sleep 1") {
+		if strings.Contains(s, "sleep 3") {
 			break
 		}
 		if time.Now().After(deadline) {
