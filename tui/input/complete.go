@@ -47,5 +47,5 @@ func (m *Model) updateMatches() {
 // and go with the files and the servers.
 func (m *Model) SetDynamicCommands(s []Suggestion) {
 	m.dynamic = s
-	m.updateMatches()
+	m.sync() // a list already open shows them, with its keys
 }

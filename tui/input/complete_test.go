@@ -71,6 +71,24 @@ func TestCompletionFilters(t *testing.T) {
 	}
 }
 
+// TestCompletionShowsCommandsThatArriveWhileOpen: the library and the MCP
+// prompts are read as the list opens and come after the keys typed; the
+// list open shows them at once, and its keys take them.
+func TestCompletionShowsCommandsThatArriveWhileOpen(t *testing.T) {
+	m := typeText(commandInput(), "/sk")
+	if m.PopupOpen() {
+		t.Fatalf("a list open before the skills came:\n%s", m.View())
+	}
+	m.SetDynamicCommands([]Suggestion{{Name: "skill:pdf", Summary: "Extract text from PDF files"}})
+	if !m.PopupOpen() || !strings.Contains(m.View(), "/skill:pdf") || !strings.Contains(m.View(), "Extract text from PDF files") {
+		t.Fatalf("the skill that came is not listed:\n%s", m.View())
+	}
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	if got := m.Value(); got != "/skill:pdf " {
+		t.Errorf("tab completed to %q, want /skill:pdf", got)
+	}
+}
+
 // TestCompletionSaysNoMatch: a command that matches nothing says so, and a
 // path is not taken for one.
 func TestCompletionSaysNoMatch(t *testing.T) {
