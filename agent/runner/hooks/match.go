@@ -19,6 +19,8 @@ var ClaudeNames = map[string]string{
 	"find":  "Glob",
 	"ls":    "LS",
 	"task":  "Task",
+	"fetch": "WebFetch",
+	"todo":  "TodoWrite",
 }
 
 // Matcher chooses what a hook runs for, as Claude Code's matchers do: ""

@@ -93,6 +93,8 @@ func TestMatcher(t *testing.T) {
 		{"Edit|Write", "write", true},
 		{"Edit|Write", "read", false},
 		{"Glob", "find", true},
+		{"WebFetch", "fetch", true},
+		{"TodoWrite", "todo", true},
 		{"Bas", "bash", false},
 		{"mcp__memory__.*", "mcp__memory__save", true},
 		{"mcp__memory__.*", "mcp__files__read", false},
