@@ -80,8 +80,15 @@ func sandboxPolicy(cfg *config.Config) sandbox.Policy {
 
 // sandboxProtections say which protections tools.sandbox has on this
 // machine, for /permissions.
+//
+// Detect starts a probe process: with the sandbox off there is nothing to
+// probe for, and start-up runs none.
 func sandboxProtections(cfg *config.Config) []string {
-	return sandbox.Detect().Describe(sandboxPolicy(cfg))
+	p := sandboxPolicy(cfg)
+	if !p.Enabled() {
+		return sandbox.Support{}.Describe(p)
+	}
+	return sandbox.Detect().Describe(p)
 }
 
 // sandboxProblem says, once at start-up, that tools.sandbox asks for more

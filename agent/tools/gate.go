@@ -260,7 +260,7 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 	case Refuse:
 		return refusal(r.refused, r.text), nil
 	case Ask:
-		if res, refused := t.ask(ctx, callID, args, a, d, askReason(d, alwaysAsk), t.gate.narrow(c, env)); refused {
+		if res, refused := t.ask(ctx, callID, args, a, d, askReason(d, alwaysAsk), t.gate.narrow(c, env, d)); refused {
 			return res, nil
 		}
 	}
@@ -337,11 +337,11 @@ func DescribeCall(t agent.Tool, args map[string]any) Access { return describe(t,
 // narrow is the grant an "allow for this session" answer records for c.
 // A tool whose calls the rules cannot tell apart (an opaque one) is
 // granted whole: its name is the narrowest rule there is.
-func (g *gate) narrow(c permissions.Call, env permissions.Env) []permissions.Rule {
+func (g *gate) narrow(c permissions.Call, env permissions.Env, d permissions.Decision) []permissions.Rule {
 	if rules := permissions.Narrow(g.rules.Rules(), c, env); len(rules) > 0 {
 		return rules
 	}
-	if d := permissions.Evaluate(g.rules.Rules(), c, env); d.Verdict != permissions.Undecided {
+	if d.Verdict != permissions.Undecided {
 		return nil
 	}
 	if r, err := permissions.Parse(c.Tool, permissions.Allow); err == nil {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"github.com/google/renameio/v2"
 )
 
 // AddRule appends text to the kind list of the permissions of the config
@@ -85,7 +87,7 @@ func editRules(path, kind string, change func(list *node) bool) error {
 		var buf bytes.Buffer
 		render(&buf, root, "")
 		buf.WriteByte('\n')
-		return writeFileAtomic(path, buf.Bytes(), mode)
+		return renameio.WriteFile(path, buf.Bytes(), mode)
 	})
 }
 
@@ -167,26 +169,4 @@ func render(buf *bytes.Buffer, n *node, indent string) {
 		}
 		buf.WriteString(indent + "}")
 	}
-}
-
-// writeFileAtomic replaces path with data so that a reader sees the old
-// file or the new one, never half of one.
-func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".steer-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
