@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // splitFrontMatter splits a Markdown file into its YAML front matter (the
