@@ -206,7 +206,8 @@ func (s *server) run(gen int, ready, exited chan struct{}) {
 	var result json.RawMessage
 	if err := conn.Call(ctx, "initialize", params, &result); err != nil {
 		if ctx.Err() != nil {
-			err = fmt.Errorf("no answer within %s", seconds(s.t.start))
+			s.fail(gen, "initialize: no answer within "+seconds(s.t.start))
+			return
 		}
 		s.fail(gen, s.failure(exited, "initialize: "+err.Error()))
 		return
