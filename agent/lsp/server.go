@@ -229,7 +229,7 @@ func (s *server) run(gen int, ready, exited chan struct{}) {
 // spawn starts the process, in its own group, and connects to it.
 func (s *server) spawn(gen int, exited chan struct{}) (*jsonrpc2.Conn, error) {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
-	cmd.Dir, cmd.Env, cmd.Stderr, cmd.WaitDelay = s.dir, s.env, s.stderr, exitGrace
+	cmd.Dir, cmd.Env = s.dir, s.env
 	for k, v := range s.cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -243,21 +243,30 @@ func (s *server) spawn(gen int, exited chan struct{}) (*jsonrpc2.Conn, error) {
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		inR.Close()
-		inW.Close()
+		closeAll(inR, inW)
 		close(exited)
 		return nil, err
 	}
-	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
+	// stderr too, so that Wait returns when the server exits, not when
+	// the last of its children (gopls's crash monitor) closes it.
+	errR, errW, err := os.Pipe()
 	if err != nil {
-		inW.Close()
-		outR.Close()
+		closeAll(inR, inW, outR, outW)
+		close(exited)
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	err = cmd.Start()
+	closeAll(inR, outW, errW)
+	if err != nil {
+		closeAll(inW, outR, errR)
 		close(exited)
 		return nil, fmt.Errorf("cannot start %s: %w", s.cfg.Command, err)
 	}
+	go func() {
+		_, _ = io.Copy(s.stderr, errR)
+		errR.Close()
+	}()
 	stream := &watchedStream{ObjectStream: jsonrpc2.NewBufferedStream(pipes{outR, inW}, jsonrpc2.VSCodeObjectCodec{}),
 		failed: func(err error) { s.readFailed(gen, exited, err) }}
 	conn := jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(s.handler(gen)),
@@ -439,4 +448,10 @@ func (s *server) closing() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
 }

@@ -23,11 +23,16 @@ type EditDetails struct {
 	FirstChangedLine int `json:"firstChangedLine"`
 }
 
-type editTool struct{ ws workspace }
+type editTool struct {
+	ws workspace
+	d  Diagnoser // WithDiagnostics
+}
 
 // Edit returns the edit tool, which replaces exact, unique pieces of text in
 // a file of the workspace, all or nothing.
-func Edit(workspace string) agent.Tool { return editTool{ws: newWorkspace(workspace)} }
+func Edit(workspace string, opts ...Option) agent.Tool {
+	return editTool{ws: newWorkspace(workspace), d: optionsOf(opts).diagnoser}
+}
 
 var editSchema = json.RawMessage(`{
 	"type": "object",
@@ -128,12 +133,14 @@ func (t editTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 		return agent.ErrorResult(contextguard.TruncateToolResult(fmt.Sprintf("edit failed; nothing was written to %s:\n%s",
 			path, strings.Join(problems, "\n")), maxBytes)), nil
 	}
-	if err := writeAtomic(path, f.encode(next), f.mode); err != nil {
+	written := f.encode(next)
+	if err := writeAtomic(path, written, f.mode); err != nil {
 		return agent.ErrorResult(fmt.Sprintf("cannot write %s: %v", path, err)), nil
 	}
 	return agent.ToolResult{
-		Content: []agent.Content{agent.Text(fmt.Sprintf("Edited %s: %d %s applied, first change at line %d",
-			path, len(edits), pluralWord(len(edits), "replacement"), first))},
+		Content: []agent.Content{agent.Text(withDiagnostics(ctx, t.d, path, string(written),
+			fmt.Sprintf("Edited %s: %d %s applied, first change at line %d",
+				path, len(edits), pluralWord(len(edits), "replacement"), first)))},
 		Details: EditDetails{Path: path, Diff: unifiedDiff(t.ws, path, f.text, next), FirstChangedLine: first},
 	}, nil
 }

@@ -75,6 +75,8 @@ type options struct {
 	sandbox   sandbox.Policy // WithSandbox (bash_sandbox.go)
 	// fetchPrivate is WithFetchAllowPrivate (fetch.go).
 	fetchPrivate bool
+	// diagnoser is WithDiagnostics (diagnostics.go).
+	diagnoser Diagnoser
 }
 
 // WithOutputDir keeps the full output of every bash command whose result
@@ -110,11 +112,16 @@ func optionsOf(opts []Option) options {
 
 // New returns every built-in tool, rooted at workspace and configured by
 // opts, in the order the model is told about them.
+// The diagnostics tool is there only WithDiagnostics.
 func New(workspace string, opts ...Option) []agent.Tool {
-	return []agent.Tool{
-		Read(workspace, opts...), Write(workspace), Edit(workspace), Ls(workspace),
+	ts := []agent.Tool{
+		Read(workspace, opts...), Write(workspace, opts...), Edit(workspace, opts...), Ls(workspace),
 		Find(workspace), Grep(workspace), Bash(workspace, opts...), Fetch(opts...), Todo(),
 	}
+	if d := optionsOf(opts).diagnoser; d != nil {
+		ts = append(ts, Diagnostics(workspace, d))
+	}
+	return ts
 }
 
 // stringArg returns the string argument name, or "" when it is absent.

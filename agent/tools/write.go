@@ -29,11 +29,16 @@ type WriteDetails struct {
 	Diff string `json:"diff,omitempty"`
 }
 
-type writeTool struct{ ws workspace }
+type writeTool struct {
+	ws workspace
+	d  Diagnoser // WithDiagnostics
+}
 
 // Write returns the write tool, which creates or overwrites a file of the
 // workspace, creating its parent directories.
-func Write(workspace string) agent.Tool { return writeTool{ws: newWorkspace(workspace)} }
+func Write(workspace string, opts ...Option) agent.Tool {
+	return writeTool{ws: newWorkspace(workspace), d: optionsOf(opts).diagnoser}
+}
 
 var writeSchema = json.RawMessage(`{
 	"type": "object",
@@ -116,7 +121,8 @@ func (t writeTool) Execute(ctx context.Context, _ string, args map[string]any, _
 		d.Diff = unifiedDiff(t.ws, path, before, content)
 	}
 	return agent.ToolResult{
-		Content: []agent.Content{agent.Text(fmt.Sprintf("%s %s: %d bytes, %d lines", verb, path, d.Bytes, d.Lines))},
+		Content: []agent.Content{agent.Text(withDiagnostics(ctx, t.d, path, content,
+			fmt.Sprintf("%s %s: %d bytes, %d lines", verb, path, d.Bytes, d.Lines)))},
 		Details: d,
 	}, nil
 }
