@@ -82,6 +82,20 @@ func defaultNames() string {
 	return strings.Join(names, ", ")
 }
 
+// WithDefaults is c with what it leaves out (command and args, filetypes)
+// taken from the default server of its language, if there is one.
+func (c Config) WithDefaults() Config {
+	if d, ok := defaultOf(c.Language); ok {
+		if c.Command == "" {
+			c.Command, c.Args = d.Command, d.Args
+		}
+		if len(c.Filetypes) == 0 {
+			c.Filetypes = d.Filetypes
+		}
+	}
+	return c
+}
+
 // Resolve is the servers a process has: the configured ones, in order, a
 // configured server of a default's language taking what it leaves out
 // (command and args, filetypes) from that default, then each default that
@@ -96,14 +110,7 @@ func Resolve(configured []Config, lookPath func(string) (string, error)) ([]Conf
 		if err := c.Check(); err != nil {
 			return nil, fmt.Errorf("lsp.%s: %w", c.Language, err)
 		}
-		if d, ok := defaultOf(c.Language); ok {
-			if c.Command == "" {
-				c.Command, c.Args = d.Command, d.Args
-			}
-			if len(c.Filetypes) == 0 {
-				c.Filetypes = d.Filetypes
-			}
-		}
+		c = c.WithDefaults()
 		languages[c.Language] = true
 		if !c.Disabled {
 			for _, f := range c.Filetypes {

@@ -41,6 +41,9 @@ const (
 	// RequestTimeout bounds a write to the server and its answer to
 	// shutdown: one that takes longer is hung.
 	RequestTimeout = 5 * time.Second
+	// shutdownTimeout bounds shutdown's answer when steer quits (gopls
+	// takes about a second); a server past it is killed.
+	shutdownTimeout = 2 * time.Second
 	// exitGrace is how long a server that closed its output, or was
 	// asked to exit, has to do so before it is failed or killed.
 	exitGrace = time.Second
@@ -392,7 +395,7 @@ func (s *server) stop(final bool) {
 	s.broadcast()
 	s.mu.Unlock()
 	if was == StateReady && conn != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), s.t.request)
+		ctx, cancel := context.WithTimeout(context.Background(), min(s.t.request, shutdownTimeout))
 		if conn.Call(ctx, "shutdown", nil, nil) == nil {
 			_ = conn.Notify(ctx, "exit", nil)
 			select {

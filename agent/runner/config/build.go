@@ -144,6 +144,9 @@ func (b *builder) fromTree(root *node, source string) (*Config, error) {
 	if err := b.mcp(c, &fc, root); err != nil {
 		return nil, err
 	}
+	if err := b.lsp(c, &fc, root); err != nil {
+		return nil, err
+	}
 	if err := b.hooks(c, &fc, root); err != nil {
 		return nil, err
 	}

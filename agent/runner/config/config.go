@@ -12,6 +12,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/llm"
+	"github.com/steer-tui/steer/agent/lsp"
 	"github.com/steer-tui/steer/agent/mcp"
 	"github.com/steer-tui/steer/agent/runner/hooks"
 	"github.com/steer-tui/steer/agent/tools"
@@ -42,6 +43,9 @@ type Config struct {
 	// (mcpTrustedProjects).
 	MCPServers         []mcp.Config
 	MCPTrustedProjects []mcp.Allowance
+	// LSP are the configured language servers (lsp), in file order, as
+	// the file declares them: lsp.Resolve adds the defaults found on PATH.
+	LSP []lsp.Config
 	// Hooks are the command hooks (hooks), checked, per event in file order.
 	Hooks []hooks.Hook
 	// Permissions are the permission rules of every applied layer, lowest

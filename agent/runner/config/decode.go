@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -44,12 +45,23 @@ func (d *decoder) note(path string, line int, file string) {
 	}
 }
 
+// rawJSON is the schema type of a value taken as it is, any JSON.
+var rawJSON = reflect.TypeFor[json.RawMessage]()
+
 func (d *decoder) decode(n *node, v reflect.Value, path string) error {
 	if _, ok := d.lines[path]; !ok {
 		d.note(path, n.line, n.file)
 	}
 	if n.kind == kindNull {
 		return nil // null leaves the default in place
+	}
+	if v.Type() == rawJSON {
+		raw, err := json.Marshal(n.value())
+		if err != nil {
+			return d.errAt(path, "%v", err)
+		}
+		v.SetBytes(raw)
+		return nil
 	}
 	switch v.Kind() {
 	case reflect.Pointer:

@@ -18,6 +18,8 @@ type fileConfig struct {
 	// MCPServers and MCPTrustedProjects are read by mcp.go.
 	MCPServers         map[string]fileMCPServer `json:"mcpServers"`
 	MCPTrustedProjects []fileMCPTrust           `json:"mcpTrustedProjects"`
+	// LSP is read by lsp.go.
+	LSP map[string]fileLSPServer `json:"lsp"`
 	// Hooks is read by hooks.go.
 	Hooks map[string][]fileHookGroup `json:"hooks"`
 	// Permissions is read per layer by permissions.go: rules add up

@@ -189,3 +189,30 @@ func (p *parser) array(n *node) error {
 		n.elems = append(n.elems, val)
 	}
 }
+
+// value is the node as encoding/json would decode it into an any, for the
+// keys whose value is the user's JSON, passed on as it is
+// (lsp.*.initializationOptions).
+func (n *node) value() any {
+	switch n.kind {
+	case kindObject:
+		m := make(map[string]any, len(n.keys))
+		for _, f := range n.keys {
+			m[f.name] = f.val.value()
+		}
+		return m
+	case kindArray:
+		a := make([]any, len(n.elems))
+		for i, e := range n.elems {
+			a[i] = e.value()
+		}
+		return a
+	case kindString:
+		return n.str
+	case kindNumber:
+		return n.num
+	case kindBool:
+		return n.b
+	}
+	return nil
+}
