@@ -31,6 +31,7 @@ import (
 	"github.com/steer-tui/steer/agent/llm/anthropic"
 	"github.com/steer-tui/steer/agent/llm/openai"
 	"github.com/steer-tui/steer/agent/llm/scripted"
+	"github.com/steer-tui/steer/agent/lsp"
 	"github.com/steer-tui/steer/agent/mcp"
 	"github.com/steer-tui/steer/agent/rpc"
 	"github.com/steer-tui/steer/agent/runner"
@@ -233,7 +234,7 @@ func inspect(o headless.Args, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	saved := inspector.Saved{Preferred: o.Profile, Engine: cfg.Agent.ContextEngine, Engines: engineRefs(cfg), Now: time.Now(),
-		MCP: mcpSnapshot(cfg, gate, stateDir, o, stderr), ContextFiles: contextFilesHere}
+		MCP: mcpSnapshot(cfg, gate, stateDir, o, stderr), LSP: lspSnapshot(cfg), ContextFiles: contextFilesHere}
 	view := runner.ViewOf(cfg, gate)
 	saved.Config = &view
 	saved.Permissions = func() (runner.PermissionsView, error) {
@@ -338,6 +339,9 @@ type app struct {
 	// discovery lists the servers' models (discoveryFor), closed after
 	// the runtime; nil when no provider discovers.
 	discovery *discover.Cache
+	// lsp is the process's language servers (newLSP), closed after the
+	// runtime; nil when there are none.
+	lsp *lsp.Manager
 }
 
 // close ends the runtime in order, within runner.QuitWait: the active run
@@ -363,6 +367,7 @@ func (a *app) close(stderr io.Writer) (saved bool) {
 		fmt.Fprintf(stderr, "steer: %v\n", u)
 	}
 	a.mcp.Close()
+	a.lsp.Close()
 	a.discovery.Close()
 	if err := a.store.CloseContext(ctx); err != nil {
 		a.logger.Error("closing the database failed", "error", err)
@@ -430,9 +435,15 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		closeLog()
 		return nil, err
 	}
+	servers, err := newLSP(cfg, workspace, logger)
+	if err != nil {
+		closeStore(store, logger)
+		closeLog()
+		return nil, err
+	}
 	user := userDirs()
 	a := &app{store: store, logger: logger, closeLog: closeLog, modelNote: modelNote,
-		mcp: newMCP(cfg, gate, workspace, stateDir, o, logger, os.Stderr), discovery: discoveryFor(cfg)}
+		mcp: newMCP(cfg, gate, workspace, stateDir, o, logger, os.Stderr), discovery: discoveryFor(cfg), lsp: servers}
 	if o.Continue {
 		_, err := store.LatestUnownedSession(ctx, workspace)
 		if errors.Is(err, persistence.ErrNotFound) {
@@ -444,9 +455,9 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		Model:     model,
 		Resolve:   resolve,
 		ToolsFor: func(ws string) []agent.Tool {
-			return tools.New(ws, tools.WithHiddenEnv(cfg.SecretEnvNames()...),
+			return tools.New(ws, append(diagnosticsFor(servers, ws, workspace), tools.WithHiddenEnv(cfg.SecretEnvNames()...),
 				tools.WithOutputDir(filepath.Join(stateDir, toolOutputDir)), tools.WithReadableDirs(skills.ReadableDirs(user)...),
-				tools.WithSandbox(sandboxPolicy(cfg)), tools.WithFetchAllowPrivate(cfg.Tools.Fetch.AllowPrivate))
+				tools.WithSandbox(sandboxPolicy(cfg)), tools.WithFetchAllowPrivate(cfg.Tools.Fetch.AllowPrivate))...)
 		},
 		SystemPrompt:   assets.SystemPrompt(),
 		ProjectContext: tools.ProjectContext,
@@ -468,6 +479,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 		ContextEngine:  cfg.Agent.ContextEngine,
 		ContextEngines: engineConfigs(cfg),
 		MCP:            a.mcp,
+		LSP:            servers,
 		Discovery:      a.discovery,
 		Trust:          gate,
 		Config:         runner.ViewOf(cfg, gate),
@@ -486,6 +498,7 @@ func build(ctx context.Context, cfg *config.Config, gate *runner.WorkspaceGate, 
 	})
 	if err != nil {
 		a.mcp.Close()
+		a.lsp.Close()
 		a.discovery.Close()
 		closeStore(store, logger)
 		closeLog()

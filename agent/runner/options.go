@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/steer-tui/steer/agent"
+	"github.com/steer-tui/steer/agent/lsp"
 	"github.com/steer-tui/steer/agent/mcp"
 	"github.com/steer-tui/steer/agent/runner/discover"
 	"github.com/steer-tui/steer/agent/runner/hooks"
@@ -78,6 +79,10 @@ type Options struct {
 	// host; the caller starts and closes it): their tools join the tool
 	// set and follow its changes. nil for none.
 	MCP *mcp.Manager
+	// LSP is the process's language servers, which the tools' Diagnoser
+	// (tools.WithDiagnostics, given by ToolsFor) asks, for /lsp; shared
+	// like MCP (the caller closes it). nil for none.
+	LSP *lsp.Manager
 	// Discovery lists the models of the providers whose servers list them
 	// (config "discover"), shared like MCP (the caller closes it): their
 	// models join the configured ones (Models), a reference may name them,

@@ -31,6 +31,10 @@ type Source interface {
 	// MCPServers are the MCP servers' states, in configuration order; no
 	// IO.
 	MCPServers() []runner.MCPServer
+	// LSPServers are the language servers' states, in configuration
+	// order; no IO. RestartLSP starts one again.
+	LSPServers() []runner.LSPServer
+	RestartLSP(language string) error
 	// ConfigView is the configuration the process started with; no IO.
 	ConfigView() runner.ConfigView
 	// ContextFiles are the context files the next request carries, in
@@ -75,6 +79,9 @@ type Saved struct {
 	// failed (bounded by its timeout), reports them and closes them, as
 	// `steer mcp list` does; nil when nothing can start them.
 	MCP func(ctx context.Context) ([]runner.MCPServer, error)
+	// LSP is the language servers a session here would have, configured
+	// and detected on PATH, none started; nil when nothing can tell.
+	LSP func() ([]runner.LSPServer, error)
 	// Config is the configuration read; nil when it was not.
 	Config *runner.ConfigView
 	// ContextFiles finds the current directory's context files, as a

@@ -10,6 +10,7 @@ func All() []*Inspector {
 		Lanes,
 		Runs,
 		MCP,
+		LSP,
 		Config,
 		Memory,
 		Hooks,

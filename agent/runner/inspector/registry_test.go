@@ -43,7 +43,7 @@ func TestRegistry(t *testing.T) {
 	if _, ok := Lookup("cats"); ok {
 		t.Errorf("Lookup found an inspector that is not registered")
 	}
-	if got := strings.Join(Names(), "|"); got != "profiles|engines|lanes|runs|mcp|config|memory|hooks|permissions|context" {
+	if got := strings.Join(Names(), "|"); got != "profiles|engines|lanes|runs|mcp|lsp|config|memory|hooks|permissions|context" {
 		t.Errorf("Names() = %q", got)
 	}
 }
