@@ -1,0 +1,180 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// LSP diagnostics (issue 34) through the binary, with a real gopls: in one
+// rpc session, an edit introducing a type error returns gopls's diagnostic
+// in its result, the fix returns none, and after gopls is killed the next
+// edit still succeeds, saying gopls failed.
+
+// goplsVersion is the gopls the test installs when none is found: a
+// release that builds with the machine's Go.
+const goplsVersion = "v0.23.0"
+
+// goplsDir is the directory of a gopls binary: on PATH, in ~/go/bin, or
+// installed into the user's cache; the test is skipped only when it cannot
+// be built.
+func goplsDir(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("gopls"); err == nil {
+		return filepath.Dir(p)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		if _, err := os.Stat(filepath.Join(home, "go", "bin", "gopls")); err == nil {
+			return filepath.Join(home, "go", "bin")
+		}
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("gopls is not installed and there is no cache directory to install it into: %v", err)
+	}
+	dir := filepath.Join(cache, "steer-e2e", "gopls-"+goplsVersion)
+	if _, err := os.Stat(filepath.Join(dir, "gopls")); err == nil {
+		return dir
+	}
+	cmd := exec.Command("go", "install", "golang.org/x/tools/gopls@"+goplsVersion)
+	cmd.Env = append(os.Environ(), "GOBIN="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("gopls is not installed and could not be built (go install golang.org/x/tools/gopls@%s): %v\n%s", goplsVersion, err, out)
+	}
+	return dir
+}
+
+// rpcSession is one `steer rpc` whose answers the test reads line by line.
+type rpcSession struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	out   <-chan string
+	seen  []string
+}
+
+func startRPC(t *testing.T, s *sandbox, args ...string) *rpcSession {
+	t.Helper()
+	cmd := s.command(append(args, "rpc")...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rpcSession{t: t, cmd: cmd, stdin: stdin, out: lines(stdout)}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return r
+}
+
+// send writes one command and returns the lines up to the one holding
+// until.
+func (r *rpcSession) send(command map[string]any, until string, timeout time.Duration) []string {
+	r.t.Helper()
+	b, err := json.Marshal(command)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(r.stdin, "%s\n", b); err != nil {
+		r.t.Fatal(err)
+	}
+	from := len(r.seen)
+	waitLine(r.t, r.out, until, timeout, &r.seen)
+	return r.seen[from:]
+}
+
+// call prompts the scripted model to call tool with args and returns the
+// call's result text and error flag.
+func (r *rpcSession) call(tool string, args map[string]any) (string, bool) {
+	r.t.Helper()
+	got := r.send(map[string]any{"type": "prompt", "message": callPrompt(r.t, tool, args)}, `"type":"agent_end"`, time.Minute)
+	for _, l := range got {
+		var ev map[string]any
+		if json.Unmarshal([]byte(l), &ev) == nil && ev["type"] == "tool_execution_end" && ev["toolName"] == tool {
+			res, _ := ev["result"].(map[string]any)
+			return messageText(res), ev["isError"] == true
+		}
+	}
+	r.t.Fatalf("no %s call ended: %q", tool, got)
+	return "", false
+}
+
+// lspServers is rpc's inspect {what: "lsp"}.
+func (r *rpcSession) lspServers() []struct {
+	Language, State, Reason string
+	PID                     int
+} {
+	r.t.Helper()
+	got := r.send(map[string]any{"type": "inspect", "what": "lsp", "id": "lsp"}, `"id":"lsp"`, 10*time.Second)
+	var answer struct {
+		Success bool
+		Data    struct {
+			Servers []struct {
+				Language, State, Reason string
+				PID                     int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(got[len(got)-1]), &answer); err != nil || !answer.Success {
+		r.t.Fatalf("inspect lsp: %v %s", err, got[len(got)-1])
+	}
+	return answer.Data.Servers
+}
+
+func TestLSPDiagnosticsWithGopls(t *testing.T) {
+	slow(t)
+	dir := goplsDir(t)
+	s := newSandbox(t)
+	s.setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	writeWS(t, s, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeWS(t, s, "main.go", "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tn := 1\n\tfmt.Println(n)\n}\n")
+	rpc := startRPC(t, s, "--pace", "0", "--approve", "auto")
+	edit := func(from, to string) (string, bool) {
+		return rpc.call("edit", map[string]any{"path": "main.go", "edits": []any{map[string]any{"oldText": from, "newText": to}}})
+	}
+
+	result, isErr := edit("n := 1", "var n int = \"one\"")
+	if isErr || !strings.Contains(result, "gopls: 1 error (after ") ||
+		!strings.Contains(result, `main.go:6:14 error cannot use "one" (untyped string constant) as int value in variable declaration (compiler)`) {
+		t.Fatalf("the type error's edit: error %v, %q", isErr, result)
+	}
+	result, isErr = edit("var n int = \"one\"", "n := 2")
+	if isErr || !strings.Contains(result, "gopls: no diagnostics (after ") {
+		t.Fatalf("the fix: error %v, %q", isErr, result)
+	}
+
+	servers := rpc.lspServers()
+	if len(servers) == 0 || servers[0].Language != "go" || servers[0].State != "ready" || servers[0].PID == 0 {
+		t.Fatalf("servers %+v, want gopls ready first", servers)
+	}
+	if err := syscall.Kill(servers[0].PID, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		t.Fatal(err)
+	}
+	result, isErr = edit("n := 2", "n := 3")
+	if isErr || !strings.Contains(result, "Edited ") || !strings.Contains(result, "gopls failed: exited (signal: killed)") {
+		t.Fatalf("the edit after the kill: error %v, %q", isErr, result)
+	}
+	if got := readWS(t, s, "main.go"); !strings.Contains(got, "n := 3") {
+		t.Errorf("main.go after the last edit: %q", got)
+	}
+	if servers := rpc.lspServers(); servers[0].State != "failed" || servers[0].Reason != "exited (signal: killed)" {
+		t.Errorf("after the kill: %+v", servers[0])
+	}
+	rpc.stdin.Close()
+	if code := exitCode(t, rpc.cmd, 30*time.Second); code != 0 {
+		t.Fatalf("steer rpc exit %d", code)
+	}
+}
