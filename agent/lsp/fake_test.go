@@ -102,7 +102,7 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		return map[string]any{"capabilities": map[string]any{"textDocumentSync": 1}}, nil
 	case "initialized":
 		if f.mode == modeDeaf {
-			select {} // reads nothing more
+			<-time.After(time.Hour) // reads nothing more (a timer, not select{}, which the runtime would call a deadlock)
 		}
 	case "shutdown":
 		return nil, nil
