@@ -178,3 +178,28 @@ func TestLSPDiagnosticsWithGopls(t *testing.T) {
 		t.Fatalf("steer rpc exit %d", code)
 	}
 }
+
+// TestGoplsEndsWithSteer: a SIGHUP to steer, as a closed terminal sends,
+// ends the gopls it started.
+func TestGoplsEndsWithSteer(t *testing.T) {
+	slow(t)
+	dir := goplsDir(t)
+	s := newSandbox(t)
+	s.setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	writeWS(t, s, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	rpc := startRPC(t, s, "--pace", "0", "--approve", "auto")
+	if result, _ := rpc.call("write", map[string]any{"path": "main.go", "content": "package main\n\nfunc main() {}\n"}); !strings.Contains(result, "gopls: no diagnostics") {
+		t.Fatalf("write: %q", result)
+	}
+	servers := rpc.lspServers()
+	if len(servers) == 0 || servers[0].PID == 0 {
+		t.Fatalf("servers %+v, want gopls running", servers)
+	}
+	if err := rpc.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	exitCode(t, rpc.cmd, 30*time.Second)
+	if alive(servers[0].PID) {
+		t.Errorf("gopls %d outlived steer", servers[0].PID)
+	}
+}
