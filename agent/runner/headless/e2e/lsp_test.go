@@ -7,50 +7,18 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/steer-tui/steer/agent/lsp/lsptest"
 )
 
 // LSP diagnostics (issue 34) through the binary, with a real gopls: in one
 // rpc session, an edit introducing a type error returns gopls's diagnostic
 // in its result, the fix returns none, and after gopls is killed the next
 // edit still succeeds, saying gopls failed.
-
-// goplsVersion is the gopls the test installs when none is found: a
-// release that builds with the machine's Go.
-const goplsVersion = "v0.23.0"
-
-// goplsDir is the directory of a gopls binary: on PATH, in ~/go/bin, or
-// installed into the user's cache; the test is skipped only when it cannot
-// be built.
-func goplsDir(t *testing.T) string {
-	t.Helper()
-	if p, err := exec.LookPath("gopls"); err == nil {
-		return filepath.Dir(p)
-	}
-	if home, err := os.UserHomeDir(); err == nil {
-		if _, err := os.Stat(filepath.Join(home, "go", "bin", "gopls")); err == nil {
-			return filepath.Join(home, "go", "bin")
-		}
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		t.Skipf("gopls is not installed and there is no cache directory to install it into: %v", err)
-	}
-	dir := filepath.Join(cache, "steer-e2e", "gopls-"+goplsVersion)
-	if _, err := os.Stat(filepath.Join(dir, "gopls")); err == nil {
-		return dir
-	}
-	cmd := exec.Command("go", "install", "golang.org/x/tools/gopls@"+goplsVersion)
-	cmd.Env = append(os.Environ(), "GOBIN="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Skipf("gopls is not installed and could not be built (go install golang.org/x/tools/gopls@%s): %v\n%s", goplsVersion, err, out)
-	}
-	return dir
-}
 
 // rpcSession is one `steer rpc` whose answers the test reads line by line.
 type rpcSession struct {
@@ -136,7 +104,7 @@ func (r *rpcSession) lspServers() []struct {
 
 func TestLSPDiagnosticsWithGopls(t *testing.T) {
 	slow(t)
-	dir := goplsDir(t)
+	dir := lsptest.GoplsDir(t)
 	s := newSandbox(t)
 	s.setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	writeWS(t, s, "go.mod", "module example.com/m\n\ngo 1.22\n")
@@ -183,7 +151,7 @@ func TestLSPDiagnosticsWithGopls(t *testing.T) {
 // ends the gopls it started.
 func TestGoplsEndsWithSteer(t *testing.T) {
 	slow(t)
-	dir := goplsDir(t)
+	dir := lsptest.GoplsDir(t)
 	s := newSandbox(t)
 	s.setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	writeWS(t, s, "go.mod", "module example.com/m\n\ngo 1.22\n")
