@@ -89,6 +89,20 @@ func (m *Manager) AfterWrite(ctx context.Context, path, content string) string {
 	return s.sync(ctx, path, content, true).Text(MaxShown, m.rel)
 }
 
+// Warm starts the server of path's language in the background if it has
+// not started (a read of the file: an edit may follow); it never waits.
+func (m *Manager) Warm(path string) {
+	s := m.serverFor(path)
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == StateNotStarted && !s.closed {
+		s.startLocked()
+	}
+}
+
 // Diagnostics is the diagnostics tool's answer: path's (absolute), opened
 // with its server if it was not, or, for "", every file's that the
 // servers have published, errors first, at most MaxShown.

@@ -186,3 +186,20 @@ func TestDiagnosticsTool(t *testing.T) {
 		t.Errorf("a .txt file: %v", err)
 	}
 }
+
+// TestWarmStartsWithoutWaiting: a read's Warm starts the server of its
+// file's language, and nothing for a file no server handles.
+func TestWarmStartsWithoutWaiting(t *testing.T) {
+	m, ws := fakeManager(t, modeOK, lsp.Options{})
+	m.Warm(filepath.Join(ws, "notes.txt"))
+	if st := m.Servers()[0].State; st != lsp.StateNotStarted {
+		t.Fatalf("after warming a .txt file: %s", st)
+	}
+	m.Warm(filepath.Join(ws, "a.fk"))
+	if st := m.Servers()[0].State; st != lsp.StateStarting && st != lsp.StateReady {
+		t.Fatalf("after warming a .fk file: %s, want starting or ready", st)
+	}
+	if got := write(t, m, ws, "a.fk", "WARN\n"); !strings.Contains(got, "fake: 1 warning") {
+		t.Errorf("the write after: %q", got)
+	}
+}

@@ -18,6 +18,9 @@ type Diagnoser interface {
 	// write or edit has just written; it returns a paragraph for the
 	// tool's result ("" when no server handles the file).
 	AfterWrite(ctx context.Context, path, content string) string
+	// Warm starts the server of path's language, without waiting, if it
+	// has not started: read calls it, as an edit often follows a read.
+	Warm(path string)
 	// Diagnostics is the diagnostics of path (absolute), or with "" of
 	// every file the servers have published; an error is a result the
 	// model reads as one (no server handles the file, it cannot be read).

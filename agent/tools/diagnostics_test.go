@@ -16,6 +16,7 @@ type recordingDiagnoser struct {
 	mu     sync.Mutex
 	writes []string // "path=content"
 	asked  []string
+	warmed []string
 }
 
 func (d *recordingDiagnoser) AfterWrite(_ context.Context, path, content string) string {
@@ -26,6 +27,12 @@ func (d *recordingDiagnoser) AfterWrite(_ context.Context, path, content string)
 		return ""
 	}
 	return "gopls: no diagnostics (after 0.1 s)"
+}
+
+func (d *recordingDiagnoser) Warm(path string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.warmed = append(d.warmed, path)
 }
 
 func (d *recordingDiagnoser) Diagnostics(_ context.Context, path string) (string, error) {
@@ -69,6 +76,18 @@ func TestWriteAndEditReportDiagnostics(t *testing.T) {
 				t.Errorf("result %q: diagnostics paragraph %v, want %v", text(r), got, tc.paragraph)
 			}
 		})
+	}
+}
+
+func TestReadWarmsTheServerUp(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "a.go", "package a\n")
+	d := &recordingDiagnoser{}
+	if r := execute(t, toolNamed(t, New(ws, WithDiagnostics(d)), "read"), map[string]any{"path": "a.go"}); r.IsError {
+		t.Fatal(text(r))
+	}
+	if want := filepath.Join(ws, "a.go"); len(d.warmed) != 1 || d.warmed[0] != want {
+		t.Errorf("warmed %q, want %q", d.warmed, want)
 	}
 }
 

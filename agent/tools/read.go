@@ -48,13 +48,16 @@ type ReadDetails struct {
 type readTool struct {
 	ws       workspace
 	readable readableDirs
+	d        Diagnoser // WithDiagnostics
 }
 
 // Read returns the read tool, which shows a text file of the workspace in
 // pages of at most maxLines lines and maxBytes bytes, each line numbered,
-// and an image as image content. Of opts it takes WithReadableDirs.
+// and an image as image content. Of opts it takes WithReadableDirs and
+// WithDiagnostics (a read warms the file's language server up).
 func Read(workspace string, opts ...Option) agent.Tool {
-	return readTool{ws: newWorkspace(workspace), readable: readableOf(optionsOf(opts).readable)}
+	o := optionsOf(opts)
+	return readTool{ws: newWorkspace(workspace), readable: readableOf(o.readable), d: o.diagnoser}
 }
 
 var readSchema = json.RawMessage(`{
@@ -93,6 +96,9 @@ func (t readTool) Execute(ctx context.Context, _ string, args map[string]any, _ 
 		return *refused, nil
 	}
 	path := target.path
+	if t.d != nil {
+		t.d.Warm(path)
+	}
 	offset := max(intArg(args, "offset", 1), 1)
 	limit := min(max(intArg(args, "limit", maxLines), 1), maxLines)
 
