@@ -1,8 +1,9 @@
 // Package tools provides steer's built-in tools — read, write, edit, ls,
 // find, grep and bash, with pi's names and argument shapes, which let the
 // model inspect and change one workspace directory, fetch, which reads a
-// web page, and todo, the model's list of work (todo.go) — and the approval
-// gate that decides which calls run.
+// web page, todo, the model's list of work (todo.go), and diagnostics, what
+// a language server finds in a file (diagnostics.go; write and edit append
+// it to their result) — and the approval gate that decides which calls run.
 //
 // # Workspace confinement
 //
