@@ -56,10 +56,12 @@ func New(o Options) *Manager {
 }
 
 // serverFor is the enabled server whose filetypes hold path's extension,
-// nil when there is none.
+// nil when there is none or path is outside the workspace (the servers
+// are rooted there: of a file elsewhere they know nothing, and would make
+// the tools wait for nothing).
 func (m *Manager) serverFor(path string) *server {
 	ext := strings.TrimPrefix(filepath.Ext(path), ".")
-	if m == nil || ext == "" {
+	if m == nil || ext == "" || m.rel(path) == path {
 		return nil
 	}
 	for _, s := range m.servers {
@@ -70,9 +72,10 @@ func (m *Manager) serverFor(path string) *server {
 	return nil
 }
 
-// rel is path as results show it: relative to the workspace when inside.
+// rel is path as results show it: relative to the workspace when inside
+// (path itself otherwise).
 func (m *Manager) rel(path string) string {
-	if r, err := filepath.Rel(m.workspace, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	if r, err := filepath.Rel(m.workspace, path); err == nil && filepath.IsLocal(r) {
 		return r
 	}
 	return path

@@ -143,6 +143,9 @@ func TestKilledServerFailsUntilRestarted(t *testing.T) {
 	if got := write(t, m, ws, "notes.txt", "ERROR"); got != "" {
 		t.Errorf("a file no server handles: %q, want nothing", got)
 	}
+	if got := write(t, m, t.TempDir(), "b.fk", "ERROR"); got != "" {
+		t.Errorf("a file outside the workspace: %q, want nothing", got)
+	}
 	if err := m.Restart("fake"); err != nil {
 		t.Fatal(err)
 	}
