@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -169,5 +170,46 @@ func TestGoplsEndsWithSteer(t *testing.T) {
 	exitCode(t, rpc.cmd, 30*time.Second)
 	if alive(servers[0].PID) {
 		t.Errorf("gopls %d outlived steer", servers[0].PID)
+	}
+}
+
+// TestInspectLSP: `steer inspect lsp --json` lists the configured servers
+// and the defaults found on PATH, none started; "enabled": false keeps a
+// default off.
+func TestInspectLSP(t *testing.T) {
+	s := newSandbox(t)
+	bin := mkdir(t, t.TempDir(), "bin")
+	for _, name := range []string{"gopls", "pyright-langserver"} {
+		writeExecutable(t, filepath.Join(bin, name))
+	}
+	s.setenv("PATH", bin)
+	cfg := writeFile(t, "config.json", `{"lsp": {"python": {"enabled": false}, "zig": {"command": "zls", "filetypes": ["zig"]}}}`)
+	code, stdout, stderr := s.run(nil, "--config", cfg, "inspect", "lsp", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Servers []struct {
+			Language, Command, State string
+			Detected                 bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	var got []string
+	for _, sv := range out.Servers {
+		got = append(got, fmt.Sprintf("%s=%s %s detected=%v", sv.Language, sv.Command, sv.State, sv.Detected))
+	}
+	if want := "python=pyright-langserver disabled detected=false; zig=zls not started detected=false; go=gopls not started detected=true"; strings.Join(got, "; ") != want {
+		t.Errorf("servers %q, want %q", strings.Join(got, "; "), want)
+	}
+}
+
+// writeExecutable writes a program that exits at once.
+func writeExecutable(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 0\n"), 0o700); err != nil {
+		t.Fatal(err)
 	}
 }
