@@ -228,7 +228,7 @@ func (m *Manager) Restart(language string) error {
 		return fmt.Errorf("lsp.%s is disabled in the config", language)
 	}
 	if s.closing() {
-		return errors.New("steer is closing its language servers")
+		return errClosing
 	}
 	s.stop(false)
 	s.mu.Lock()

@@ -131,10 +131,9 @@ func (s *server) broadcast() {
 // ready or failed, or ctx ends. waited says the caller saw the start.
 func (s *server) ensure(ctx context.Context) (waited bool, err error) {
 	s.mu.Lock()
-	switch {
-	case s.closed:
+	if s.closed {
 		s.mu.Unlock()
-		return false, errors.New("steer is closing its language servers")
+		return false, errClosing
 	}
 	switch s.state {
 	case StateNotStarted, StateStopped:
@@ -168,6 +167,9 @@ func (s *server) errLocked() error {
 	}
 	return fmt.Errorf("%s is %s", s.name(), s.state)
 }
+
+// errClosing is what a server says once the Manager is closing it.
+var errClosing = errors.New("steer is closing its language servers")
 
 // failureStderr is how many stderr lines a tool result's failure shows.
 const failureStderr = 3
