@@ -1,8 +1,8 @@
 // Package inspector is the contract of the runtime's inspectors and their
 // registry: each inspector (the auth profiles, the context engines, the
-// lanes, the runs and their failover trace, the MCP servers, the context
-// files) is one Inspector, defined once
-// in a file of its own and registered by one line in registry.go. Every
+// lanes, the runs and their failover trace, the MCP servers, the language
+// servers, the context files) is one Inspector, defined once in a file of
+// its own and registered by one line in registry.go. Every
 // front end reads the registry: the TUI opens each by its slash command and
 // draws its Table (tui/inspect), rpc answers `inspect {what}` by its Name,
 // and `steer inspect NAME` (agent/runner/headless) reads and prints it from
