@@ -13,10 +13,10 @@
 // and the first package load) is bounded by StartTimeout, every later wait
 // for diagnostics by PublishWait after the change. A server that exits,
 // writes what is not JSON-RPC, or lets a request or a write pass its
-// timeout is marked failed with the reason and its last stderr lines, and
-// stays failed until Restart: the tools then say so, and a write or an edit
-// still succeeds. Close shuts every server down (shutdown, exit) and kills
-// what is left of its process group.
+// timeout is marked failed with the reason and its stderr (the first line
+// and the last ones), and stays failed until Restart: the tools then say
+// so, and a write or an edit still succeeds. Close shuts every server down
+// (shutdown, exit) and kills what is left of its process group.
 //
 // # Protocol
 //

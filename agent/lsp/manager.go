@@ -199,6 +199,7 @@ func (m *Manager) Servers() []Status {
 		s.mu.Lock()
 		st := Status{Language: s.cfg.Language, Command: s.cfg.Command, Args: s.cfg.Args, Filetypes: s.cfg.Filetypes,
 			Detected: s.cfg.Detected, State: s.state, Reason: s.reason, PID: s.pid, OpenFiles: len(s.open)}
+		stderr := s.stderr
 		var ds []Diagnostic
 		for _, p := range s.published {
 			ds = append(ds, p.diags...)
@@ -206,7 +207,7 @@ func (m *Manager) Servers() []Status {
 		s.mu.Unlock()
 		st.Diagnostics = CountOf(ds)
 		if st.State == StateFailed {
-			st.Stderr = s.stderr.last(stderrKept)
+			st.Stderr = stderr.last(stderrKept)
 		}
 		out = append(out, st)
 	}

@@ -93,7 +93,7 @@ func TestManagerAgainstFakeServers(t *testing.T) {
 		}},
 		{name: "a crash fails the server with its stderr", mode: modeCrash, steps: []step{
 			{content: clean, has: []string{"no diagnostics"}},
-			{content: bad, has: []string{"fake failed: exited (exit status 3)", "its last stderr lines: fake: crashing on a change"}},
+			{content: bad, has: []string{"fake failed: exited (exit status 3)", "its stderr: fake: crashing on a change"}},
 		}},
 		{name: "a server that stops reading fails at the request timeout", mode: modeDeaf,
 			o: lsp.Options{RequestTimeout: 300 * time.Millisecond}, steps: []step{

@@ -17,7 +17,7 @@ import (
 // how the end of its output and its exit become failures.
 
 // spawn starts the process, in its own group, and connects to it.
-func (s *server) spawn(gen int, exited chan struct{}) (*jsonrpc2.Conn, error) {
+func (s *server) spawn(gen int, exited chan struct{}, stderr *tail) (*jsonrpc2.Conn, error) {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	cmd.Dir, cmd.Env = s.dir, s.env
 	for k, v := range s.cfg.Env {
@@ -54,7 +54,7 @@ func (s *server) spawn(gen int, exited chan struct{}) (*jsonrpc2.Conn, error) {
 		return nil, fmt.Errorf("cannot start %s: %w", s.cfg.Command, err)
 	}
 	go func() {
-		_, _ = io.Copy(s.stderr, errR)
+		_, _ = io.Copy(stderr, errR)
 		errR.Close()
 	}()
 	stream := &watchedStream{ObjectStream: jsonrpc2.NewBufferedStream(pipes{outR, inW}, jsonrpc2.VSCodeObjectCodec{}),

@@ -20,8 +20,8 @@ type Report struct {
 	// Started is how long the server took to start, when this call waited
 	// for its start.
 	Started time.Duration
-	// Failed is why the server failed ("" when it did not), Stderr its
-	// last lines there.
+	// Failed is why the server failed ("" when it did not), Stderr what
+	// it wrote there: its first line and its last.
 	Failed string
 	Stderr []string
 	// Cancelled says the call was cancelled before an answer.
@@ -42,7 +42,7 @@ func (r Report) Text(max int, rel func(string) string) string {
 	case r.Failed != "":
 		s := r.Server + " failed: " + r.Failed
 		if len(r.Stderr) > 0 {
-			s += "\nits last stderr lines: " + strings.Join(r.Stderr, " | ")
+			s += "\nits stderr: " + strings.Join(r.Stderr, " | ")
 		}
 		return s
 	case r.Cancelled:

@@ -163,7 +163,7 @@ func (s *server) ensure(ctx context.Context) (waited bool, err error) {
 // errLocked is the error of a server that is not ready; s.mu is held.
 func (s *server) errLocked() error {
 	if s.state == StateFailed {
-		return &FailedError{Server: s.name(), Reason: s.reason, Stderr: s.stderr.last(failureStderr)}
+		return &FailedError{Server: s.name(), Reason: s.reason, Stderr: s.stderr.brief(failureStderr)}
 	}
 	return fmt.Errorf("%s is %s", s.name(), s.state)
 }
@@ -171,7 +171,8 @@ func (s *server) errLocked() error {
 // errClosing is what a server says once the Manager is closing it.
 var errClosing = errors.New("steer is closing its language servers")
 
-// failureStderr is how many stderr lines a tool result's failure shows.
+// failureStderr is how many stderr lines a tool result's failure shows:
+// the first, and the last or "…" and the last.
 const failureStderr = 3
 
 // FailedError says a server failed, why, and what it last wrote to stderr.
@@ -188,17 +189,18 @@ func (s *server) startLocked() {
 	s.state, s.reason = StateStarting, ""
 	s.ready, s.exited = make(chan struct{}), make(chan struct{})
 	s.open, s.published = map[string]*document{}, map[string]publication{}
+	s.stderr = &tail{} // this process's
 	s.broadcast()
-	go s.run(s.gen, s.ready, s.exited)
+	go s.run(s.gen, s.ready, s.exited, s.stderr)
 }
 
 // run spawns the server and initializes it, all bounded by the start
 // timeout.
-func (s *server) run(gen int, ready, exited chan struct{}) {
+func (s *server) run(gen int, ready, exited chan struct{}, stderr *tail) {
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), s.t.start)
 	defer cancel()
-	conn, err := s.spawn(gen, exited)
+	conn, err := s.spawn(gen, exited, stderr)
 	if err != nil {
 		s.fail(gen, err.Error())
 		return
@@ -252,11 +254,11 @@ func (s *server) fail(gen int, reason string) {
 		close(s.ready)
 	}
 	s.state, s.reason = StateFailed, reason
-	pid, conn := s.pid, s.conn
+	pid, conn, stderr := s.pid, s.conn, s.stderr
 	s.pid, s.conn = 0, nil
 	s.broadcast()
 	s.mu.Unlock()
-	s.log.Warn("language server failed", "server", s.name(), "reason", reason, "stderr", s.stderr.last(stderrKept))
+	s.log.Warn("language server failed", "server", s.name(), "reason", reason, "stderr", stderr.last(stderrKept))
 	release(pid, conn)
 }
 

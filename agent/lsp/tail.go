@@ -20,6 +20,9 @@ type tail struct {
 	mu      sync.Mutex
 	lines   []string
 	partial []byte
+	// first is the first line written, total how many were.
+	first string
+	total int
 }
 
 func (t *tail) Write(p []byte) (int, error) {
@@ -33,6 +36,10 @@ func (t *tail) Write(p []byte) (int, error) {
 			return n, nil
 		}
 		if l := string(bytes.TrimRight(t.partial, "\r")); l != "" {
+			if t.total == 0 {
+				t.first = l
+			}
+			t.total++
 			t.lines = append(t.lines, l)
 			t.lines = t.lines[max(len(t.lines)-stderrKept, 0):]
 		}
@@ -44,6 +51,23 @@ func (t *tail) Write(p []byte) (int, error) {
 func (t *tail) last(n int) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.lastLocked(n)
+}
+
+// brief is at most n lines (n ≥ 2) for a short report: the first line
+// written, where a failing program usually says what is wrong (a stack
+// trace follows it), "…" when lines were skipped, and the last ones.
+func (t *tail) brief(n int) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	last := t.lastLocked(n)
+	if t.total <= n || len(last) < n {
+		return last
+	}
+	return append([]string{t.first, "…"}, last[len(last)-(n-2):]...)
+}
+
+func (t *tail) lastLocked(n int) []string {
 	out := append([]string(nil), t.lines...)
 	if len(t.partial) > 0 {
 		out = append(out, string(t.partial))
