@@ -186,6 +186,31 @@ func (g Gater) Grants() []permissions.Rule {
 	return slices.Clone(g.g.grants)
 }
 
+// SetMode changes the approval mode of every call from now on; planFile
+// is the plan file ModePlan lets the model write (see plan.go), resolved
+// with ResolvePlanFile, and is ignored in the other modes. A call already
+// judged keeps its verdict.
+func (g Gater) SetMode(mode Mode, planFile string) {
+	if g.g == nil {
+		return
+	}
+	g.g.mu.Lock()
+	defer g.g.mu.Unlock()
+	g.g.mode, g.g.planFile = mode, ""
+	if mode == ModePlan {
+		g.g.planFile = planFile
+	}
+}
+
+// Mode is the gate's approval mode now.
+func (g Gater) Mode() Mode {
+	if g.g == nil {
+		return ""
+	}
+	mode, _ := g.g.policy()
+	return mode
+}
+
 // WithHooks makes the gate consult h around every call (see CallHooks);
 // call it before the gate wraps any tool.
 func (g Gater) WithHooks(h CallHooks) Gater {
@@ -203,13 +228,30 @@ func (g Gater) Wrap(tools []agent.Tool) []agent.Tool {
 }
 
 type gate struct {
-	mode     Mode
 	approver Approver
 	hooks    CallHooks // nil: none
 	rules    Rulebook
 
-	mu     sync.Mutex
-	grants []permissions.Rule // the session's "allow for this session" answers
+	mu       sync.Mutex
+	mode     Mode
+	planFile string             // ModePlan's plan file, "" in the other modes
+	grants   []permissions.Rule // the session's "allow for this session" answers
+}
+
+// policy is the mode and plan file calls are judged by now.
+func (g *gate) policy() (Mode, string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.mode, g.planFile
+}
+
+// decide is the verdict on a call in mode: plan mode's rules after a deny
+// rule, else the rules and the mode (rule).
+func decide(mode Mode, planFile string, vote HookVote, d permissions.Decision, a Access, alwaysAsk string) ruling {
+	if mode == ModePlan && d.Verdict != permissions.Denied {
+		return planRule(vote, d, a, alwaysAsk, planFile)
+	}
+	return rule(mode, vote, d, a, alwaysAsk)
 }
 
 // judge is the rules' decision on a call, the session's grants counted.
@@ -256,7 +298,8 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 	a := describe(t.inner, args)
 	c, env, d := t.gate.judge(a, args)
 	alwaysAsk := alwaysAsks(a, args, env)
-	switch r := rule(t.gate.mode, vote, d, a, alwaysAsk); r.verdict {
+	mode, planFile := t.gate.policy()
+	switch r := decide(mode, planFile, vote, d, a, alwaysAsk); r.verdict {
 	case Refuse:
 		return refusal(r.refused, r.text), nil
 	case Ask:
