@@ -33,6 +33,18 @@ const AnnotationPlan = "plan"
 // ApprovalModeInfo.
 const NoticeApprovalMode NoticeKind = "approval_mode"
 
+// ApprovalMode is a session's approval mode (tools.Mode), for front ends,
+// which reach the tools only through the runner.
+type ApprovalMode = tools.Mode
+
+// The approval modes.
+const (
+	ApprovalAsk   = tools.ModeAsk
+	ApprovalAuto  = tools.ModeAuto
+	ApprovalNever = tools.ModeNever
+	ApprovalPlan  = tools.ModePlan
+)
+
 // PlanInfo is the plan the model wrote: the plan file and its text.
 type PlanInfo struct {
 	Path string `json:"path"`
