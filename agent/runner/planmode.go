@@ -11,6 +11,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/tools"
+	"github.com/steer-tui/steer/persistence"
 )
 
 // Plan mode (tools.ModePlan) is a session's approval mode while the model
@@ -23,7 +24,8 @@ import (
 // plan (ApprovePlan) switches the session to the mode the user picks and
 // sends the plan, read again from the file so that the user's edits count,
 // as the next instruction. Every switch of the mode is a notice
-// (NoticeApprovalMode).
+// (NoticeApprovalMode) and an entry of the session's tree
+// (persistence.EntryApprovalChange).
 
 // AnnotationPlan is the annotation a write or an edit of the plan file
 // emits in plan mode; its Data is a PlanInfo.
@@ -78,7 +80,9 @@ type planDesk struct {
 	sessionID func() string
 	gate      func() tools.Gater
 	tell      func(kind NoticeKind, text string, data any)
-	followUp  func(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error)
+	// record writes the switch into the session's tree.
+	record   func(mode tools.Mode)
+	followUp func(ctx context.Context, text string, images ...agent.Content) (agent.QueueItem, bool, error)
 
 	modeMu sync.Mutex
 	mode   tools.Mode
@@ -121,8 +125,22 @@ func (d *planDesk) SetApprovalMode(mode tools.Mode) error {
 	d.mode = mode
 	d.modeMu.Unlock()
 	info := d.applyMode()
+	d.record(mode)
 	d.tell(NoticeApprovalMode, modeText(info), info)
 	return nil
+}
+
+// recordApproval records a switch of the approval mode in the session's
+// tree, once the session has its row (before its first input there is no
+// tree to record it in; the mode is in force all the same).
+func (r *Runtime) recordApproval(mode tools.Mode) {
+	if r.store == nil {
+		return
+	}
+	if id, created := r.row(); created {
+		_, err := r.store.AppendMarker(r.writes.ctx, id, persistence.EntryApprovalChange, persistence.Marker{Approval: string(mode)})
+		r.writes.saved("recording the change of tool approval", err)
+	}
 }
 
 // applyMode puts the mode into the session's gate (a new gate after a

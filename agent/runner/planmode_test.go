@@ -12,6 +12,7 @@ import (
 
 	"github.com/steer-tui/steer/agent"
 	"github.com/steer-tui/steer/agent/agenttest"
+	"github.com/steer-tui/steer/agent/runner/export"
 	"github.com/steer-tui/steer/agent/tools"
 )
 
@@ -147,4 +148,41 @@ func toolResultOf(msgs []agent.Message, id string) agent.Message {
 		}
 	}
 	return agent.Message{}
+}
+
+// TestApprovalSwitchIsRecorded: a switch of the mode in a saved session is
+// an entry of its tree, which the export carries.
+func TestApprovalSwitchIsRecorded(t *testing.T) {
+	store := openStore(t, t.TempDir())
+	rt := newRuntime(t, store, agenttest.NewScript(agenttest.Reply().Text("ok").Stop(agent.StopReasonStop)),
+		Options{PlanDir: t.TempDir()})
+	if err := rt.Prompt(context.Background(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+	for _, mode := range []tools.Mode{tools.ModePlan, tools.ModeAuto} {
+		if err := rt.SetApprovalMode(mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitIdle(t, rt)
+	tree, err := rt.Tree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tree.Entries {
+		if e.Kind == HistoryApprovalChange {
+			got = append(got, e.Approval)
+		}
+	}
+	if strings.Join(got, ",") != "plan,auto" {
+		t.Fatalf("approval changes in the tree: %v", got)
+	}
+	s := exportTree(tree.Entries, tree.Leaf)
+	var b strings.Builder
+	if err := export.JSONL(&b, s, nil); err != nil || !strings.Contains(b.String(), `"type":"approval_change"`) ||
+		!strings.Contains(b.String(), `"approval":"plan"`) {
+		t.Fatalf("the export (%v):\n%s", err, b.String())
+	}
 }

@@ -163,8 +163,8 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
 	r.permissionDesk = &permissionDesk{book: opts.Rules, mode: opts.Approval}
 	r.planDesk = &planDesk{dir: planDirOf(opts.PlanDir), workspace: opts.Workspace, sessionID: r.SessionID,
-		gate: r.permissionDesk.currentGate, tell: r.notifyData, mode: opts.Approval}
-	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, opts.Approval, opts.Now, r.SessionID, r.notifyData)
+		gate: r.permissionDesk.currentGate, tell: r.notifyData, record: r.recordApproval, mode: opts.Approval}
+	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, r.planDesk.ApprovalMode, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.stopHooks = newStopHooks(r.hooks, opts.SubAgent, opts.Now, r.notifyData)
 	r.sessionHooks = newSessionHooks(r.hooks, r.memory, opts.SubAgent, r.writes.ctx)
