@@ -186,31 +186,6 @@ func (g Gater) Grants() []permissions.Rule {
 	return slices.Clone(g.g.grants)
 }
 
-// SetMode changes the approval mode of every call from now on; planFile
-// is the plan file ModePlan lets the model write (see plan.go), resolved
-// with ResolvePlanFile, and is ignored in the other modes. A call already
-// judged keeps its verdict.
-func (g Gater) SetMode(mode Mode, planFile string) {
-	if g.g == nil {
-		return
-	}
-	g.g.mu.Lock()
-	defer g.g.mu.Unlock()
-	g.g.mode, g.g.planFile = mode, ""
-	if mode == ModePlan {
-		g.g.planFile = planFile
-	}
-}
-
-// Mode is the gate's approval mode now.
-func (g Gater) Mode() Mode {
-	if g.g == nil {
-		return ""
-	}
-	mode, _ := g.g.policy()
-	return mode
-}
-
 // WithHooks makes the gate consult h around every call (see CallHooks);
 // call it before the gate wraps any tool.
 func (g Gater) WithHooks(h CallHooks) Gater {
@@ -236,22 +211,6 @@ type gate struct {
 	mode     Mode
 	planFile string             // ModePlan's plan file, "" in the other modes
 	grants   []permissions.Rule // the session's "allow for this session" answers
-}
-
-// policy is the mode and plan file calls are judged by now.
-func (g *gate) policy() (Mode, string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.mode, g.planFile
-}
-
-// decide is the verdict on a call in mode: plan mode's rules after a deny
-// rule, else the rules and the mode (rule).
-func decide(mode Mode, planFile string, vote HookVote, d permissions.Decision, a Access, alwaysAsk string) ruling {
-	if mode == ModePlan && d.Verdict != permissions.Denied {
-		return planRule(vote, d, a, alwaysAsk, planFile)
-	}
-	return rule(mode, vote, d, a, alwaysAsk)
 }
 
 // judge is the rules' decision on a call, the session's grants counted.

@@ -28,7 +28,7 @@ func TestPlanModeInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := startPane(t, fmt.Sprintf("cd %q && VISUAL= EDITOR=%q exec %q --state-dir %q", workspace, editor, steerBin, state))
-	p.waitFor("idle", "idle", 10*time.Second)
+	p.waitIdle("the first screen")
 	p.typeText("/plan", "Enter")
 	p.waitFor("the plan mode notice", "plan mode: only read-only tools run until you approve a plan", 5*time.Second)
 	p.waitFor("the status bar", "⏸ plan mode", 2*time.Second)
@@ -40,7 +40,7 @@ func TestPlanModeInTmux(t *testing.T) {
 
 	p.typeText(`call write {"path": "x.go", "content": "package x\n"}`, "Enter")
 	p.waitFor("the refusal", "plan mode: only read-only tools run until the plan is approved; write the plan to", 10*time.Second)
-	p.waitFor("idle after the refusal", "idle", 10*time.Second)
+	p.waitIdle("the refused run's end") // the next prompt must start a run, not steer this one
 	if _, err := os.Stat(filepath.Join(workspace, "x.go")); err == nil {
 		t.Fatal("x.go was written in plan mode")
 	}
@@ -61,12 +61,24 @@ func TestPlanModeInTmux(t *testing.T) {
 	p.waitFor("the switch", "tool approval is now auto", 10*time.Second)
 	p.waitFor("the plan sent", "❯ Carry out this plan:", 10*time.Second)
 	p.waitFor("the edit sent with it", "You said: Carry out this plan: # Plan 1. add x.go 2. test it 3. edited in the editor", 10*time.Second)
-	p.waitFor("idle after the plan", "idle", 10*time.Second)
+	p.waitIdle("the plan's run")
 	if bar := statusBar(p.screen()); bar == "" || strings.Contains(bar, "plan mode") {
 		t.Fatalf("the status bar still shows plan mode (or is not found): %q\n%s", bar, p.screen())
 	}
 	p.typeText("", "M-p")
 	p.waitFor("plan mode again", "⏸ plan mode", 5*time.Second)
+}
+
+// waitIdle polls until the status bar says idle: no run is active.
+func (p *pane) waitIdle(what string) {
+	p.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(statusBar(p.screen()), "idle") {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s: the status bar does not say idle:\n%s", what, p.screen())
+		}
+		time.Sleep(20 * time.Millisecond) // poll interval, not a wait for the app
+	}
 }
 
 // statusBar is the status line: the line under the editor's.
