@@ -114,7 +114,7 @@ func importRows(in ImportedSession) ([]importRow, error) {
 				return nil, fmt.Errorf("entry %d: %w", i, err)
 			}
 			rows[i].content = "[" + strings.Join(enc, ",") + "]"
-		case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange, EntryRewind:
+		case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange, EntryRewind, EntryApprovalChange:
 			m := e.Marker
 			if e.Kind == EntryLabel || e.Kind == EntryRewind {
 				if m.Target < 0 || m.Target >= len(in.Entries) {

@@ -25,12 +25,15 @@ const (
 	// EntryRewind records a rewind to the turn of user message
 	// Marker.Target (AppendRewind, rewind.go).
 	EntryRewind EntryKind = "rewind"
+	// EntryApprovalChange records that the session's tool approval mode is
+	// Marker.Approval on (plan mode, a plan approved into ask or auto).
+	EntryApprovalChange EntryKind = "approval_change"
 )
 
 // IsMarker reports whether k is a marker kind (one that holds a Marker).
 func (k EntryKind) IsMarker() bool {
 	switch k {
-	case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange, EntryRewind:
+	case EntryLabel, EntryBranchSummary, EntryModelChange, EntryThinkingChange, EntryRewind, EntryApprovalChange:
 		return true
 	}
 	return false
@@ -43,6 +46,7 @@ type Marker struct {
 	Summary  string `json:"summary,omitempty"`
 	Model    string `json:"model,omitempty"`
 	Thinking string `json:"thinking,omitempty"`
+	Approval string `json:"approval,omitempty"`
 	// A rewind's: what went back (RewindCode, RewindConversation or
 	// RewindBoth), how many files were restored and the leaf before it.
 	Scope string `json:"scope,omitempty"`

@@ -46,7 +46,7 @@ func (m Model) handleRunEvents(msg msgs.RunEventMsg) (Model, tea.Cmd) {
 			m, restored = m.restoreFailedPrompt(e)
 		}
 	}
-	m, watched := m.handleApprovalEvents(msg.Events).watchEvents(msg.Events)
+	m, watched := m.handleApprovalEvents(msg.Events).handlePlanEvents(msg.Events).watchEvents(msg.Events)
 	var cmd tea.Cmd
 	m.chat, _ = m.chat.Update(msg)
 	m.queue, _ = m.queue.Update(msg)

@@ -223,7 +223,7 @@ func loadedMsg(l runner.SessionLoaded) *msgs.SessionLoadedMsg {
 	st := l.State
 	return &msgs.SessionLoadedMsg{
 		SessionID: st.SessionID, Earlier: st.Earlier, EarlierSaved: st.EarlierSaved, Messages: st.Messages, Queue: st.Queue,
-		Todo:      st.Todo,
+		Todo: st.Todo, Approval: st.Approval, PlanFile: st.PlanFile,
 		Streaming: st.Streaming,
 		Model:     st.Model, Thinking: st.Thinking, Running: st.Running,
 		PersistError: st.PersistError, Approvals: l.Approvals, Switched: true, RunStarted: st.RunStarted,

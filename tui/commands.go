@@ -50,6 +50,8 @@ func (m Model) registerCommands() *command.Registry {
 			}
 			return msgs.HintMsg{Text: fmt.Sprintf("unknown thinking level %q: off, minimal, low, medium, high or xhigh", args)}
 		}})
+	r.Register(command.Command{Name: "plan", Args: "[on|off]", Summary: "plan mode: only read-only tools run, the model writes a plan for you to approve",
+		Run: planCommand})
 	r.Register(command.Command{Name: "compact", Args: "[instructions]", Summary: "summarise older history to free context",
 		Run: func(args string) tea.Msg { return compactMsg{instructions: args} }})
 	r.Register(command.Command{Name: "budget", Args: "[amount|off]", Summary: "show or change the spend caps",

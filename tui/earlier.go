@@ -17,6 +17,7 @@ import (
 // without, if any.
 func (m Model) handleLoaded(msg msgs.SessionLoadedMsg) (Model, tea.Cmd) {
 	m, cmd := m.handleSessionLoaded(msg)
+	m = m.planLoaded(msg)
 	if msg.EarlierSaved == "" {
 		return m, cmd
 	}

@@ -304,6 +304,8 @@ func (m Model) handleNotice(msg msgs.NoticeArrivedMsg) (Model, tea.Cmd) {
 		m, _ = m.updateChat(msgs.NoteMsg{Text: "⚠ " + msg.Notice.Text + "; /model asks again"})
 	case runner.NoticeDiscoveryRecovered:
 		m, _ = m.updateChat(msgs.NoteMsg{Text: msg.Notice.Text})
+	case runner.NoticeApprovalMode:
+		m = m.handleModeNotice(msg.Notice)
 	}
 	m, status := m.updateStatus(msg)
 	return m, tea.Batch(cmd, status)

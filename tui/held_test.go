@@ -22,6 +22,7 @@ func TestWhileRunningRules(t *testing.T) {
 		"new": ruleNow, "sessions": ruleNow, "name": ruleNow, "name x": ruleNow, "export": ruleNow,
 		"help": ruleNow, "quit": ruleNow, "budget": ruleNow, "budget run 0.5": ruleNow,
 		"copy": ruleNow, "skills": ruleNow, "theme": ruleNow, "rewind": ruleRefuse, "redo": ruleRefuse,
+		"plan": ruleNow, "plan off": ruleNow,
 		"srv:greet name=Ann": ruleNow, "skill:pdf hello": ruleNow, "review main.go": ruleNow,
 	}
 	for _, ins := range inspector.All() {

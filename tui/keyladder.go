@@ -37,7 +37,7 @@ const quitWindow = time.Second
 //     were typed. Typing "q" or "j" is never a command.
 //  4. Global bindings: interrupt (from the editor), back to the editor
 //     (from another pane), take back, scroll, toggles, focus, mouse, the
-//     inspector the status badge is about.
+//     inspector the status badge is about, plan mode.
 //  5. The focused pane (transcript or queue); any other printable key there
 //     goes to the editor, which takes the focus.
 //
@@ -118,6 +118,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.handleToggleMouse()
 	case key.Matches(msg, k.Inspect):
 		return m.handleInspectKey()
+	case key.Matches(msg, k.PlanMode):
+		return m.handleSetPlan(planToggle)
 	case key.Matches(msg, k.ToggleTodo):
 		m.todos, _ = m.todos.Update(msgs.ToggleTodoMsg{})
 		return m, nil

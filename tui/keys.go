@@ -21,6 +21,7 @@ type KeyMap struct {
 	Mouse          key.Binding
 	Inspect        key.Binding // while the status badge shows: its inspector
 	ToggleTodo     key.Binding // while a todo list is pinned: fold or unfold it
+	PlanMode       key.Binding // plan mode on or off (plan.go)
 }
 
 // DefaultKeyMap returns the default global bindings.
@@ -39,13 +40,14 @@ func DefaultKeyMap() KeyMap {
 		Mouse:          key.NewBinding(key.WithKeys("alt+m"), key.WithHelp("alt+m", "mouse scroll")),
 		Inspect:        key.NewBinding(key.WithKeys("alt+i"), key.WithHelp("alt+i", "inspect")),
 		ToggleTodo:     key.NewBinding(key.WithKeys("alt+t"), key.WithHelp("alt+t", "fold todo list")),
+		PlanMode:       key.NewBinding(key.WithKeys("alt+p"), key.WithHelp("alt+p", "plan mode")),
 	}
 }
 
 // all returns every global binding.
 func (k KeyMap) all() []key.Binding {
 	return []key.Binding{k.Quit, k.Abort, k.Back, k.TakeBack, k.PageUp, k.PageDown,
-		k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect, k.ToggleTodo}
+		k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect, k.ToggleTodo, k.PlanMode}
 }
 
 // syncKeys enables the bindings that apply now.
@@ -66,7 +68,7 @@ func (m *Model) syncKeys() {
 	k.TakeBack.SetEnabled(len(m.queue.Items()) > 0 && !dialog && m.input.Holding() == "")
 	k.FocusNext.SetEnabled(!dialog && !popup)
 	k.FocusPrev.SetEnabled(!dialog && !popup)
-	for _, b := range []*key.Binding{&k.PageUp, &k.PageDown, &k.ToggleTools, &k.ToggleThinking, &k.Mouse} {
+	for _, b := range []*key.Binding{&k.PageUp, &k.PageDown, &k.ToggleTools, &k.ToggleThinking, &k.Mouse, &k.PlanMode} {
 		b.SetEnabled(!dialog)
 	}
 	k.Inspect.SetEnabled(!dialog && m.status.Badge() != "")
@@ -108,7 +110,7 @@ func (m Model) FullHelp() [][]key.Binding {
 	k := m.keys
 	groups := [][]key.Binding{
 		{k.Quit, k.Abort, k.TakeBack, k.PageUp, k.PageDown},
-		{k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect, k.ToggleTodo},
+		{k.ToggleTools, k.ToggleThinking, k.FocusNext, k.FocusPrev, k.Mouse, k.Inspect, k.ToggleTodo, k.PlanMode},
 	}
 	groups = append(groups, m.input.Keys().FullHelp()...)
 	groups = append(groups, m.chat.Keys().FullHelp()...)

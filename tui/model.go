@@ -170,10 +170,12 @@ type Model struct {
 	heldSeq int
 	// compaction is the /compact under way, nil when none is.
 	compaction *compaction
-	sessionID  string
-	thinking   string
-	helpLine   string
-	helpSig    string
+	// plan is the session's approval mode, for /plan (plan.go).
+	plan      planState
+	sessionID string
+	thinking  string
+	helpLine  string
+	helpSig   string
 	// themeWatch is the theme file in use, watched for changes (themes.go);
 	// nil for a built-in theme.
 	themeWatch *themeWatch

@@ -27,6 +27,7 @@ type Runtime interface {
 	Library     // skills.go
 	Rewinder    // rewind.go
 	Permissions // permissions.go
+	Planning    // plan.go
 }
 
 // History reads what a session was loaded without. It may do IO: it is

@@ -29,7 +29,7 @@ func loadSession(rt Runtime, welcome, notice string) func() tea.Msg {
 		}
 		return msgs.SessionLoadedMsg{
 			SessionID: st.SessionID, Earlier: st.Earlier, EarlierSaved: st.EarlierSaved, Messages: st.Messages, Queue: st.Queue,
-			Todo:  st.Todo,
+			Todo: st.Todo, Approval: st.Approval, PlanFile: st.PlanFile,
 			Model: st.Model, Thinking: st.Thinking, Running: st.Running,
 			PersistError: st.PersistError, Note: note,
 		}

@@ -122,6 +122,8 @@ func (m Model) route(msg tea.Msg) (Model, tea.Cmd) {
 		return m.routeTheme(msg)
 	case trustMsg:
 		return m.routeTrust(msg)
+	case planMsg:
+		return m.routePlan(msg)
 	case libraryMsg:
 		return m.routeLibrary(msg)
 	case msgs.CommandListOpenedMsg:

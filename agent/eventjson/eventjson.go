@@ -26,6 +26,9 @@
 // model?, source: "user" | "expired"} (see runner's cooldownevents.go);
 // after every agent_end, run_end {runId, outcome, reason?}, outcome one of
 // completed, failed, cancelled, timeout, hard_timeout, blocked.
+// In plan mode, plan {path, text} when the model wrote its plan file, and
+// approval_mode {sessionId, mode, planFile?} when the mode changes (see
+// runner's planmode.go).
 //
 // Unlike pi, assistantMessageEvent carries no "partial": the message_update's
 // "message" is that same message so far, and sending both would double the

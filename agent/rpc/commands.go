@@ -50,6 +50,8 @@ var (
 		{"dequeue", (*Server).dequeue},
 		{"inspect", (*Server).inspect},
 		{"approve", (*Server).approve},
+		{"set_approval_mode", (*Server).setApprovalMode},
+		{"plan_approve", (*Server).planApprove},
 		{"compact", (*Server).compact},
 		{"clear_quarantine", (*Server).clearQuarantine},
 		{"clear_cooldown", (*Server).clearCooldown},

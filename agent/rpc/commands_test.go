@@ -193,6 +193,7 @@ func TestServerGetState(t *testing.T) {
 		"thinkingLevel": "off", "isStreaming": false, "isCompacting": false,
 		"steeringMode": "one-at-a-time", "followUpMode": "one-at-a-time",
 		"sessionId": h.rt.SessionID(), "messageCount": 0.0, "pendingMessageCount": 0.0, "queue": []any{},
+		"approvalMode": "auto",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("get_state\n got %v\nwant %v", got, want)

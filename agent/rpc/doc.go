@@ -70,6 +70,14 @@
 //	        (all without itemId); data {items, texts}
 //	approve {toolCallId, decision}                  steer's: answer a tool_approval_request
 //	        (allow, always or deny)
+//	set_approval_mode {mode}                        steer's: ask, auto, never or plan, for
+//	        the session's next calls; an approval_mode event {sessionId, mode,
+//	        planFile?} follows (plan mode: only read-only tools run, the model
+//	        writes its plan to planFile, and a plan event {path, text} comes
+//	        when it has)
+//	plan_approve {mode}                             steer's: approve the plan: read planFile
+//	        again, switch to mode (ask or auto) and send the plan as a
+//	        follow-up; data {itemId?, queued}; fails while no plan is written
 //	inspect {what}                                  steer's: profiles, engines, lanes or runs,
 //	        as `steer inspect WHAT --json`
 //	compact {customInstructions?}                   compact now, whatever the size; abort

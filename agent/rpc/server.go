@@ -295,7 +295,8 @@ func stopReason(ctx context.Context) string {
 // run_stalled and run_resumed; cooldown_cleared and quarantine_cleared
 // have the fields of their Data instead, as the runner's annotations do.
 func (s *Server) onNotice(n runner.Notice) {
-	if n.Kind == runner.NoticeCooldownCleared || n.Kind == runner.NoticeQuarantineCleared || n.Kind == runner.NoticeHook {
+	if n.Kind == runner.NoticeCooldownCleared || n.Kind == runner.NoticeQuarantineCleared || n.Kind == runner.NoticeHook ||
+		n.Kind == runner.NoticeApprovalMode {
 		_ = s.out.WriteLine(eventjson.Line(agent.Annotation{Kind: string(n.Kind), Data: n.Data}, s.rt.SessionID()))
 		return
 	}

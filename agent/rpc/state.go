@@ -64,6 +64,10 @@ type stateJSON struct {
 	// Todo is the session's todo list, {items: [{text, status}]}, while
 	// it has items.
 	Todo *tools.TodoList `json:"todo,omitempty"`
+	// ApprovalMode is the session's approval mode (ask, auto, never or
+	// plan); PlanFile its plan file while that is plan.
+	ApprovalMode tools.Mode `json:"approvalMode"`
+	PlanFile     string     `json:"planFile,omitempty"`
 }
 
 func stateOut(st runner.State) stateJSON {
@@ -83,6 +87,8 @@ func stateOut(st runner.State) stateJSON {
 		Queue:               eventjson.QueueItems(st.Queue),
 		PersistError:        st.PersistError,
 		Todo:                todoOut(st.Todo),
+		ApprovalMode:        st.Approval,
+		PlanFile:            st.PlanFile,
 	}
 }
 

@@ -52,7 +52,7 @@ func (r *Runtime) attemptStream(ctx context.Context, m agent.Model, llm agent.LL
 	llm.SystemPrompt = r.library.withSkills(llm.SystemPrompt) // as the skills are now (library.go)
 	return r.attempts.goStream(m, func(out *agent.AssistantStream) {
 		r.sessionHooks.beforeRequest(ctx)
-		llm.SystemPrompt = r.memory.prompt(llm.SystemPrompt)
+		llm.SystemPrompt = r.planDesk.prompt(r.memory.prompt(llm.SystemPrompt))
 		r.keeper.guardedAttempts(ctx, m, llm, opts, out)
 	})
 }

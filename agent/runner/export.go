@@ -49,7 +49,8 @@ func exportTree(tree []HistoryEntry, leaf string) export.Session {
 	}
 	for i, e := range tree {
 		x := export.Entry{ID: e.ID, ParentID: e.ParentID, Type: string(e.Kind), Time: e.Created,
-			Summary: e.Summary, Label: e.Label, TargetID: e.Target, Model: e.Model, Thinking: e.Thinking, Scope: e.Scope, Files: e.Files}
+			Summary: e.Summary, Label: e.Label, TargetID: e.Target, Model: e.Model, Thinking: e.Thinking, Approval: e.Approval,
+			Scope: e.Scope, Files: e.Files}
 		switch e.Kind {
 		case HistoryContext:
 			x.Type, x.Context = export.TypeCompaction, e.Context

@@ -48,6 +48,10 @@ import (
 //	                                                   was killed (hookcalls.go)
 //	todo                    TodoList          stream   a todo call replaced the session's todo list
 //	                                                   (agent/tools/todo.go; todo.go)
+//	plan                    PlanInfo          stream   a write or edit of the plan file ended well in
+//	                                                   plan mode (planmode.go)
+//	approval_mode           ApprovalModeInfo  notice   the session's approval mode changed
+//	                                                   (planmode.go)
 //
 // Facts is the same table as data, which the tests hold to the constants.
 
@@ -86,4 +90,6 @@ var Facts = []Fact{
 	{string(NoticeRunResumed), reflect.TypeFor[StallInfo](), FactNotice},
 	{string(NoticeHook), reflect.TypeFor[HookOutcome](), FactNotice},
 	{AnnotationTodo, reflect.TypeFor[tools.TodoList](), FactStream},
+	{AnnotationPlan, reflect.TypeFor[PlanInfo](), FactStream},
+	{string(NoticeApprovalMode), reflect.TypeFor[ApprovalModeInfo](), FactNotice},
 }

@@ -28,6 +28,9 @@ const (
 	// went on with Model or Thinking.
 	HistoryModelChange    HistoryKind = "model_change"
 	HistoryThinkingChange HistoryKind = "thinking_change"
+	// HistoryApprovalChange records the tool approval mode Approval the
+	// session uses on.
+	HistoryApprovalChange HistoryKind = "approval_change"
 	// HistoryRewind records a rewind to before user message Target: Scope
 	// says what went back (code, conversation or both, or redo), Files how
 	// many files were restored (rewind.go).
@@ -44,6 +47,7 @@ type HistoryEntry struct {
 	Context      []agent.Message // a HistoryContext's
 	// A marker's: what it says (see the kinds).
 	Target, Label, Summary, Model, Thinking string
+	Approval                                string
 	Scope                                   string
 	Files                                   int
 	Created                                 time.Time
@@ -83,7 +87,7 @@ func historyOf(entries []persistence.Entry) []HistoryEntry {
 		out[i] = HistoryEntry{ID: entryID(e.Seq), ParentID: entryID(e.Parent), Kind: HistoryKind(e.Kind),
 			Message: e.Message, Context: e.Context, Created: e.Created,
 			Target: entryID(e.Marker.Target), Label: e.Marker.Label, Summary: e.Marker.Summary,
-			Model: e.Marker.Model, Thinking: e.Marker.Thinking, Scope: e.Marker.Scope, Files: e.Marker.Files}
+			Model: e.Marker.Model, Thinking: e.Marker.Thinking, Approval: e.Marker.Approval, Scope: e.Marker.Scope, Files: e.Marker.Files}
 	}
 	return out
 }

@@ -34,12 +34,14 @@ type HookOutcome struct {
 // approval gate's CallHooks, for PreToolUse and PostToolUse. It calls only
 // the engine and notify.
 type hookCalls struct {
-	engine    *hooks.Engine
-	mode      tools.Mode
+	engine *hooks.Engine
+	// mode is the session's approval mode now, which hooks read as
+	// permission_mode ("plan" in plan mode, as Claude Code says it).
+	mode      func() tools.Mode
 	sessionID func() string
 }
 
-func newHookCalls(hs []hooks.Hook, workspace string, mode tools.Mode, now func() time.Time,
+func newHookCalls(hs []hooks.Hook, workspace string, mode func() tools.Mode, now func() time.Time,
 	sessionID func() string, notify func(NoticeKind, string, any)) *hookCalls {
 	report := func(o hooks.Outcome) {
 		notify(NoticeHook, o.Line(), HookOutcome{Hook: o.Hook.Name(), Event: string(o.Hook.Event),
@@ -51,7 +53,7 @@ func newHookCalls(hs []hooks.Hook, workspace string, mode tools.Mode, now func()
 
 // input is the part of every event's input the runtime knows.
 func (h *hookCalls) input(ev hooks.Event) hooks.Input {
-	return hooks.Input{SessionID: h.sessionID(), PermissionMode: string(h.mode), HookEventName: ev}
+	return hooks.Input{SessionID: h.sessionID(), PermissionMode: string(h.mode()), HookEventName: ev}
 }
 
 // Before runs the PreToolUse hooks; their combined decision is the gate's

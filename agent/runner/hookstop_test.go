@@ -30,7 +30,7 @@ func TestStopHooksByKindOfRuntime(t *testing.T) {
 	}{{false, "<stop-hook>"}, {true, "<subagent-stop-hook>"}} {
 		var notices []string
 		notify := func(_ NoticeKind, text string, _ any) { notices = append(notices, text) }
-		calls := newHookCalls(hs, t.TempDir(), tools.ModeAuto, time.Now, func() string { return "s1" }, notify)
+		calls := newHookCalls(hs, t.TempDir(), func() tools.Mode { return tools.ModeAuto }, time.Now, func() string { return "s1" }, notify)
 		s := newStopHooks(calls, tc.subAgent, time.Now, notify)
 		ctx := context.Background()
 		for i := 0; i < MaxStopBlocks; i++ {

@@ -22,6 +22,7 @@ var entryKinds = []struct {
 	{export.TypeModelChange, persistence.EntryModelChange},
 	{export.TypeThinkingChange, persistence.EntryThinkingChange},
 	{export.TypeRewind, persistence.EntryRewind},
+	{export.TypeApprovalChange, persistence.EntryApprovalChange},
 }
 
 // storeKind is the store's kind for an export type, false for one it cannot
@@ -84,7 +85,7 @@ func (v *StateView) Import(ctx context.Context, s export.Session, workspace stri
 		}
 		x := persistence.ImportedEntry{Parent: parent, Kind: kind, Context: e.Context, Created: e.Time,
 			Marker: persistence.Marker{Label: e.Label, Summary: e.Summary, Model: e.Model, Thinking: e.Thinking,
-				Scope: e.Scope, Files: e.Files}}
+				Approval: e.Approval, Scope: e.Scope, Files: e.Files}}
 		if e.Message != nil {
 			x.Message = *e.Message
 		}

@@ -67,6 +67,10 @@ type Options struct {
 	// would ask are refused with a result naming --approve auto.
 	Approval    tools.Mode
 	Interactive bool
+	// PlanDir is where plan mode's plan files are written, one per session
+	// (PlanDirIn the state directory); "" is a directory under
+	// os.TempDir().
+	PlanDir string
 	// Rules are the process's permission rules (NewRulebook), shared by a
 	// host's runtimes; nil judges by Approval alone.
 	Rules *Rulebook

@@ -55,7 +55,11 @@ func (d *permissionDesk) currentGate() tools.Gater {
 // Permissions lists the rules in force: the config's, lowest layer
 // first, then the session's.
 func (d *permissionDesk) Permissions() PermissionsView {
-	v := d.book.View(d.mode)
+	mode := d.currentGate().Mode()
+	if mode == "" {
+		mode = d.mode
+	}
+	v := d.book.View(mode)
 	for _, r := range d.currentGate().Grants() {
 		v.Rules = append(v.Rules, RuleView{Kind: string(r.Kind), Text: r.Text, Source: RuleSourceSession})
 	}

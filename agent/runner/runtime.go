@@ -37,6 +37,10 @@ type State struct {
 	EarlierSaved string
 	// Todo is the session's todo list (TodoOf its transcript).
 	Todo tools.TodoList
+	// Approval is the session's approval mode now; PlanFile its plan file
+	// while that is tools.ModePlan.
+	Approval tools.Mode
+	PlanFile string
 }
 
 // Runtime is one session's runtime: the facade over its Agent. It is
@@ -57,6 +61,7 @@ type Runtime struct {
 	*trustDesk      // WorkspaceTrust, WorkspaceTrusted, TrustWorkspace, ConfigView (trust.go)
 	*memory         // ContextFiles, joined to every request's prompt (memory.go)
 	*permissionDesk // Permissions, SaveRule, RemoveRule (permissiondesk.go)
+	*planDesk       // ApprovalMode, SetApprovalMode, PlanFile, ApprovePlan (planmode.go)
 
 	opts Options
 	// given are the options as New was given them, for a host's runtimes
@@ -157,7 +162,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.library.trusted = r.trustDesk.WorkspaceTrusted
 	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
 	r.permissionDesk = &permissionDesk{book: opts.Rules, mode: opts.Approval}
-	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, opts.Approval, opts.Now, r.SessionID, r.notifyData)
+	r.planDesk = &planDesk{dir: planDirOf(opts.PlanDir), workspace: opts.Workspace, sessionID: r.SessionID,
+		gate: r.permissionDesk.currentGate, tell: r.notifyData, record: r.recordApproval, mode: opts.Approval}
+	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, r.planDesk.ApprovalMode, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.stopHooks = newStopHooks(r.hooks, opts.SubAgent, opts.Now, r.notifyData)
 	r.sessionHooks = newSessionHooks(r.hooks, r.memory, opts.SubAgent, r.writes.ctx)
@@ -225,6 +232,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	})
 	r.inputs = &inputs{agent: r.agent, store: r.store, writes: r.writes, log: r.log, now: opts.Now,
 		maxBytes: opts.MaxInputBytes, switching: &r.sessionBook.swap, book: r.sessionBook, expand: r.takeInput}
+	r.planDesk.followUp = r.inputs.FollowUp
 	r.thinking = &thinkingChoice{set: r.agent.SetThinking, defaults: r.catalog.defaultThinking}
 	r.settings.agent, r.settings.thinking, r.settings.choice = r.agent, r.thinking, r.choice
 	r.profiles, r.attempts = newAttemptParts(r)
@@ -251,6 +259,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		r.stopSaving()
 		return nil, err
 	}
+	r.planDesk.applyMode() // the plan file is the session's, known from here
 	r.unwatchModels = func() {}
 	if !opts.SubAgent { // the parent's runtime tells the user
 		r.unwatchModels = opts.Discovery.Watch(r.modelsListed)
@@ -269,8 +278,9 @@ func (r *Runtime) gatedTools() (*agent.ToolSet, error) {
 	if r.opts.Rules != nil {
 		rules = r.opts.Rules
 	}
-	gate := tools.NewGate(r.opts.Approval, approver).WithHooks(r.hooks).WithRules(rules)
+	gate := tools.NewGate(r.planDesk.ApprovalMode(), approver).WithHooks(r.hooks).WithRules(rules)
 	r.permissionDesk.useGate(gate)
+	r.planDesk.applyMode()
 	return r.toolSet(gate)
 }
 
@@ -305,6 +315,9 @@ func (t runnerTool) Execute(ctx context.Context, callID string, args map[string]
 		}
 	}
 	res, err := t.Tool.Execute(ctx, callID, args, update)
+	if err == nil {
+		t.r.planDesk.published(ctx, t.Tool.Spec().Name, args, res)
+	}
 	if d, ok := tools.RefusalOf(res.Details); ok && d.Refused == tools.RefusedByUser {
 		res.Terminate = true
 	}
@@ -363,11 +376,15 @@ func (r *Runtime) State() State {
 // stateOf completes the agent's snapshot st.
 func (r *Runtime) stateOf(st agent.State) State {
 	todo := TodoOf(st.Messages)
+	mode, planFile := r.planDesk.ApprovalMode(), ""
+	if mode == tools.ModePlan {
+		planFile = r.planDesk.PlanFile()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return State{State: st, SessionID: r.session.id, Workspace: r.opts.Workspace, PersistError: r.writes.persistError(),
 		RunStarted: r.clock.began(), Stalled: r.stall.stalledSince(), Earlier: slices.Clip(r.session.earlier),
-		EarlierSaved: r.session.savedBefore, Todo: todo}
+		EarlierSaved: r.session.savedBefore, Todo: todo, Approval: mode, PlanFile: planFile}
 }
 
 // regate gives a session it changed to tools behind a fresh approval gate,

@@ -22,10 +22,15 @@ const (
 	// outside the workspace; the model still sees every tool, and a refused
 	// call gets an error result saying why.
 	ModeNever Mode = "never"
+	// ModePlan is for making a plan before changing anything: calls that
+	// change nothing are judged as in ModeAsk, every other call is refused
+	// with a result naming the plan file, whose write or edit is the one
+	// change that runs, without asking (see plan.go).
+	ModePlan Mode = "plan"
 )
 
 // Modes lists the approval modes, for messages and help.
-var Modes = []Mode{ModeAsk, ModeAuto, ModeNever}
+var Modes = []Mode{ModeAsk, ModeAuto, ModeNever, ModePlan}
 
 // renamedModes are the values tools.approval took before the modes above.
 var renamedModes = map[string]Mode{"allow": ModeAuto, "deny": ModeNever}
@@ -104,13 +109,14 @@ func (v Verdict) String() string {
 
 // Decide is the approval policy: what mode says about a call with access a.
 // Reads inside the workspace always run. A call outside the workspace runs
-// only with a person's approval, so only ModeAsk can let it through. An
-// unknown mode is treated as ModeAsk, the safe default.
+// only with a person's approval, so only ModeAsk (and ModePlan, for a read)
+// can let it through. An unknown mode is treated as ModeAsk, the safe
+// default.
 func Decide(mode Mode, a Access) Verdict {
 	switch {
 	case !a.Outside && (!a.Mutating || mode == ModeAuto):
 		return Run
-	case mode == ModeNever || mode == ModeAuto:
+	case mode == ModeNever || mode == ModeAuto || (mode == ModePlan && a.Mutating):
 		return Refuse
 	default:
 		return Ask

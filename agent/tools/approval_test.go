@@ -34,6 +34,11 @@ func TestDecide(t *testing.T) {
 		{ModeNever, writeInside, Refuse},
 		{ModeNever, writeOutside, Refuse},
 		{ModeNever, bash, Refuse},
+		{ModePlan, readInside, Run},
+		{ModePlan, readOutside, Ask},
+		{ModePlan, writeInside, Refuse},
+		{ModePlan, writeOutside, Refuse},
+		{ModePlan, bash, Refuse},
 		{"", readInside, Run},
 		{"", bash, Ask},
 		{"bogus", readOutside, Ask},
@@ -54,10 +59,10 @@ func TestParseApproval(t *testing.T) {
 		{"ask", ModeAsk, ""},
 		{"auto", ModeAuto, ""},
 		{"never", ModeNever, ""},
-		{"allow", "", `unknown approval mode "allow" (want ask, auto, never; "allow" is now "auto")`},
-		{"deny", "", `unknown approval mode "deny" (want ask, auto, never; "deny" is now "never")`},
-		{"Ask", "", `unknown approval mode "Ask" (want ask, auto, never)`},
-		{"", "", `unknown approval mode "" (want ask, auto, never)`},
+		{"allow", "", `unknown approval mode "allow" (want ask, auto, never, plan; "allow" is now "auto")`},
+		{"deny", "", `unknown approval mode "deny" (want ask, auto, never, plan; "deny" is now "never")`},
+		{"Ask", "", `unknown approval mode "Ask" (want ask, auto, never, plan)`},
+		{"", "", `unknown approval mode "" (want ask, auto, never, plan)`},
 	}
 	for _, tt := range tests {
 		got, err := ParseApproval(tt.in)

@@ -203,13 +203,14 @@ func (g Gater) Wrap(tools []agent.Tool) []agent.Tool {
 }
 
 type gate struct {
-	mode     Mode
 	approver Approver
 	hooks    CallHooks // nil: none
 	rules    Rulebook
 
-	mu     sync.Mutex
-	grants []permissions.Rule // the session's "allow for this session" answers
+	mu       sync.Mutex
+	mode     Mode
+	planFile string             // ModePlan's plan file, "" in the other modes
+	grants   []permissions.Rule // the session's "allow for this session" answers
 }
 
 // judge is the rules' decision on a call, the session's grants counted.
@@ -256,7 +257,8 @@ func (t gatedTool) Execute(ctx context.Context, callID string, args map[string]a
 	a := describe(t.inner, args)
 	c, env, d := t.gate.judge(a, args)
 	alwaysAsk := alwaysAsks(a, args, env)
-	switch r := rule(t.gate.mode, vote, d, a, alwaysAsk); r.verdict {
+	mode, planFile := t.gate.policy()
+	switch r := decide(mode, planFile, vote, d, a, alwaysAsk); r.verdict {
 	case Refuse:
 		return refusal(r.refused, r.text), nil
 	case Ask:

@@ -32,6 +32,9 @@ type KeyMap struct {
 	// rest of it); Scope, a search's Tab, asks its owner to change what
 	// the search covers. Each is on only where it applies.
 	Erase, ClearQuery, Scope key.Binding
+	// Edit sends a question's edit request (WithEdit); it is on only for
+	// a question that has one.
+	Edit key.Binding
 }
 
 // DefaultKeyMap returns the default dialog bindings.
@@ -44,17 +47,18 @@ func DefaultKeyMap() KeyMap {
 		Erase:      key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "widen")),
 		ClearQuery: key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clear filter")),
 		Scope:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "scope")),
+		Edit:       key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "edit in $EDITOR"), key.WithDisabled()),
 	}
 }
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Choose, k.Delete, k.Scope, k.Erase, k.Close}
+	return []key.Binding{k.Up, k.Down, k.Choose, k.Edit, k.Delete, k.Scope, k.Erase, k.Close}
 }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.KeyMap.Bindings(), {k.Choose, k.Delete, k.Close}, {k.Erase, k.ClearQuery, k.Scope}}
+	return [][]key.Binding{k.KeyMap.Bindings(), {k.Choose, k.Edit, k.Delete, k.Close}, {k.Erase, k.ClearQuery, k.Scope}}
 }
 
 // Item is one row of a picker. Msg is the request sent when it is chosen.
@@ -110,6 +114,7 @@ type Model struct {
 	matches []int
 	initial int        // the item selected at first, again once the query is empty
 	fm      formDialog // a form's (form.go)
+	edit    tea.Msg    // a question's edit request (edit.go), nil for none
 }
 
 // PausedNote is what a guarded question says while it ignores keys.
@@ -229,6 +234,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	if i, ok := m.shortcut(k); ok {
 		return m, m.choose(i)
+	}
+	if cmd, ok := m.editKey(k); ok {
+		return m, cmd
 	}
 	switch {
 	case key.Matches(k, m.keys.Close) && m.onClose != nil:

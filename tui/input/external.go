@@ -126,3 +126,25 @@ func (m *Model) handleExternal(msg ExternalEditMsg) tea.Cmd {
 	m.sync()
 	return nil
 }
+
+// EditFile opens the file at path itself in the user's editor (a plan
+// file), chosen as for the editor's text: the Cmd answers with the
+// msgs.RunProcessMsg the root runs, and the program gets done(err) once
+// the editor ended, err saying why it failed (nil when it exited well); an
+// editor that is not there answers done at once, without leaving the
+// screen.
+func EditFile(path string, done func(err error) tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		argv := editorCommand(os.Getenv("VISUAL"), os.Getenv("EDITOR"))
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			return done(editorFailure(argv[0], err))
+		}
+		args := append(append([]string(nil), argv[1:]...), path)
+		return msgs.RunProcessMsg{Cmd: exec.Command(argv[0], args...), Done: func(err error) tea.Msg {
+			if err != nil {
+				return done(editorFailure(argv[0], err))
+			}
+			return done(nil)
+		}}
+	}
+}

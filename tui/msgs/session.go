@@ -67,6 +67,10 @@ type SessionLoadedMsg struct {
 	PersistError string
 	// Todo is the session's todo list (runner.State.Todo).
 	Todo runner.TodoList
+	// Approval is the session's approval mode and PlanFile its plan file
+	// while that is plan (runner.State.Approval, PlanFile).
+	Approval runner.ApprovalMode
+	PlanFile string
 	// RunStarted is when the run under way began (the elapsed time counts
 	// from it); zero when none is.
 	RunStarted time.Time

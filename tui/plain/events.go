@@ -18,6 +18,7 @@ import (
 //	approval request          "approve NAME SUMMARY? y (allow), a (always), n (deny)"
 //	approval resolved         "approval: DECISION"
 //	run_end, not completed    "run OUTCOME: REASON"
+//	plan                      "plan (PATH):", its text, "carry out the plan? y …, a …, n …"
 func (p *printer) event(ev agent.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -70,6 +71,10 @@ func (p *printer) annotation(a agent.Annotation) {
 				p.dropLocked(q)
 				break
 			}
+		}
+	case runner.PlanInfo:
+		if a.Kind == runner.AnnotationPlan {
+			p.askLocked(&planQuestion{approve: p.approvePlan, info: d})
 		}
 	case runner.RunEnd:
 		if a.Kind != runner.AnnotationRunEnd || d.Completed() || d.Outcome == runner.OutcomeCancelled {

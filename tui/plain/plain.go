@@ -104,6 +104,12 @@ type printer struct {
 	asks []question
 }
 
+// approvePlan approves the session's plan into mode.
+func (p *printer) approvePlan(ctx context.Context, mode runner.ApprovalMode) error {
+	_, _, err := p.h.ApprovePlan(ctx, mode)
+	return err
+}
+
 // say writes one item: its lines, made safe to print.
 func (p *printer) say(text string) {
 	p.mu.Lock()
@@ -127,6 +133,12 @@ func (p *printer) input(ctx context.Context, rt *runner.Runtime, line string) {
 	}
 	if strings.TrimSpace(line) == "" {
 		return
+	}
+	if mode, ok := planMode(line, p.h.ApprovalMode()); ok {
+		if err := p.h.SetApprovalMode(mode); err != nil {
+			p.say("error: " + err.Error())
+		}
+		return // the approval_mode notice says it
 	}
 	attached, err := rt.Attach(ctx, line, nil)
 	if err == nil {

@@ -76,7 +76,9 @@ type Model struct {
 	subagent bool
 	// compacting says that a /compact is under way: no run, but not idle.
 	compacting bool
-	view       string
+	// mode is the session's approval mode; plan mode is shown.
+	mode runner.ApprovalMode
+	view string
 }
 
 // HintExpiredMsg reports that the hint numbered ID has been shown for its
@@ -144,6 +146,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	case msgs.SessionLoadedMsg:
 		m.model, m.thinking, m.warning, m.subagent = msg.Model, msg.Thinking, msg.PersistError, msg.Subagent
+		m.mode = msg.Approval
 		if msg.SessionID != m.sessionID { // the last attempt was another session's
 			m.profile, m.answering, m.sessionID = "", "", msg.SessionID
 		}
@@ -186,6 +189,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			if !m.stall(msg.Notice) {
 				return m, nil
 			}
+		case runner.NoticeApprovalMode:
+			info, ok := msg.Notice.Data.(runner.ApprovalModeInfo)
+			if !ok {
+				return m, nil
+			}
+			m.mode = info.Mode
 		default:
 			return m, nil
 		}

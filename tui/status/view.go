@@ -114,6 +114,9 @@ func (m *Model) right() []string {
 		}
 	}
 	parts := []string{state}
+	if m.mode == runner.ApprovalPlan {
+		parts = append(parts, st.Warning.Render(planBadge))
+	}
 	if m.subagent {
 		parts = append(parts, st.Warning.Render("sub-agent · read-only"))
 	}
@@ -142,6 +145,9 @@ func (m *Model) right() []string {
 	}
 	return parts
 }
+
+// planBadge is what the bar shows while plan mode is on.
+const planBadge = "⏸ plan mode"
 
 // meterWarnAt is how full an unmeasured context is drawn as a warning.
 const meterWarnAt = 0.8

@@ -79,7 +79,7 @@ func newIndex(t runner.SessionTree) index {
 func visible(in *entryInfo, f Filter, query string, showResults bool) bool {
 	e := in.e
 	switch e.Kind {
-	case runner.HistoryLabel, runner.HistoryModelChange, runner.HistoryThinkingChange:
+	case runner.HistoryLabel, runner.HistoryModelChange, runner.HistoryThinkingChange, runner.HistoryApprovalChange:
 		if f != FilterAll || e.Kind == runner.HistoryLabel {
 			return false
 		}
@@ -114,6 +114,8 @@ func describe(in *entryInfo) string {
 		s = "model → " + e.Model
 	case runner.HistoryThinkingChange:
 		s = "thinking → " + e.Thinking
+	case runner.HistoryApprovalChange:
+		s = "tool approval → " + e.Approval
 	default:
 		s = string(e.Kind)
 	}

@@ -117,7 +117,7 @@ func TestLoadErrors(t *testing.T) {
 			`FILE:2: contextEngines.notes: "command" is required, e.g. ["python3", "engine.py"]`},
 		{"negative cooldown", "{\"auth\": {\"cooldowns\": {\n  \"billingMaxHours\": -24}}}", nil,
 			`FILE:2: auth.cooldowns.billingMaxHours: must not be negative, got -24`},
-		{"bad approval", "{\"tools\": {\"approval\": \"yolo\"}}", nil, `FILE:1: tools.approval: unknown approval mode "yolo" (want ask, auto, never)`},
+		{"bad approval", "{\"tools\": {\"approval\": \"yolo\"}}", nil, `FILE:1: tools.approval: unknown approval mode "yolo" (want ask, auto, never, plan)`},
 		{"zero maxInputBytes", "{\"agent\": {\n  \"maxInputBytes\": 0}}", nil, `FILE:2: agent.maxInputBytes: must be greater than 0, got 0`},
 		{"negative maxInputBytes", `{"agent": {"maxInputBytes": -1}}`, nil, `FILE:1: agent.maxInputBytes: must be greater than 0, got -1`},
 		{"bad theme", "{\"ui\": {\n  \"theme\": \"solarized\"}}", nil, `FILE:2: ui.theme: unknown theme "solarized" (want dark, light, auto or the name of a file in /nowhere/steer/themes)`},

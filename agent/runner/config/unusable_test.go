@@ -130,7 +130,7 @@ func TestUnbuiltKeys(t *testing.T) {
 		{`{"agent": {"contextEngine": "nope"}}`, `FILE:1: agent.contextEngine: unknown context engine "nope" (known: legacy)`},
 		{`{"auth": {"cooldowns": {"billingMaxHours": 24}}}`, ``},
 		{`{"tools": {"approval": "ask"}}`, ``},
-		{`{"tools": {"approval": "deny"}}`, `FILE:1: tools.approval: unknown approval mode "deny" (want ask, auto, never; "deny" is now "never")`},
+		{`{"tools": {"approval": "deny"}}`, `FILE:1: tools.approval: unknown approval mode "deny" (want ask, auto, never, plan; "deny" is now "never")`},
 		{`{"tools": {"approval": "auto"}, "fallbacks": [], "auth": {}, "agent": {"timeoutSeconds": null}}`, ``},
 		{specExample, ``},
 	}

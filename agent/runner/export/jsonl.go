@@ -57,6 +57,7 @@ type entryLine struct {
 	TargetID     string          `json:"targetId,omitempty"`
 	Model        string          `json:"model,omitempty"`
 	Thinking     string          `json:"thinking,omitempty"`
+	Approval     string          `json:"approval,omitempty"`
 	Scope        string          `json:"scope,omitempty"`
 	Files        int             `json:"files,omitempty"`
 	FirstKeptID  string          `json:"firstKeptId,omitempty"`
@@ -80,7 +81,7 @@ func JSONL(w io.Writer, s Session, r *Redactor) error {
 	for _, e := range t.order {
 		line := entryLine{Type: e.Type, ID: e.ID, ParentID: e.ParentID, Time: e.Time,
 			Summary: r.String(e.Summary), Label: r.String(e.Label), TargetID: e.TargetID, Model: e.Model,
-			Thinking: e.Thinking, Scope: e.Scope, Files: e.Files, FirstKeptID: e.FirstKeptID,
+			Thinking: e.Thinking, Approval: e.Approval, Scope: e.Scope, Files: e.Files, FirstKeptID: e.FirstKeptID,
 			TokensBefore: e.TokensBefore, TokensAfter: e.TokensAfter}
 		if e.Message != nil {
 			m := r.message(*e.Message)
@@ -203,7 +204,7 @@ func readEntry(data []byte) (Entry, error) {
 	}
 	return Entry{ID: l.ID, ParentID: l.ParentID, Type: l.Type, Message: l.Message, Context: l.Context,
 		Summary: l.Summary, Label: l.Label, TargetID: l.TargetID, Model: l.Model, Thinking: l.Thinking,
-		Scope: l.Scope, Files: l.Files, FirstKeptID: l.FirstKeptID, TokensBefore: l.TokensBefore, TokensAfter: l.TokensAfter,
+		Approval: l.Approval, Scope: l.Scope, Files: l.Files, FirstKeptID: l.FirstKeptID, TokensBefore: l.TokensBefore, TokensAfter: l.TokensAfter,
 		Time: l.Time}, nil
 }
 

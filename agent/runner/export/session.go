@@ -19,13 +19,15 @@ const (
 	TypeLabel          EntryType = "label"
 	TypeBranchSummary  EntryType = "branch_summary"
 	TypeRewind         EntryType = "rewind"
+	TypeApprovalChange EntryType = "approval_change"
 )
 
 // knownType says whether a writer understands t (a switch, not a map
 // literal, so that package initialisation runs no code).
 func knownType(t EntryType) bool {
 	switch t {
-	case TypeMessage, TypeCompaction, TypeModelChange, TypeThinkingChange, TypeLabel, TypeBranchSummary, TypeRewind:
+	case TypeMessage, TypeCompaction, TypeModelChange, TypeThinkingChange, TypeLabel, TypeBranchSummary, TypeRewind,
+		TypeApprovalChange:
 		return true
 	}
 	return false
@@ -54,7 +56,8 @@ type Session struct {
 // meaningful: Message for a message; Summary, FirstKeptID and the token
 // counts for a compaction, and Context, the exact messages the model sees
 // from it on (what a resumed session needs); Summary for a branch summary; Model for a model
-// change; Thinking for a thinking change; Label and TargetID for a label;
+// change; Thinking for a thinking change; Approval for a change of tool
+// approval mode; Label and TargetID for a label;
 // TargetID (the turn's user message), Scope and Files for a rewind.
 type Entry struct {
 	ID       string
@@ -68,6 +71,7 @@ type Entry struct {
 	TargetID     string // a label's entry
 	Model        string
 	Thinking     string
+	Approval     string
 	Scope        string // a rewind's: code, conversation, both or redo
 	Files        int    // a rewind's: the files restored
 	FirstKeptID  string

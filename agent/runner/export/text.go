@@ -63,6 +63,8 @@ func marker(e *Entry) string {
 		return "Model changed to " + e.Model
 	case TypeThinkingChange:
 		return "Thinking set to " + e.Thinking
+	case TypeApprovalChange:
+		return "Tool approval set to " + e.Approval
 	case TypeLabel:
 		return "Label: "
 	case TypeRewind:

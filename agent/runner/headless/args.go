@@ -93,6 +93,7 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 	fs.BoolVar(&o.Plain, "plain", false, "")
 	var approve string
 	fs.StringVar(&approve, "approve", "", "")
+	plan := fs.Bool("plan", false, "")
 	fs.StringVar(&o.Clear, "clear", "", "")
 	fs.StringVar(&o.Profile, "profile", "", "")
 	fs.BoolVar(&o.Version, "version", false, "")
@@ -208,6 +209,15 @@ func ParseArgs(argv []string, defaultPace float64) (Args, error) {
 			return o, usagef("--approve: %v", err)
 		}
 		o.Approve = mode
+	}
+	if *plan {
+		switch {
+		case approve != "":
+			return o, usagef("--plan and --approve exclude each other (--plan is --approve %s)", tools.ModePlan)
+		case o.Command != "" && o.Command != "run" && o.Command != "rpc":
+			return o, usagef("--plan applies to the terminal UI, 'steer run' and 'steer rpc' only")
+		}
+		o.Approve = tools.ModePlan
 	}
 	if o.Pace < 0 {
 		return o, usagef("--pace must be 0 or more, got %v", o.Pace)

@@ -71,7 +71,11 @@ Flags (before or after the command):
   --approve MODE     tool approval: ask (writes, commands and paths outside the workspace ask
                      first), auto (all runs inside the workspace; outside is refused) or never
                      (writes, commands and outside paths refused); default: the config's
-                     tools.approval, else ask in the terminal UI and auto in run and rpc
+                     tools.approval, else ask in the terminal UI and auto in run and rpc;
+                     plan is plan mode (see --plan)
+  --plan             plan mode: only read-only tools run and the model writes its plan to a plan
+                     file under the state directory (plans/SESSION.md); approving it (/plan in the
+                     terminal UI, plan_approve in rpc) switches to ask or auto and sends it
   --trust-project    trust this workspace for this run: its project config and .mcp.json apply
                      (see 'steer help trust')
   --json             run: print the event stream as JSON lines; sessions: print JSON
@@ -101,6 +105,9 @@ Flags:
                      the reason on stderr (with --json, a budget event)
   --approve MODE     auto (the default), never, or ask, which refuses what would ask: nobody
                      can answer here
+  --plan             plan only: nothing but read-only tools runs, the model writes its plan to
+                     the session's plan file, whose path is printed on stderr at the end
+                     ("plan: PATH"; with --json, a plan event and a plan_file event)
   --model, --scenario, --pace, --config, --state-dir, --session, --continue,
   --profile:         as for steer (see 'steer help')
 

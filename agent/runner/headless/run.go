@@ -170,6 +170,7 @@ func Run(ctx context.Context, rt *runner.Runtime, prompt string, o RunOptions, s
 	if line := endLine(end); line != "" {
 		fmt.Fprintf(errw, "steer: %s\n", line)
 	}
+	reportPlan(rt, o.JSON, &mu, out, &flush, errw)
 	if saves.failed() && status == ExitOK {
 		fmt.Fprintln(errw, "steer: the answer is complete but the session was not fully saved")
 		status = ExitFailed
@@ -273,7 +274,7 @@ func noticeEvent(kind runner.NoticeKind) (string, bool) {
 		return runner.AnnotationQuarantineCleared, true
 	case runner.NoticeCooldownCleared:
 		return runner.AnnotationCooldownCleared, true
-	case runner.NoticeCompaction, runner.NoticeRunStalled, runner.NoticeRunResumed, runner.NoticeHook:
+	case runner.NoticeCompaction, runner.NoticeRunStalled, runner.NoticeRunResumed, runner.NoticeHook, runner.NoticeApprovalMode:
 		return string(kind), true
 	}
 	return "", false

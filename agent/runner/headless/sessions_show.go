@@ -152,6 +152,8 @@ func markerLine(e runner.HistoryEntry) string {
 		return "model: " + e.Model
 	case runner.HistoryThinkingChange:
 		return "thinking: " + e.Thinking
+	case runner.HistoryApprovalChange:
+		return "tool approval: " + e.Approval
 	case runner.HistoryRewind:
 		return export.RewindLine(e.Scope, e.Target, e.Files)
 	}
