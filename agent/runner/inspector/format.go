@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/steer-tui/steer/agent/humanize"
@@ -64,4 +65,20 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// stateSummary is a table's summary of its rows by state, "2 servers: 1
+// ready, 1 failed", naming the states in order and leaving out those no row
+// is in; with no rows it is empty.
+func stateSummary[S ~string](n int, noun string, counts map[S]int, order []S) string {
+	if n == 0 {
+		return ""
+	}
+	var parts []string
+	for _, st := range order {
+		if c := counts[st]; c > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c, st))
+		}
+	}
+	return plural(n, noun) + ": " + strings.Join(parts, ", ")
 }

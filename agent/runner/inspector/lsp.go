@@ -128,16 +128,8 @@ func lspTable(v []runner.LSPServer) Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	if len(v) > 0 {
-		var parts []string
-		for _, st := range []runner.LSPState{runner.LSPReady, runner.LSPStarting, runner.LSPNotStarted, runner.LSPFailed,
-			runner.LSPStopped, runner.LSPDisabled} {
-			if n := counts[st]; n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n, st))
-			}
-		}
-		t.Summary = plural(len(v), "server") + ": " + strings.Join(parts, ", ")
-	}
+	t.Summary = stateSummary(len(v), "server", counts, []runner.LSPState{runner.LSPReady, runner.LSPStarting, runner.LSPNotStarted, runner.LSPFailed,
+		runner.LSPStopped, runner.LSPDisabled})
 	return t
 }
 

@@ -110,16 +110,8 @@ func mcpTable(v []runner.MCPServer) Table {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	if len(v) > 0 {
-		var parts []string
-		for _, st := range []runner.MCPState{runner.MCPReady, runner.MCPStarting, runner.MCPFailed, runner.MCPNeedsLogin,
-			runner.MCPUntrusted, runner.MCPDisabled} {
-			if n := counts[st]; n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n, st))
-			}
-		}
-		t.Summary = plural(len(v), "server") + ": " + strings.Join(parts, ", ")
-	}
+	t.Summary = stateSummary(len(v), "server", counts, []runner.MCPState{runner.MCPReady, runner.MCPStarting, runner.MCPFailed, runner.MCPNeedsLogin,
+		runner.MCPUntrusted, runner.MCPDisabled})
 	return t
 }
 
