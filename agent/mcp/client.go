@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -131,6 +132,7 @@ func (s *server) redacted(err error) string {
 func (s *server) onProgress(p *sdk.ProgressNotificationParams) {
 	s.mu.Lock()
 	fn := s.progress[fmt.Sprint(p.ProgressToken)]
+	s.progressed = time.Now()
 	s.mu.Unlock()
 	if fn != nil {
 		fn(p)

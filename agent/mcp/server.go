@@ -30,22 +30,25 @@ type server struct {
 	o       *Options
 	changed func()
 
-	mu        sync.Mutex
-	state     State
-	err       string
-	stderr    []string
-	restarts  int
-	running   bool // run's goroutine is under way
-	closed    bool
-	session   *sdk.ClientSession
-	link      *link
-	red       redactor
-	lists     lists
-	progress  map[string]func(*sdk.ProgressNotificationParams)
-	calls     map[string]inflight // the running tool calls, for sampling
-	settledCh chan struct{}       // closed when the state first settles
-	auth      *oauth.Authorizer
-	kick      chan struct{} // Restart wakes a backoff wait
+	mu       sync.Mutex
+	state    State
+	err      string
+	stderr   []string
+	restarts int
+	running  bool // run's goroutine is under way
+	closed   bool
+	session  *sdk.ClientSession
+	link     *link
+	red      redactor
+	lists    lists
+	progress map[string]func(*sdk.ProgressNotificationParams)
+	calls    map[string]inflight // the running tool calls
+	// progressed is when a progress notification last came: a sign of
+	// life for the watchdog.
+	progressed time.Time
+	settledCh  chan struct{} // closed when the state first settles
+	auth       *oauth.Authorizer
+	kick       chan struct{} // Restart wakes a backoff wait
 }
 
 // lists are what a ready server offers.

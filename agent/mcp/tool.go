@@ -99,8 +99,9 @@ func (t *Tool) Title() string {
 }
 
 // Execute calls the tool. Progress notifications become the call's live
-// output; cancelling ctx (an abort), or the server's silence past its call
-// timeout, makes the SDK send notifications/cancelled and return at once.
+// output; cancelling ctx (an abort), the server's silence past its call
+// timeout, or its hanging (watchdog.go), makes the SDK send
+// notifications/cancelled and return at once.
 func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
 	cs, err := t.srv.ready()
 	if err != nil {
@@ -109,7 +110,7 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 	params := &sdk.CallToolParams{Name: t.def.Name, Arguments: args}
 	token := "steer-" + callID
 	params.SetProgressToken(token)
-	callCtx, touch, stop := t.srv.callBound(ctx)
+	callCtx, touch, cancel, stop := t.srv.callBound(ctx)
 	defer stop()
 	t.srv.mu.Lock()
 	t.srv.progress[token] = func(p *sdk.ProgressNotificationParams) {
@@ -124,7 +125,7 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 		delete(t.srv.progress, token)
 		t.srv.mu.Unlock()
 	}()
-	defer t.srv.track(token, ctx)()
+	defer t.srv.track(token, ctx, cancel)()
 	res, err := cs.CallTool(callCtx, params)
 	switch {
 	case ctx.Err() != nil:
