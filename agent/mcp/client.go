@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -155,10 +156,15 @@ func (s *server) onLog(p *sdk.LoggingMessageParams) {
 }
 
 // elicit answers a server's request for input through Options.Elicit, or
-// declines it when nobody can answer (a headless run).
+// declines it when nobody can answer (a headless run). A url-mode request
+// is refused with invalid params, as the specification has a client do
+// for a mode it did not declare: steer declares form only.
 func (s *server) elicit(ctx context.Context, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	if p.Mode == "url" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "steer takes form-mode elicitation only (the mode it declared)"}
+	}
 	fn := s.o.elicitor()
-	if fn == nil || p.Mode == "url" {
+	if fn == nil {
 		s.o.logger().Info("mcp elicitation declined: nobody can answer here", "server", s.cfg.Name)
 		return &sdk.ElicitResult{Action: ElicitDecline}, nil
 	}

@@ -99,6 +99,13 @@ func (s *server) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errSessionGone) {
+			s.mu.Lock()
+			s.state = StateStarting
+			s.mu.Unlock()
+			s.changed()
+			continue
+		}
 		if !s.fail(err) {
 			return
 		}
@@ -201,6 +208,9 @@ func (s *server) wait() error {
 	if herr := hung(); herr != nil {
 		err = herr
 	}
+	if l.sessionGone() {
+		err = errSessionGone
+	}
 	l.kill()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -208,6 +218,9 @@ func (s *server) wait() error {
 		s.stderr = l.stderr.last()
 	}
 	s.session, s.link, s.lists = nil, nil, lists{}
+	if errors.Is(err, errSessionGone) {
+		return err
+	}
 	if err == nil || errors.Is(err, sdk.ErrConnectionClosed) {
 		err = errors.New("the server closed the connection")
 	}

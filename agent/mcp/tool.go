@@ -107,6 +107,7 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 	if err != nil {
 		return agent.ErrorResult(err.Error()), nil
 	}
+	l := t.srv.currentLink()
 	params := &sdk.CallToolParams{Name: t.def.Name, Arguments: args}
 	token := "steer-" + callID
 	params.SetProgressToken(token)
@@ -132,6 +133,8 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 		return agent.ErrorResult("[aborted]"), nil
 	case callCtx.Err() != nil:
 		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %v", t.srv.cfg.Name, context.Cause(callCtx))), nil
+	case err != nil && l != nil && l.sessionGone():
+		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %v; the call did not run: call it again", t.srv.cfg.Name, errSessionGone)), nil
 	case err != nil:
 		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %s", t.srv.cfg.Name, t.srv.redacted(err))), nil
 	}

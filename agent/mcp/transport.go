@@ -27,6 +27,7 @@ type link struct {
 	transport sdk.Transport
 	stderr    *tail
 	auth      *authWatch
+	session   *sessionWatch // a streamable-HTTP link's (session.go)
 
 	mu  sync.Mutex
 	pid int // the stdio child's, once started; its process group's id
@@ -64,12 +65,14 @@ func (s *server) newLink(c expanded) (*link, error) {
 	o := s.o
 	switch c.Transport {
 	case TransportHTTP, TransportSSE:
-		w := &authWatch{}
-		client, err := s.clientFor(c, w)
+		l := &link{auth: &authWatch{}}
+		if c.Transport == TransportHTTP {
+			l.session = &sessionWatch{onGone: func() { s.endSession(l) }}
+		}
+		client, err := s.clientFor(c, l)
 		if err != nil {
 			return nil, err
 		}
-		l := &link{auth: w}
 		if c.Transport == TransportSSE {
 			l.transport = &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}
 		} else {
@@ -134,11 +137,13 @@ func (o *Options) environ() []string {
 }
 
 // headerTransport adds a server's configured headers to each request and
-// notes a 401, which means the server wants a login.
+// notes a 401, which means the server wants a login, and a 404 to a
+// session's request, which means the server ended it.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
 	watch   *authWatch
+	session *sessionWatch
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -149,6 +154,9 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
+	if err == nil {
+		t.session.saw(req, resp)
+	}
 	switch {
 	case err == nil && resp.StatusCode == http.StatusUnauthorized:
 		t.watch.unauthorized.Store(true)

@@ -2,10 +2,12 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,5 +31,23 @@ func TestSamplingCapability(t *testing.T) {
 				t.Errorf("the server saw the sampling capability: %v", got)
 			}
 		})
+	}
+}
+
+// TestURLElicitationRefused: steer declares form-mode elicitation only, so
+// a url-mode request (which the SDK's server does not send then, but
+// another server may) is refused with invalid params (-32602), as the
+// specification requires of a mode not declared, and no one is asked.
+func TestURLElicitationRefused(t *testing.T) {
+	o := &Options{}
+	o.elicit = func(context.Context, Elicitation) (ElicitAnswer, error) {
+		t.Error("a url-mode request reached the user")
+		return ElicitAnswer{Action: ElicitAccept}, nil
+	}
+	s := newServer(Config{Name: "urls", Transport: TransportHTTP, URL: "http://127.0.0.1:1"}, o, func() {}, StateReady)
+	_, err := s.elicit(context.Background(), &sdk.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/connect", ElicitationID: "e1"})
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
+		t.Fatalf("the server reads %v, want invalid params", err)
 	}
 }
