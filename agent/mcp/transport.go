@@ -10,15 +10,15 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // terminateWait is how long closing a stdio server waits for it to exit
-// after its stdin closed, before the SDK signals it; its process group is
-// killed after that in any case.
-const terminateWait = 2 * time.Second
+// after its stdin closed before the SDK sends it SIGTERM, and after that
+// before SIGKILL, as the specification's shutdown has it; well within
+// closeGrace, after which its process group is killed in any case.
+const terminateWait = closeGrace * 2 / 5
 
 // link is one connection's transport with what ending it needs: the child
 // (stdio) whose group is killed, its stderr, and whether an HTTP server
