@@ -39,7 +39,7 @@ func (s *server) clientFor(c expanded, l *link) (*http.Client, error) {
 	if a != nil {
 		base = a.Transport(base)
 	}
-	return &http.Client{Transport: &headerTransport{base: base, headers: c.Headers, watch: l.auth, session: l.session}}, nil
+	return &http.Client{Transport: &headerTransport{base: base, headers: c.Headers, watch: l.auth, session: l.session, init: l.init}}, nil
 }
 
 // Login runs the OAuth sign-in of the named HTTP server (the browser flow;

@@ -143,6 +143,7 @@ func (s *server) connect(parent context.Context) error {
 	stopKill := context.AfterFunc(ctx, l.kill)
 	cs, err := newClient(s).Connect(ctx, l.transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err == nil {
+		l.init.initialized()
 		var ls lists
 		if ls, err = list(ctx, cs); err == nil {
 			if lerr := askForLogs(ctx, cs, s.o.logger()); lerr != nil { // its tools work without

@@ -28,6 +28,7 @@ type link struct {
 	stderr    *tail
 	auth      *authWatch
 	session   *sessionWatch // a streamable-HTTP link's (session.go)
+	init      *initGuard    // initguard.go
 
 	mu  sync.Mutex
 	pid int // the stdio child's, once started; its process group's id
@@ -52,12 +53,13 @@ type startedTransport struct {
 
 func (t startedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	conn, err := t.inner.Connect(ctx)
-	if err == nil {
-		t.l.mu.Lock()
-		t.l.pid = t.inner.Command.Process.Pid
-		t.l.mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	return conn, err
+	t.l.mu.Lock()
+	t.l.pid = t.inner.Command.Process.Pid
+	t.l.mu.Unlock()
+	return guardedConn{Connection: conn, g: t.l.init}, nil
 }
 
 // newLink makes the transport of one connection to s, configured as c.
@@ -65,7 +67,7 @@ func (s *server) newLink(c expanded) (*link, error) {
 	o := s.o
 	switch c.Transport {
 	case TransportHTTP, TransportSSE:
-		l := &link{auth: &authWatch{}}
+		l := &link{auth: &authWatch{}, init: &initGuard{}}
 		if c.Transport == TransportHTTP {
 			l.session = &sessionWatch{onGone: func() { s.endSession(l) }}
 		}
@@ -92,7 +94,7 @@ func (s *server) newLink(c expanded) (*link, error) {
 	stderr := &tail{}
 	cmd.Stderr = stderr
 	ownGroup(cmd)
-	l := &link{stderr: stderr}
+	l := &link{stderr: stderr, init: &initGuard{}}
 	l.transport = startedTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, l: l}
 	return l, nil
 }
@@ -144,9 +146,16 @@ type headerTransport struct {
 	headers map[string]string
 	watch   *authWatch
 	session *sessionWatch
+	init    *initGuard
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if drop, err := t.init.dropsPost(req); err != nil || drop {
+		if err != nil {
+			return nil, err
+		}
+		return accepted(req), nil
+	}
 	if len(t.headers) > 0 {
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
