@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/steer-tui/steer/agent"
@@ -36,6 +38,10 @@ type Tool struct {
 	srv  *server
 	def  *sdk.Tool
 	spec agent.ToolSpec
+
+	outOnce sync.Once // the outputSchema, resolved on first use (output.go)
+	out     *jsonschema.Resolved
+	outErr  error
 }
 
 // Tools are the tools of every ready server that their filters admit, in
@@ -138,7 +144,7 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 	case err != nil:
 		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %s", t.srv.cfg.Name, t.srv.redacted(err))), nil
 	}
-	return result(res), nil
+	return t.checkOutput(res), nil
 }
 
 // progressText is a progress notification as live output.
