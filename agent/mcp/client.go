@@ -21,6 +21,7 @@ func newClient(s *server) *sdk.Client {
 	opts := &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			defer s.asked()()
 			return s.elicit(ctx, req.Params)
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
@@ -35,6 +36,7 @@ func newClient(s *server) *sdk.Client {
 	}
 	if s.cfg.AllowSampling {
 		opts.CreateMessageHandler = func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			defer s.asked()()
 			return s.sample(ctx, req.Params)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,9 +44,11 @@ type server struct {
 	lists    lists
 	progress map[string]func(*sdk.ProgressNotificationParams)
 	calls    map[string]inflight // the running tool calls
-	// progressed is when a progress notification last came: a sign of
-	// life for the watchdog.
+	// progressed is when a progress notification last came, asking how
+	// many of the server's requests steer is answering: signs of life for
+	// the watchdog.
 	progressed time.Time
+	asking     atomic.Int64
 	settledCh  chan struct{} // closed when the state first settles
 	auth       *oauth.Authorizer
 	kick       chan struct{} // Restart wakes a backoff wait

@@ -13,8 +13,9 @@ import (
 
 // A ready server is pinged once per its timeout (timeoutSeconds), idle or
 // not. A server that shows no sign of life for that long — no ping
-// answered, and while a call runs no progress notification either — is
-// hung: its running calls are cancelled (the server is sent
+// answered, and while a call runs no progress notification either — and
+// is not waiting on steer (an elicitation or a sampling request of its
+// being answered) is hung: its running calls are cancelled (the server is sent
 // notifications/cancelled) and end as errors naming the server and the
 // timeout, and its session is closed, which wait reports and run restarts
 // as for a crash. A server that answers pings, or reports progress, while
@@ -75,7 +76,7 @@ func (s *server) watch(cs *sdk.ClientSession) (stop func(), hung func() error) {
 				return
 			default:
 			}
-			if perr == nil || isMethodNotFound(perr) || s.progressedSince(asked) {
+			if perr == nil || isMethodNotFound(perr) || s.progressedSince(asked) || s.waitsOnUs() {
 				continue
 			}
 			mu.Lock()
@@ -114,6 +115,18 @@ func (s *server) progressedSince(t time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return !s.progressed.Before(t)
+}
+
+// waitsOnUs says whether the server waits for steer's answer to a request
+// of its own (elicitation, sampling): a server may answer nothing else
+// meanwhile, and is alive.
+func (s *server) waitsOnUs() bool { return s.asking.Load() > 0 }
+
+// asked counts a request of the server's that steer answers, until the
+// returned func.
+func (s *server) asked() (done func()) {
+	s.asking.Add(1)
+	return func() { s.asking.Add(-1) }
 }
 
 // cancelCalls ends every running call of the server with cause, and says

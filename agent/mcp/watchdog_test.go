@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -81,6 +82,7 @@ func TestHungServerFails(t *testing.T) {
 type pingGate struct {
 	inner    http.Handler
 	frozen   atomic.Bool
+	tried    atomic.Int64 // pings that arrived, answered or not
 	answered atomic.Int64
 	release  chan struct{}
 }
@@ -99,6 +101,7 @@ func (g *pingGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if bytes.Contains(body, []byte(`"method":"ping"`)) {
+			g.tried.Add(1)
 			if g.frozen.Load() {
 				select {
 				case <-r.Context().Done():
@@ -174,6 +177,39 @@ func TestHungCall(t *testing.T) {
 			t.Errorf("a live server was failed: %+v", st)
 		}
 	})
+}
+
+// TestWaitingServerIsAlive: a server that answers no ping while it waits
+// for the user's answer to its elicitation is not hung.
+func TestWaitingServerIsAlive(t *testing.T) {
+	g, ts := newPingGate(t, nil)
+	m := New([]Config{{Name: "remote", Transport: TransportHTTP, URL: ts.URL, Timeout: 100 * time.Millisecond}}, nil, false, nil)
+	t.Cleanup(m.Close)
+	m.Start()
+	waitFor(t, m, "ready", func() bool { return statusOf(t, m, "remote").State == StateReady })
+	m.SetElicitor(func(ctx context.Context, _ Elicitation) (ElicitAnswer, error) {
+		g.frozen.Store(true)
+		// Several pings go unanswered while the user takes their time: the
+		// watchdog has judged each before the next is sent.
+		deadline := time.After(10 * time.Second) // pings stop coming once the server is failed
+		for start := g.tried.Load(); g.tried.Load() < start+4; {
+			select {
+			case <-ctx.Done():
+				return ElicitAnswer{}, ctx.Err()
+			case <-deadline:
+				return ElicitAnswer{}, errors.New("no more pings came")
+			case <-time.After(10 * time.Millisecond): // poll interval
+			}
+		}
+		return ElicitAnswer{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
+	})
+	res, err := toolNamed(t, m, "mcp__remote__ask").Execute(context.Background(), "c1", nil, nil)
+	if err != nil || res.IsError || res.Content[0].Text != `accept {"name":"Ada"}` {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	if st := statusOf(t, m, "remote"); st.State != StateReady {
+		t.Errorf("a server waiting on the user was failed: %+v", st)
+	}
 }
 
 // TestStoppedChildIsRestarted: a stdio server stopped mid-call (SIGSTOP:
