@@ -22,30 +22,44 @@ import (
 
 const methodCancelled = "notifications/cancelled"
 
-// initGuard says whether initialize has been answered.
-type initGuard struct{ done atomic.Bool }
+// initGuard says whether initialize has been answered, and whether a
+// streamable-HTTP server refused it as an old HTTP+SSE server does
+// (legacy.go).
+type initGuard struct {
+	done    atomic.Bool
+	refused atomic.Bool
+}
 
 // initialized marks initialize answered: cancellations pass from now on.
 func (g *initGuard) initialized() { g.done.Store(true) }
 
-// dropsPost reports whether req is a cancellation to drop, reading its
-// body only before initialize was answered.
-func (g *initGuard) dropsPost(req *http.Request) (bool, error) {
+// earlyMethod is the JSON-RPC method req posts before initialize was
+// answered, reading its body only then; "" for any other request.
+func (g *initGuard) earlyMethod(req *http.Request) (string, error) {
 	if g == nil || g.done.Load() || req.Method != http.MethodPost || req.Body == nil {
-		return false, nil
+		return "", nil
 	}
 	body, err := io.ReadAll(req.Body)
 	req.Body.Close()
 	if err != nil {
-		return false, err
+		return "", err
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	msg, err := jsonrpc.DecodeMessage(body)
 	if err != nil {
-		return false, nil // the server's to refuse
+		return "", nil // the server's to refuse
 	}
-	r, ok := msg.(*jsonrpc.Request)
-	return ok && r.Method == methodCancelled, nil
+	if r, ok := msg.(*jsonrpc.Request); ok {
+		return r.Method, nil
+	}
+	return "", nil
+}
+
+// sawInitialize notes the server's answer to initialize.
+func (g *initGuard) sawInitialize(status int) {
+	if legacyRefusal(status) {
+		g.refused.Store(true)
+	}
 }
 
 // accepted is the answer a server gives a notification, for one dropped.

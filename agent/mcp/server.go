@@ -145,6 +145,9 @@ func (s *server) connect(parent context.Context) error {
 	defer cancel()
 	stopKill := context.AfterFunc(ctx, l.kill)
 	cs, err := newClient(s).Connect(ctx, l.transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil && l.init.refused.Load() {
+		cs, l, err = s.connectLegacy(ctx, x, l, err)
+	}
 	if err == nil {
 		l.init.initialized()
 		var ls lists

@@ -76,7 +76,7 @@ func (s *server) newLink(c expanded) (*link, error) {
 			return nil, err
 		}
 		if c.Transport == TransportSSE {
-			l.transport = &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}
+			l.transport = sseTransport{inner: &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}}
 		} else {
 			l.transport = &sdk.StreamableClientTransport{Endpoint: c.URL, HTTPClient: client}
 		}
@@ -150,10 +150,11 @@ type headerTransport struct {
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if drop, err := t.init.dropsPost(req); err != nil || drop {
-		if err != nil {
-			return nil, err
-		}
+	early, err := t.init.earlyMethod(req)
+	switch {
+	case err != nil:
+		return nil, err
+	case early == methodCancelled:
 		return accepted(req), nil
 	}
 	if len(t.headers) > 0 {
@@ -165,6 +166,9 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err == nil {
 		t.session.saw(req, resp)
+		if early == methodInitialize {
+			t.init.sawInitialize(resp.StatusCode)
+		}
 	}
 	switch {
 	case err == nil && resp.StatusCode == http.StatusUnauthorized:
