@@ -40,6 +40,7 @@ func TestMCPSampling(t *testing.T) {
 		{"ask and deny", true, tools.ModeAsk, true, "deny", "sampling refused: denied by the user", 2},
 		{"ask with nobody to answer", true, tools.ModeAsk, false, "", "--approve auto", 2},
 		{"never refuses", true, tools.ModeNever, true, "", `tool approval is "never"`, 2},
+		{"plan mode refuses", true, tools.ModePlan, true, "", "sampling refused: plan mode", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
