@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -19,6 +21,7 @@ func newClient(s *server) *sdk.Client {
 	opts := &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			defer s.asked()()
 			return s.elicit(ctx, req.Params)
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
@@ -33,6 +36,7 @@ func newClient(s *server) *sdk.Client {
 	}
 	if s.cfg.AllowSampling {
 		opts.CreateMessageHandler = func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+			defer s.asked()()
 			return s.sample(ctx, req.Params)
 		}
 	}
@@ -131,6 +135,7 @@ func (s *server) redacted(err error) string {
 func (s *server) onProgress(p *sdk.ProgressNotificationParams) {
 	s.mu.Lock()
 	fn := s.progress[fmt.Sprint(p.ProgressToken)]
+	s.progressed = time.Now()
 	s.mu.Unlock()
 	if fn != nil {
 		fn(p)
@@ -153,10 +158,15 @@ func (s *server) onLog(p *sdk.LoggingMessageParams) {
 }
 
 // elicit answers a server's request for input through Options.Elicit, or
-// declines it when nobody can answer (a headless run).
+// declines it when nobody can answer (a headless run). A url-mode request
+// is refused with invalid params, as the specification has a client do
+// for a mode it did not declare: steer declares form only.
 func (s *server) elicit(ctx context.Context, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	if p.Mode == "url" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "steer takes form-mode elicitation only (the mode it declared)"}
+	}
 	fn := s.o.elicitor()
-	if fn == nil || p.Mode == "url" {
+	if fn == nil {
 		s.o.logger().Info("mcp elicitation declined: nobody can answer here", "server", s.cfg.Name)
 		return &sdk.ElicitResult{Action: ElicitDecline}, nil
 	}

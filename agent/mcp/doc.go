@@ -12,7 +12,8 @@
 // (Config) and started with Start, which returns at once: every server
 // connects on its own goroutine, bounded by its timeout. Settled waits until
 // each has become ready or failed, which headless runs do before their first
-// request. A server whose connection ends (a crash, garbage on stdout) is
+// request. A server whose connection ends (a crash, garbage on stdout), or
+// that shows no sign of life for its timeout (watchdog.go), is
 // marked failed with the last lines of its stderr, its tools are withdrawn
 // and it is restarted with backoff, at most MaxRestarts times; Restart
 // starts a failed one again by hand. Close ends every session, sending

@@ -30,7 +30,7 @@ func (s *server) authorizer(url string) (*oauth.Authorizer, error) {
 // clientFor is the HTTP client of one connection: the configured headers
 // over the server's OAuth transport (when it has one) over the base
 // transport.
-func (s *server) clientFor(c expanded, w *authWatch) (*http.Client, error) {
+func (s *server) clientFor(c expanded, l *link) (*http.Client, error) {
 	base := baseTransport(s.o, c.Name)
 	a, err := s.authorizer(c.URL)
 	if err != nil {
@@ -39,7 +39,7 @@ func (s *server) clientFor(c expanded, w *authWatch) (*http.Client, error) {
 	if a != nil {
 		base = a.Transport(base)
 	}
-	return &http.Client{Transport: &headerTransport{base: base, headers: c.Headers, watch: w}}, nil
+	return &http.Client{Transport: &headerTransport{base: base, headers: c.Headers, watch: l.auth, session: l.session, init: l.init}}, nil
 }
 
 // Login runs the OAuth sign-in of the named HTTP server (the browser flow;

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"syscall"
@@ -204,5 +206,28 @@ func TestStates(t *testing.T) {
 	waitFor(t, m, "the trusted project's server", func() bool { return statusOf(t, m, "fromrepo").State == StateReady })
 	if st := statusOf(t, m, "fromrepo"); st.Source != SourceProject {
 		t.Errorf("source: %+v", st)
+	}
+}
+
+// TestShutdownSendsSIGTERM: a stdio server that stays after its stdin
+// closed is sent SIGTERM, as the specification's shutdown has it, before
+// it would be killed, and Close still returns within its grace.
+func TestShutdownSendsSIGTERM(t *testing.T) {
+	notes := filepath.Join(t.TempDir(), "pids")
+	cfg := stdio("local", mcptest.ModeStays)
+	cfg.Env[mcptest.PIDFileEnv] = notes
+	m := New([]Config{cfg}, nil, false, nil)
+	m.Start()
+	if err := m.Settled(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	m.Close()
+	if took := time.Since(start); took > 2*closeGrace {
+		t.Errorf("Close took %v", took)
+	}
+	raw, _ := os.ReadFile(notes)
+	if !strings.Contains(string(raw), "SIGTERM") {
+		t.Errorf("the server was not sent SIGTERM before it was killed: %q", raw)
 	}
 }

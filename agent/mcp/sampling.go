@@ -58,19 +58,22 @@ func WithSampler(ctx context.Context, fn Sampler) context.Context {
 // server's tool calls is running.
 var errNoCall = errors.New("steer answers sampling requests only while one of this server's tools runs")
 
-// inflight is a tool call of the server, for the sampling requests it
-// causes: its context (which carries the Sampler) and its order.
+// inflight is a tool call of the server: its context (which carries the
+// Sampler for the sampling requests it causes), its order, and how to end
+// it when the server hangs.
 type inflight struct {
-	ctx context.Context
-	seq uint64
+	ctx    context.Context
+	seq    uint64
+	cancel context.CancelCauseFunc
 }
 
 var callSeq atomic.Uint64
 
-// track records ctx as a running call of s until the returned func.
-func (s *server) track(token string, ctx context.Context) (done func()) {
+// track records ctx as a running call of s until the returned func;
+// cancel ends it.
+func (s *server) track(token string, ctx context.Context, cancel context.CancelCauseFunc) (done func()) {
 	s.mu.Lock()
-	s.calls[token] = inflight{ctx: ctx, seq: callSeq.Add(1)}
+	s.calls[token] = inflight{ctx: ctx, seq: callSeq.Add(1), cancel: cancel}
 	s.mu.Unlock()
 	return func() {
 		s.mu.Lock()

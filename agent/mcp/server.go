@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,22 +31,27 @@ type server struct {
 	o       *Options
 	changed func()
 
-	mu        sync.Mutex
-	state     State
-	err       string
-	stderr    []string
-	restarts  int
-	running   bool // run's goroutine is under way
-	closed    bool
-	session   *sdk.ClientSession
-	link      *link
-	red       redactor
-	lists     lists
-	progress  map[string]func(*sdk.ProgressNotificationParams)
-	calls     map[string]inflight // the running tool calls, for sampling
-	settledCh chan struct{}       // closed when the state first settles
-	auth      *oauth.Authorizer
-	kick      chan struct{} // Restart wakes a backoff wait
+	mu       sync.Mutex
+	state    State
+	err      string
+	stderr   []string
+	restarts int
+	running  bool // run's goroutine is under way
+	closed   bool
+	session  *sdk.ClientSession
+	link     *link
+	red      redactor
+	lists    lists
+	progress map[string]func(*sdk.ProgressNotificationParams)
+	calls    map[string]inflight // the running tool calls
+	// progressed is when a progress notification last came, asking how
+	// many of the server's requests steer is answering: signs of life for
+	// the watchdog.
+	progressed time.Time
+	asking     atomic.Int64
+	settledCh  chan struct{} // closed when the state first settles
+	auth       *oauth.Authorizer
+	kick       chan struct{} // Restart wakes a backoff wait
 }
 
 // lists are what a ready server offers.
@@ -96,6 +102,13 @@ func (s *server) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errSessionGone) {
+			s.mu.Lock()
+			s.state = StateStarting
+			s.mu.Unlock()
+			s.changed()
+			continue
+		}
 		if !s.fail(err) {
 			return
 		}
@@ -132,7 +145,11 @@ func (s *server) connect(parent context.Context) error {
 	defer cancel()
 	stopKill := context.AfterFunc(ctx, l.kill)
 	cs, err := newClient(s).Connect(ctx, l.transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil && l.init.refused.Load() {
+		cs, l, err = s.connectLegacy(ctx, x, l, err)
+	}
 	if err == nil {
+		l.init.initialized()
 		var ls lists
 		if ls, err = list(ctx, cs); err == nil {
 			if lerr := askForLogs(ctx, cs, s.o.logger()); lerr != nil { // its tools work without
@@ -198,6 +215,9 @@ func (s *server) wait() error {
 	if herr := hung(); herr != nil {
 		err = herr
 	}
+	if l.sessionGone() {
+		err = errSessionGone
+	}
 	l.kill()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -205,6 +225,9 @@ func (s *server) wait() error {
 		s.stderr = l.stderr.last()
 	}
 	s.session, s.link, s.lists = nil, nil, lists{}
+	if errors.Is(err, errSessionGone) {
+		return err
+	}
 	if err == nil || errors.Is(err, sdk.ErrConnectionClosed) {
 		err = errors.New("the server closed the connection")
 	}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/steer-tui/steer/agent"
@@ -36,6 +38,10 @@ type Tool struct {
 	srv  *server
 	def  *sdk.Tool
 	spec agent.ToolSpec
+
+	outOnce sync.Once // the outputSchema, resolved on first use (output.go)
+	out     *jsonschema.Resolved
+	outErr  error
 }
 
 // Tools are the tools of every ready server that their filters admit, in
@@ -99,17 +105,19 @@ func (t *Tool) Title() string {
 }
 
 // Execute calls the tool. Progress notifications become the call's live
-// output; cancelling ctx (an abort), or the server's silence past its call
-// timeout, makes the SDK send notifications/cancelled and return at once.
+// output; cancelling ctx (an abort), the server's silence past its call
+// timeout, or its hanging (watchdog.go), makes the SDK send
+// notifications/cancelled and return at once.
 func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, update agent.ToolUpdate) (agent.ToolResult, error) {
 	cs, err := t.srv.ready()
 	if err != nil {
 		return agent.ErrorResult(err.Error()), nil
 	}
+	l := t.srv.currentLink()
 	params := &sdk.CallToolParams{Name: t.def.Name, Arguments: args}
 	token := "steer-" + callID
 	params.SetProgressToken(token)
-	callCtx, touch, stop := t.srv.callBound(ctx)
+	callCtx, touch, cancel, stop := t.srv.callBound(ctx)
 	defer stop()
 	t.srv.mu.Lock()
 	t.srv.progress[token] = func(p *sdk.ProgressNotificationParams) {
@@ -124,17 +132,19 @@ func (t *Tool) Execute(ctx context.Context, callID string, args map[string]any, 
 		delete(t.srv.progress, token)
 		t.srv.mu.Unlock()
 	}()
-	defer t.srv.track(token, ctx)()
+	defer t.srv.track(token, ctx, cancel)()
 	res, err := cs.CallTool(callCtx, params)
 	switch {
 	case ctx.Err() != nil:
 		return agent.ErrorResult("[aborted]"), nil
 	case callCtx.Err() != nil:
 		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %v", t.srv.cfg.Name, context.Cause(callCtx))), nil
+	case err != nil && l != nil && l.sessionGone():
+		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %v; the call did not run: call it again", t.srv.cfg.Name, errSessionGone)), nil
 	case err != nil:
 		return agent.ErrorResult(fmt.Sprintf("mcp server %s: %s", t.srv.cfg.Name, t.srv.redacted(err))), nil
 	}
-	return result(res), nil
+	return t.checkOutput(res), nil
 }
 
 // progressText is a progress notification as live output.

@@ -10,15 +10,15 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // terminateWait is how long closing a stdio server waits for it to exit
-// after its stdin closed, before the SDK signals it; its process group is
-// killed after that in any case.
-const terminateWait = 2 * time.Second
+// after its stdin closed before the SDK sends it SIGTERM, and after that
+// before SIGKILL, as the specification's shutdown has it; well within
+// closeGrace, after which its process group is killed in any case.
+const terminateWait = closeGrace * 2 / 5
 
 // link is one connection's transport with what ending it needs: the child
 // (stdio) whose group is killed, its stderr, and whether an HTTP server
@@ -27,6 +27,8 @@ type link struct {
 	transport sdk.Transport
 	stderr    *tail
 	auth      *authWatch
+	session   *sessionWatch // a streamable-HTTP link's (session.go)
+	init      *initGuard    // initguard.go
 
 	mu  sync.Mutex
 	pid int // the stdio child's, once started; its process group's id
@@ -51,12 +53,13 @@ type startedTransport struct {
 
 func (t startedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	conn, err := t.inner.Connect(ctx)
-	if err == nil {
-		t.l.mu.Lock()
-		t.l.pid = t.inner.Command.Process.Pid
-		t.l.mu.Unlock()
+	if err != nil {
+		return nil, err
 	}
-	return conn, err
+	t.l.mu.Lock()
+	t.l.pid = t.inner.Command.Process.Pid
+	t.l.mu.Unlock()
+	return guardedConn{Connection: conn, g: t.l.init}, nil
 }
 
 // newLink makes the transport of one connection to s, configured as c.
@@ -64,14 +67,16 @@ func (s *server) newLink(c expanded) (*link, error) {
 	o := s.o
 	switch c.Transport {
 	case TransportHTTP, TransportSSE:
-		w := &authWatch{}
-		client, err := s.clientFor(c, w)
+		l := &link{auth: &authWatch{}, init: &initGuard{}}
+		if c.Transport == TransportHTTP {
+			l.session = &sessionWatch{onGone: func() { s.endSession(l) }}
+		}
+		client, err := s.clientFor(c, l)
 		if err != nil {
 			return nil, err
 		}
-		l := &link{auth: w}
 		if c.Transport == TransportSSE {
-			l.transport = &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}
+			l.transport = sseTransport{inner: &sdk.SSEClientTransport{Endpoint: c.URL, HTTPClient: client}}
 		} else {
 			l.transport = &sdk.StreamableClientTransport{Endpoint: c.URL, HTTPClient: client}
 		}
@@ -89,7 +94,7 @@ func (s *server) newLink(c expanded) (*link, error) {
 	stderr := &tail{}
 	cmd.Stderr = stderr
 	ownGroup(cmd)
-	l := &link{stderr: stderr}
+	l := &link{stderr: stderr, init: &initGuard{}}
 	l.transport = startedTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, l: l}
 	return l, nil
 }
@@ -134,14 +139,24 @@ func (o *Options) environ() []string {
 }
 
 // headerTransport adds a server's configured headers to each request and
-// notes a 401, which means the server wants a login.
+// notes a 401, which means the server wants a login, and a 404 to a
+// session's request, which means the server ended it.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
 	watch   *authWatch
+	session *sessionWatch
+	init    *initGuard
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	early, err := t.init.earlyMethod(req)
+	switch {
+	case err != nil:
+		return nil, err
+	case early == methodCancelled:
+		return accepted(req), nil
+	}
 	if len(t.headers) > 0 {
 		req = req.Clone(req.Context())
 		for k, v := range t.headers {
@@ -149,6 +164,12 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
+	if err == nil {
+		t.session.saw(req, resp)
+		if early == methodInitialize {
+			t.init.sawInitialize(resp.StatusCode)
+		}
+	}
 	switch {
 	case err == nil && resp.StatusCode == http.StatusUnauthorized:
 		t.watch.unauthorized.Store(true)

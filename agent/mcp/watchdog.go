@@ -11,22 +11,42 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// A ready server that stops answering is found two ways. While it is idle
-// it is pinged once per its timeout; a ping unanswered within the timeout
-// closes the session, which wait reports and run restarts. While a call
-// runs the call's own bound applies instead (DefaultCallTimeout, reset by
-// each progress notification): servers that handle one request at a time
-// answer no ping while they work, and must not be restarted for it.
+// A ready server is pinged once per its timeout (timeoutSeconds), idle or
+// not. A server that shows no sign of life for that long — no ping
+// answered, and while a call runs no progress notification either — and
+// is not waiting on steer (an elicitation or a sampling request of its
+// being answered) is hung: its running calls are cancelled (the server is sent
+// notifications/cancelled) and end as errors naming the server and the
+// timeout, and its session is closed, which wait reports and run restarts
+// as for a crash. A server that answers pings, or reports progress, while
+// one call works on is alive; that call is bounded by the call timeout
+// instead (toolTimeoutSeconds, DefaultCallTimeout, reset by each progress
+// notification). A server that answers nothing while it works (one
+// request at a time, no progress) needs a timeoutSeconds longer than its
+// slowest tool.
 
 // DefaultCallTimeout bounds a tools/call without progress for a server
 // whose configuration does not say (toolTimeoutSeconds).
 const DefaultCallTimeout = 10 * time.Minute
+
+// cancelGrace is how long a hung server's link stays up after its calls
+// were cancelled: time for the best-effort notifications/cancelled to
+// leave.
+const cancelGrace = 250 * time.Millisecond
 
 // errNoPingAnswer is how a hung server's failure reads.
 type errNoPingAnswer struct{ after time.Duration }
 
 func (e errNoPingAnswer) Error() string {
 	return fmt.Sprintf("the server did not answer a ping within %s", e.after)
+}
+
+// errHungCall ends a call whose server showed no sign of life for its
+// timeout.
+type errHungCall struct{ after time.Duration }
+
+func (e errHungCall) Error() string {
+	return fmt.Sprintf("no answer, progress or ping reply within %s (timeoutSeconds): the call was cancelled and the server marked failed", e.after)
 }
 
 // watch pings cs while the server is idle, until the returned stop; hung
@@ -47,9 +67,7 @@ func (s *server) watch(cs *sdk.ClientSession) (stop func(), hung func() error) {
 				return
 			case <-t.C:
 			}
-			if s.busy() {
-				continue
-			}
+			asked := time.Now()
 			ctx, cancel := context.WithTimeout(context.Background(), every)
 			perr := cs.Ping(ctx, nil)
 			cancel()
@@ -58,13 +76,19 @@ func (s *server) watch(cs *sdk.ClientSession) (stop func(), hung func() error) {
 				return
 			default:
 			}
-			if perr == nil || isMethodNotFound(perr) {
+			if perr == nil || isMethodNotFound(perr) || s.progressedSince(asked) || s.waitsOnUs() {
 				continue
 			}
 			mu.Lock()
 			err = errNoPingAnswer{after: every}
 			mu.Unlock()
 			s.o.logger().Warn("mcp server does not answer; closing it", "server", s.cfg.Name, "error", s.redacted(perr))
+			// Cancelled first, while the link is up, so that the server
+			// hears notifications/cancelled before it is killed; the SDK
+			// sends it on a goroutine of its own, unawaitable.
+			if s.cancelCalls(errHungCall{after: every}) {
+				time.Sleep(cancelGrace)
+			}
 			s.killLink()
 			_ = cs.Close()
 			return
@@ -85,10 +109,34 @@ func isMethodNotFound(err error) bool {
 	return errors.As(err, &werr) && werr.Code == jsonrpc.CodeMethodNotFound
 }
 
-// busy says whether one of the server's tool calls is running.
-func (s *server) busy() bool {
+// progressedSince says whether one of the server's calls reported
+// progress since t: a sign of life although a ping went unanswered.
+func (s *server) progressedSince(t time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return !s.progressed.Before(t)
+}
+
+// waitsOnUs says whether the server waits for steer's answer to a request
+// of its own (elicitation, sampling): a server may answer nothing else
+// meanwhile, and is alive.
+func (s *server) waitsOnUs() bool { return s.asking.Load() > 0 }
+
+// asked counts a request of the server's that steer answers, until the
+// returned func.
+func (s *server) asked() (done func()) {
+	s.asking.Add(1)
+	return func() { s.asking.Add(-1) }
+}
+
+// cancelCalls ends every running call of the server with cause, and says
+// whether there was one.
+func (s *server) cancelCalls(cause error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.calls {
+		c.cancel(cause)
+	}
 	return len(s.calls) > 0
 }
 
@@ -104,12 +152,13 @@ func (s *server) killLink() {
 }
 
 // callBound is ctx for one tools/call, cancelled with errCallTimeout after
-// the server's call timeout without progress; touch restarts the clock.
-func (s *server) callBound(ctx context.Context) (bounded context.Context, touch func(), stop func()) {
+// the server's call timeout without progress; touch restarts the clock,
+// and cancel ends the call with a cause of its own (a hung server).
+func (s *server) callBound(ctx context.Context) (bounded context.Context, touch func(), cancel context.CancelCauseFunc, stop func()) {
 	limit := s.cfg.callTimeout()
-	bounded, cancel := context.WithCancelCause(ctx)
+	bounded, cancel = context.WithCancelCause(ctx)
 	timer := time.AfterFunc(limit, func() { cancel(errCallTimeout{after: limit}) })
-	return bounded, func() { timer.Reset(limit) }, func() { timer.Stop(); cancel(nil) }
+	return bounded, func() { timer.Reset(limit) }, cancel, func() { timer.Stop(); cancel(nil) }
 }
 
 // errCallTimeout ends a call whose server stayed silent too long.

@@ -2,9 +2,14 @@ package runner
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +40,7 @@ func TestMCPSampling(t *testing.T) {
 		{"ask and deny", true, tools.ModeAsk, true, "deny", "sampling refused: denied by the user", 2},
 		{"ask with nobody to answer", true, tools.ModeAsk, false, "", "--approve auto", 2},
 		{"never refuses", true, tools.ModeNever, true, "", `tool approval is "never"`, 2},
+		{"plan mode refuses", true, tools.ModePlan, true, "", "sampling refused: plan mode", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,5 +104,92 @@ func TestMCPSampling(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMCPSamplingRequestReachesTheModel: what a sampling request asks for
+// reaches the model as asked — the server's system prompt, its messages
+// with their images, its maxTokens — through a request without tools, and
+// the answer tells the server the model's name and that it stopped at the
+// cap.
+func TestMCPSamplingRequestReachesTheModel(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "sampler", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "look", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			res, err := req.Session.CreateMessage(ctx, &sdk.CreateMessageParams{MaxTokens: 7, SystemPrompt: "Describe images.",
+				Messages: []*sdk.SamplingMessage{
+					{Role: "user", Content: &sdk.TextContent{Text: "what is this?"}},
+					{Role: "assistant", Content: &sdk.TextContent{Text: "show me"}},
+					{Role: "user", Content: &sdk.ImageContent{MIMEType: "image/png", Data: mcptest.PNG}},
+				}})
+			if err != nil {
+				return nil, err
+			}
+			text := res.Content.(*sdk.TextContent).Text
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("%s|%s|%s|%s", res.Model, res.Role, res.StopReason, text)}}}, nil
+		})
+	ts := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	m := mcp.New([]mcp.Config{{Name: "img", Transport: mcp.TransportHTTP, URL: ts.URL, AllowSampling: true}}, nil, false, nil)
+	t.Cleanup(m.Close)
+	m.Start()
+
+	script := agenttest.NewScript(
+		agenttest.Reply().ToolCall("c1", "mcp__img__look", `{}`).Stop(agent.StopReasonToolUse),
+		agenttest.Reply().Text("a pixel").Stop(agent.StopReasonLength),
+		agenttest.Reply().Text("done").Stop(agent.StopReasonStop))
+	var (
+		mu   sync.Mutex
+		opts []agent.StreamOptions
+	)
+	record := func(ctx context.Context, model agent.Model, llm agent.LLMContext, o agent.StreamOptions) *agent.AssistantStream {
+		mu.Lock()
+		opts = append(opts, o)
+		mu.Unlock()
+		return script.Stream(ctx, model, llm, o)
+	}
+	rt, err := New(context.Background(), Options{Workspace: "/ws", Now: agenttest.Clock, MCP: m, Approval: tools.ModeAuto,
+		Providers: []Provider{{Name: "test", Models: []agent.Model{agenttest.Model}, Stream: record}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopOnCleanup(t, rt)
+	if err := rt.WaitMCP(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Prompt(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	waitIdle(t, rt)
+
+	var result string
+	for _, msg := range rt.State().Messages {
+		if msg.Role == agent.RoleToolResult {
+			result = msg.TextContent()
+		}
+	}
+	if want := agenttest.Model.ID + "|assistant|maxTokens|a pixel"; result != want {
+		t.Errorf("the server read %q, want %q", result, want)
+	}
+	reqs := script.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	s := reqs[1]
+	if s.SystemPrompt != "Describe images." || len(s.Tools) != 0 || len(s.Messages) != 3 {
+		t.Fatalf("the sampling request reached the model as %+v", s)
+	}
+	roles := []agent.Role{s.Messages[0].Role, s.Messages[1].Role, s.Messages[2].Role}
+	if !slices.Equal(roles, []agent.Role{agent.RoleUser, agent.RoleAssistant, agent.RoleUser}) {
+		t.Errorf("roles %v", roles)
+	}
+	img := s.Messages[2].Content[0]
+	if img.Type != agent.ContentImage || img.MimeType != "image/png" || img.Data != base64.StdEncoding.EncodeToString(mcptest.PNG) {
+		t.Errorf("the image reached the model as %+v", img)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if opts[1].MaxTokens != 7 || opts[1].Thinking != agent.ThinkingOff {
+		t.Errorf("the sampling request's options %+v, want maxTokens 7 and no thinking", opts[1])
 	}
 }

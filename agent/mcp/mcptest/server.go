@@ -9,7 +9,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,6 +35,9 @@ const (
 	ModeHang = "hang"
 	// ModeGarbage writes lines that are not JSON-RPC to stdout.
 	ModeGarbage = "garbage"
+	// ModeStays serves like ModeOK but stays when its stdin closes, until
+	// SIGTERM, which it notes in the pid file (a line "SIGTERM").
+	ModeStays = "stays"
 )
 
 // PNG is the image the image tool returns: a 1×1 PNG.
@@ -58,6 +63,18 @@ func MaybeServe() {
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "mcptest:", err)
 			os.Exit(1)
+		}
+		os.Exit(0)
+	case ModeStays:
+		term := make(chan os.Signal, 1)
+		signal.Notify(term, syscall.SIGTERM)
+		_ = NewServer(nil).Run(context.Background(), &sdk.StdioTransport{})
+		<-term
+		if path := os.Getenv(PIDFileEnv); path != "" {
+			if f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+				fmt.Fprintln(f, "SIGTERM")
+				f.Close()
+			}
 		}
 		os.Exit(0)
 	case ModeExit:

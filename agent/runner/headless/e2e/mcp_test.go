@@ -146,3 +146,38 @@ func TestSIGHUPKillsMCPChildren(t *testing.T) {
 	}
 	noChildLeft(t, pids)
 }
+
+// TestRunAnswersMCPSampling: a server's tool that asks the model for a
+// completion (sampling) is answered by the scripted model (auto, the
+// headless default) when the server has allowSampling; otherwise the
+// server reads a refusal saying why.
+func TestRunAnswersMCPSampling(t *testing.T) {
+	tests := []struct {
+		name    string
+		allow   bool
+		approve []string
+		want    string
+	}{
+		{"allowed, auto", true, []string{"--approve", "auto"}, "echo said (endTurn): You said: write a haiku"},
+		{"allowed, ask with nobody to ask", true, []string{"--approve", "ask"}, "--approve auto"},
+		{"allowed, never", true, []string{"--approve", "never"}, `tool approval is "never"`},
+		{"not allowed", false, []string{"--approve", "auto"}, "sampling failed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSandbox(t)
+			cmd, args, env := mcptest.Command(mcptest.ModeOK)
+			raw, err := json.Marshal(map[string]any{"mcpServers": map[string]any{"srv": map[string]any{
+				"command": cmd, "args": args, "env": env, "timeoutSeconds": 10, "allowSampling": tt.allow}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := writeFile(t, "config.json", string(raw))
+			argv := append([]string{"--config", cfg, "--pace", "0", "run"}, tt.approve...)
+			code, out, errOut := s.run(nil, append(argv, `call mcp__srv__sample {"text":"write a haiku"}`)...)
+			if code != 0 || !strings.Contains(out, tt.want) {
+				t.Fatalf("exit %d, want stdout to contain %q\nstdout:\n%s\nstderr:\n%s", code, tt.want, out, errOut)
+			}
+		})
+	}
+}
