@@ -21,7 +21,8 @@ func newClient(s *server) *sdk.Client {
 	opts := &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}},
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-			defer s.asked()()
+			ctx, done := s.asked(ctx)
+			defer done()
 			return s.elicit(ctx, req.Params)
 		},
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
@@ -36,7 +37,8 @@ func newClient(s *server) *sdk.Client {
 	}
 	if s.cfg.AllowSampling {
 		opts.CreateMessageHandler = func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
-			defer s.asked()()
+			ctx, done := s.asked(ctx)
+			defer done()
 			return s.sample(ctx, req.Params)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,11 +43,12 @@ type server struct {
 	lists    lists
 	progress map[string]func(*sdk.ProgressNotificationParams)
 	calls    map[string]inflight // the running tool calls
-	// progressed is when a progress notification last came, asking how
-	// many of the server's requests steer is answering: signs of life for
-	// the watchdog.
+	// progressed is when a progress notification last came, answering
+	// the server's requests steer is answering (ended if it fails): signs
+	// of life for the watchdog.
 	progressed time.Time
-	asking     atomic.Int64
+	answering  map[int]context.CancelCauseFunc
+	answerID   int
 	settledCh  chan struct{} // closed when the state first settles
 	auth       *oauth.Authorizer
 	kick       chan struct{} // Restart wakes a backoff wait
@@ -65,7 +65,7 @@ type lists struct {
 func newServer(c Config, o *Options, changed func(), initial State) *server {
 	s := &server{cfg: c, o: o, changed: changed, state: initial, settledCh: make(chan struct{}),
 		kick: make(chan struct{}, 1), progress: map[string]func(*sdk.ProgressNotificationParams){},
-		calls: map[string]inflight{}}
+		calls: map[string]inflight{}, answering: map[int]context.CancelCauseFunc{}}
 	if initial.settled() {
 		close(s.settledCh)
 	}
@@ -244,6 +244,7 @@ func (s *server) fail(err error) (restart bool) {
 	}
 	s.err = msg
 	s.state = StateFailed
+	s.dropAnswers(fmt.Errorf("mcp server %s failed: %s", s.cfg.Name, msg))
 	if nl, ok := errors.AsType[needsLogin](err); ok {
 		s.state, s.err = StateNeedsLogin, s.red.clean(nl.reason)
 	}
@@ -302,6 +303,7 @@ const closeGrace = time.Second
 func (s *server) close() {
 	s.mu.Lock()
 	s.closed = true
+	s.dropAnswers(fmt.Errorf("mcp server %s closed", s.cfg.Name))
 	cs, l := s.session, s.link
 	s.mu.Unlock()
 	if cs == nil {

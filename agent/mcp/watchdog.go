@@ -76,7 +76,10 @@ func (s *server) watch(cs *sdk.ClientSession) (stop func(), hung func() error) {
 				return
 			default:
 			}
-			if perr == nil || isMethodNotFound(perr) || s.progressedSince(asked) || s.waitsOnUs() {
+			// A server waiting on the user may leave a ping unanswered; one
+			// whose ping fails outright has gone, waiting or not.
+			unanswered := errors.Is(perr, context.DeadlineExceeded)
+			if perr == nil || isMethodNotFound(perr) || s.progressedSince(asked) || (unanswered && s.waitsOnUs()) {
 				continue
 			}
 			mu.Lock()
@@ -89,6 +92,9 @@ func (s *server) watch(cs *sdk.ClientSession) (stop func(), hung func() error) {
 			if s.cancelCalls(errHungCall{after: every}) {
 				time.Sleep(cancelGrace)
 			}
+			// The questions put to the user end first: closing the session
+			// waits for its handlers.
+			s.endAnswers(fmt.Errorf("mcp server %s failed: %v", s.cfg.Name, errNoPingAnswer{after: every}))
 			s.killLink()
 			_ = cs.Close()
 			return
@@ -120,13 +126,45 @@ func (s *server) progressedSince(t time.Time) bool {
 // waitsOnUs says whether the server waits for steer's answer to a request
 // of its own (elicitation, sampling): a server may answer nothing else
 // meanwhile, and is alive.
-func (s *server) waitsOnUs() bool { return s.asking.Load() > 0 }
+func (s *server) waitsOnUs() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.answering) > 0
+}
 
 // asked counts a request of the server's that steer answers, until the
-// returned func.
-func (s *server) asked() (done func()) {
-	s.asking.Add(1)
-	return func() { s.asking.Add(-1) }
+// returned func. Its context ends when the server fails or closes, so
+// that a form or a sampling question put to the user closes with the
+// server that asked: the SDK does not cancel it when the link drops.
+func (s *server) asked(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	s.mu.Lock()
+	s.answerID++
+	id := s.answerID
+	s.answering[id] = cancel
+	s.mu.Unlock()
+	return ctx, func() {
+		s.mu.Lock()
+		delete(s.answering, id)
+		s.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// endAnswers ends the server's requests steer is still answering, with
+// cause.
+func (s *server) endAnswers(cause error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropAnswers(cause)
+}
+
+// dropAnswers is endAnswers for a caller that holds s.mu.
+func (s *server) dropAnswers(cause error) {
+	for id, cancel := range s.answering {
+		cancel(cause)
+		delete(s.answering, id)
+	}
 }
 
 // cancelCalls ends every running call of the server with cause, and says

@@ -82,6 +82,7 @@ func TestHungServerFails(t *testing.T) {
 type pingGate struct {
 	inner    http.Handler
 	frozen   atomic.Bool
+	gone     atomic.Bool // pings fail at once, as from a server that went away
 	tried    atomic.Int64 // pings that arrived, answered or not
 	answered atomic.Int64
 	release  chan struct{}
@@ -102,6 +103,10 @@ func (g *pingGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		if bytes.Contains(body, []byte(`"method":"ping"`)) {
 			g.tried.Add(1)
+			if g.gone.Load() {
+				http.Error(w, "gone", http.StatusBadGateway)
+				return
+			}
 			if g.frozen.Load() {
 				select {
 				case <-r.Context().Done():
@@ -241,4 +246,31 @@ func TestStoppedChildIsRestarted(t *testing.T) {
 		st := statusOf(t, m, "local")
 		return st.State == StateReady && st.Restarts == 1
 	})
+}
+
+// TestFormClosesWithItsServer: a server that goes away while the user
+// answers its elicitation (its pings fail, rather than go unanswered) is
+// failed, and the question's context ends with that failure, so the form
+// put to the user closes with the server that asked.
+func TestFormClosesWithItsServer(t *testing.T) {
+	g, ts := newPingGate(t, nil)
+	m := New([]Config{{Name: "remote", Transport: TransportHTTP, URL: ts.URL, Timeout: 100 * time.Millisecond}}, nil, false, nil)
+	t.Cleanup(m.Close)
+	m.Start()
+	waitFor(t, m, "ready", func() bool { return statusOf(t, m, "remote").State == StateReady })
+	ended := make(chan error, 1)
+	m.SetElicitor(func(ctx context.Context, _ Elicitation) (ElicitAnswer, error) {
+		g.gone.Store(true)
+		select {
+		case <-ctx.Done():
+			ended <- context.Cause(ctx)
+		case <-time.After(20 * time.Second): // the bound of a failing test
+			ended <- nil
+		}
+		return ElicitAnswer{}, ctx.Err()
+	})
+	_, _ = toolNamed(t, m, "mcp__remote__ask").Execute(context.Background(), "c1", nil, nil)
+	if cause := <-ended; cause == nil || !strings.Contains(cause.Error(), "mcp server remote failed") {
+		t.Fatalf("the form's context ended with %v, want the server's failure", cause)
+	}
 }
