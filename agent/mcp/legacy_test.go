@@ -23,8 +23,8 @@ func TestLegacySSE(t *testing.T) {
 	for _, tr := range []Transport{TransportSSE, TransportHTTP} {
 		t.Run(string(tr), func(t *testing.T) {
 			m := started(t, Config{Name: "old", Transport: tr, URL: ts.URL, Timeout: 5 * time.Second})
-			if st := statusOf(t, m, "old"); st.State != StateReady {
-				t.Fatalf("status %+v", st)
+			if st := statusOf(t, m, "old"); st.State != StateReady || st.Transport != TransportSSE {
+				t.Fatalf("status %+v, want ready over sse", st)
 			}
 			res, err := toolNamed(t, m, "mcp__old__echo").Execute(context.Background(), "c1", map[string]any{"text": "over sse"}, nil)
 			if err != nil || res.IsError || res.Content[0].Text != "over sse" {

@@ -332,6 +332,9 @@ func (s *server) status() Status {
 	st := Status{Name: s.cfg.Name, Transport: s.cfg.Transport, Source: s.cfg.Source, State: s.state,
 		Error: s.err, Stderr: append([]string(nil), s.stderr...), Restarts: s.restarts,
 		Tools: len(s.admitted()), Prompts: len(s.lists.prompts), Resources: len(s.lists.resources)}
+	if s.link != nil {
+		st.Transport = s.link.kind
+	}
 	if s.state == StateNeedsLogin {
 		st.LoginHint = LoginCommand(s.cfg.Name)
 	}

@@ -25,6 +25,7 @@ const terminateWait = closeGrace * 2 / 5
 // answered 401 (it needs a login).
 type link struct {
 	transport sdk.Transport
+	kind      Transport // what it speaks: an http server may have fallen back to sse
 	stderr    *tail
 	auth      *authWatch
 	session   *sessionWatch // a streamable-HTTP link's (session.go)
@@ -67,7 +68,7 @@ func (s *server) newLink(c expanded) (*link, error) {
 	o := s.o
 	switch c.Transport {
 	case TransportHTTP, TransportSSE:
-		l := &link{auth: &authWatch{}, init: &initGuard{}}
+		l := &link{kind: c.Transport, auth: &authWatch{}, init: &initGuard{}}
 		if c.Transport == TransportHTTP {
 			l.session = &sessionWatch{onGone: func() { s.endSession(l) }}
 		}
@@ -94,7 +95,7 @@ func (s *server) newLink(c expanded) (*link, error) {
 	stderr := &tail{}
 	cmd.Stderr = stderr
 	ownGroup(cmd)
-	l := &link{stderr: stderr, init: &initGuard{}}
+	l := &link{kind: TransportStdio, stderr: stderr, init: &initGuard{}}
 	l.transport = startedTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, l: l}
 	return l, nil
 }
