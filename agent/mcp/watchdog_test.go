@@ -82,7 +82,7 @@ func TestHungServerFails(t *testing.T) {
 type pingGate struct {
 	inner    http.Handler
 	frozen   atomic.Bool
-	gone     atomic.Bool // pings fail at once, as from a server that went away
+	gone     atomic.Bool  // pings fail at once, as from a server that went away
 	tried    atomic.Int64 // pings that arrived, answered or not
 	answered atomic.Int64
 	release  chan struct{}
