@@ -33,6 +33,8 @@ func (f Field) Answer(text string) (any, string) {
 		return nil, "yes or no"
 	case Choice:
 		return f.choice(strings.TrimSpace(text))
+	case MultiChoice:
+		return f.choices(text)
 	}
 	n := utf8.RuneCountInString(text)
 	switch {
@@ -57,6 +59,48 @@ func (f Field) choice(text string) (any, string) {
 		}
 	}
 	return nil, "one of " + f.OptionList()
+}
+
+// choices are the options text names, separated by commas, each by its
+// number, label or value, in the options' order and within the field's
+// bounds.
+func (f Field) choices(text string) (any, string) {
+	picked := make([]bool, len(f.Options))
+	for part := range strings.SplitSeq(text, ",") {
+		v, err := f.choice(strings.TrimSpace(part))
+		if err != "" {
+			return nil, "any of " + f.OptionList() + ", separated by commas"
+		}
+		for i, o := range f.Options {
+			if o.Value == v {
+				picked[i] = true
+			}
+		}
+	}
+	return f.Picked(picked)
+}
+
+// Picked is the values of the options picked marks, in the options' order,
+// or why that many are refused: fewer than MinItems, more than MaxItems,
+// or none of a required field. None of an optional field is left out.
+func (f Field) Picked(picked []bool) (any, string) {
+	values := []any{}
+	for i, p := range picked {
+		if p && i < len(f.Options) {
+			values = append(values, f.Options[i].Value)
+		}
+	}
+	switch n := len(values); {
+	case f.MinItems != nil && n < *f.MinItems:
+		return nil, fmt.Sprintf("choose at least %d", *f.MinItems)
+	case f.MaxItems != nil && n > *f.MaxItems:
+		return nil, fmt.Sprintf("choose at most %d", *f.MaxItems)
+	case n == 0 && f.Required:
+		return nil, "choose at least one"
+	case n == 0:
+		return nil, ""
+	}
+	return values, ""
 }
 
 // OptionList names a Choice's options with their numbers: "1 red, 2 green".

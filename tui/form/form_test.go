@@ -212,3 +212,92 @@ func TestFieldAnswer(t *testing.T) {
 		}
 	}
 }
+
+// toppings is a schema with MCP's two multi-select shapes: an array of an
+// untitled enum and one of titled values, with bounds and a default.
+const toppings = `{"type":"object","properties":{
+	"cheese":{"type":"array","title":"Cheese","items":{"type":"string","enum":["brie","feta","gouda"]},"default":["feta"]},
+	"extras":{"type":"array","items":{"anyOf":[{"const":"o","title":"Olives"},{"const":"b","title":"Basil"}]},"minItems":1,"maxItems":1}
+},"required":["extras"]}`
+
+// TestMultiSelect: both shapes make a MultiChoice with its options and
+// default; space checks the value under the cursor, ← → move it; the
+// answer is an array of the values checked, in the options' order, within
+// the bounds.
+func TestMultiSelect(t *testing.T) {
+	fields, err := FromSchema(schema(t, toppings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fields) != 2 || fields[0].Kind != MultiChoice || fields[1].Kind != MultiChoice ||
+		!reflect.DeepEqual(fields[0].Default, []any{"feta"}) || fields[1].Options[1] != (Option{Value: "b", Label: "Basil"}) ||
+		*fields[1].MinItems != 1 || *fields[1].MaxItems != 1 {
+		t.Fatalf("fields %+v", fields)
+	}
+	cases := []struct {
+		name  string
+		keys  []tea.KeyMsg
+		want  map[string]any // nil: refused
+		error string
+	}{
+		{"the default, extras missing", nil, nil, "✗ choose at least 1"},
+		{"feta unchecked, gouda checked, basil", []tea.KeyMsg{right, space, right, space, tab, right, space},
+			map[string]any{"cheese": []any{"gouda"}, "extras": []any{"b"}}, ""},
+		{"brie checked beside the default", []tea.KeyMsg{space, tab, space},
+			map[string]any{"cheese": []any{"brie", "feta"}, "extras": []any{"o"}}, ""},
+		{"the cursor stops at the ends", []tea.KeyMsg{right, right, right, right, space, tab, space},
+			map[string]any{"cheese": []any{"feta", "gouda"}, "extras": []any{"o"}}, ""},
+		{"none of an optional one is left out", []tea.KeyMsg{right, space, tab, space},
+			map[string]any{"extras": []any{"o"}}, ""},
+		{"over the most", []tea.KeyMsg{tab, space, right, space}, nil, "✗ choose at most 1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := press(newForm(t, toppings), c.keys...)
+			content, after, ok := m.Submit()
+			if c.want == nil {
+				if view := strings.Join(after.Lines(0), "\n"); ok || !strings.Contains(view, c.error) {
+					t.Fatalf("accepted %v (%v), or the form does not say %q:\n%s", content, ok, c.error, view)
+				}
+				return
+			}
+			if !ok || !reflect.DeepEqual(content, c.want) {
+				t.Fatalf("content = %#v (ok %v), want %#v", content, ok, c.want)
+			}
+		})
+	}
+	view := strings.Join(press(newForm(t, toppings), space).Lines(0), "\n")
+	for _, want := range []string{"[x] brie", "[x] feta", "[ ] gouda", "[ ] Olives"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the view does not say %q:\n%s", want, view)
+		}
+	}
+	if _, err := FromSchema(schema(t, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}}}`)); err == nil ||
+		!strings.Contains(err.Error(), `property "tags"`) {
+		t.Errorf("an array of free text: %v", err)
+	}
+}
+
+// TestMultiAnswer: a typed line as a multi-select's values, separated by
+// commas, each by number, label or value.
+func TestMultiAnswer(t *testing.T) {
+	two := 2
+	f := Field{Kind: MultiChoice, MaxItems: &two, Options: []Option{{Value: "m", Label: "metric"}, {Value: "i", Label: "imperial"}, {Value: "x", Label: "other"}}}
+	cases := []struct {
+		text    string
+		want    any
+		problem string
+	}{
+		{"1, imperial", []any{"m", "i"}, ""},
+		{"x,1", []any{"m", "x"}, ""},
+		{"1,2,3", nil, "choose at most 2"},
+		{"4", nil, "any of 1 metric, 2 imperial, 3 other, separated by commas"},
+		{"", nil, ""},
+	}
+	for _, c := range cases {
+		got, problem := f.Answer(c.text)
+		if !reflect.DeepEqual(got, c.want) || problem != c.problem {
+			t.Errorf("%q: %#v %q, want %#v %q", c.text, got, problem, c.want, c.problem)
+		}
+	}
+}

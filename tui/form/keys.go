@@ -8,6 +8,7 @@ import "github.com/charmbracelet/bubbles/key"
 type KeyMap struct {
 	Next, Prev              key.Binding
 	Left, Right             key.Binding // a choice's previous and next value
+	Toggle                  key.Binding // checks or unchecks a multi-select's value
 	Submit, Decline, Cancel key.Binding
 }
 
@@ -19,6 +20,7 @@ func DefaultKeyMap() KeyMap {
 		Prev:    key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
 		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous value")),
 		Right:   key.NewBinding(key.WithKeys("right", " "), key.WithHelp("→/space", "next value")),
+		Toggle:  key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "check/uncheck")),
 		Submit:  key.NewBinding(key.WithKeys("enter", "ctrl+s"), key.WithHelp("enter/ctrl+s", "submit")),
 		Decline: key.NewBinding(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "decline")),
 		Cancel:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
@@ -27,10 +29,10 @@ func DefaultKeyMap() KeyMap {
 
 // ShortHelp returns the bindings for the help line.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Submit, k.Next, k.Right, k.Decline, k.Cancel}
+	return []key.Binding{k.Submit, k.Next, k.Toggle, k.Right, k.Decline, k.Cancel}
 }
 
 // FullHelp returns every binding, grouped.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Next, k.Prev, k.Left, k.Right}, {k.Submit, k.Decline, k.Cancel}}
+	return [][]key.Binding{{k.Next, k.Prev, k.Left, k.Right, k.Toggle}, {k.Submit, k.Decline, k.Cancel}}
 }

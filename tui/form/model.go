@@ -3,7 +3,7 @@
 // (schema.go), their defaults filled in, edited with bubbles' textinput,
 // checked on submit (required fields, numbers, bounds), and the answer in
 // the schema's types: text as strings, numbers as numbers, yes or no as
-// booleans, a choice as its value.
+// booleans, a choice as its value, a multi-select as an array of values.
 package form
 
 import (
@@ -26,7 +26,8 @@ type Model struct {
 	keys   KeyMap
 	fields []Field
 	inputs []textinput.Model // one per field; a Boolean's and a Choice's are unused
-	picks  []int             // a Boolean's or Choice's option (-1: none chosen)
+	picks  []int             // a Boolean's or Choice's option (-1: none chosen); a MultiChoice's under the cursor
+	checks [][]bool          // a MultiChoice's options checked
 	errs   []string          // why each field was refused at the last submit
 	focus  int
 	width  int
@@ -35,7 +36,7 @@ type Model struct {
 // New returns a form of fields, each starting with its default.
 func New(st theme.DialogStyles, keys KeyMap, fields []Field) Model {
 	m := Model{st: st, keys: keys, fields: fields, inputs: make([]textinput.Model, len(fields)),
-		picks: make([]int, len(fields)), errs: make([]string, len(fields)), width: 60}
+		picks: make([]int, len(fields)), checks: make([][]bool, len(fields)), errs: make([]string, len(fields)), width: 60}
 	for i, f := range fields {
 		ti := textinput.New()
 		ti.Prompt = "> "
@@ -45,6 +46,17 @@ func New(st theme.DialogStyles, keys KeyMap, fields []Field) Model {
 		}
 		m.picks[i] = -1
 		switch f.Kind {
+		case MultiChoice:
+			m.picks[i] = 0
+			m.checks[i] = make([]bool, len(f.Options))
+			defaults, _ := f.Default.([]any)
+			for j, o := range f.Options {
+				for _, d := range defaults {
+					if o.Value == d {
+						m.checks[i][j] = true
+					}
+				}
+			}
 		case Boolean, Choice:
 			for j, o := range f.Options {
 				if f.Default != nil && o.Value == f.Default {
@@ -84,6 +96,9 @@ func (m *Model) SetWidth(w int) {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {
+		case key.Matches(k, m.keys.Toggle):
+			m.toggle()
+			return m, nil
 		case key.Matches(k, m.keys.Next):
 			m.setFocus((m.focus + 1) % max(len(m.fields), 1))
 			return m, nil
@@ -98,7 +113,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	if m.focus >= len(m.fields) || m.fields[m.focus].Kind == Boolean || m.fields[m.focus].Kind == Choice {
+	if m.focus >= len(m.fields) || m.fields[m.focus].Kind != String && m.fields[m.focus].Kind != Number && m.fields[m.focus].Kind != Integer {
 		return m, nil
 	}
 	inputs := append([]textinput.Model(nil), m.inputs...) // copies of the form share no input
@@ -108,17 +123,35 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
-// pick moves the focused choice by d, through "none" when it is optional.
+// pick moves the focused choice by d, through "none" when it is optional;
+// on a multi-select it moves the cursor.
 func (m *Model) pick(d int) {
 	f := m.fields[m.focus]
+	picks := append([]int(nil), m.picks...)
+	if f.Kind == MultiChoice {
+		picks[m.focus] = min(max(picks[m.focus]+d, 0), len(f.Options)-1)
+		m.picks = picks
+		return
+	}
 	lo := -1
 	if f.Required || f.Kind == Boolean {
 		lo = 0
 	}
 	n := len(f.Options) - lo
-	picks := append([]int(nil), m.picks...)
 	picks[m.focus] = (picks[m.focus]-lo+d%n+n)%n + lo
 	m.picks = picks
+}
+
+// toggle checks or unchecks the value under a multi-select's cursor.
+func (m *Model) toggle() {
+	i := m.focus
+	if i >= len(m.fields) || m.fields[i].Kind != MultiChoice || len(m.checks[i]) == 0 {
+		return
+	}
+	checks := append([][]bool(nil), m.checks...) // copies of the form share no marks
+	checks[i] = append([]bool(nil), checks[i]...)
+	checks[i][m.picks[i]] = !checks[i][m.picks[i]]
+	m.checks = checks
 }
 
 // setFocus moves the focus to field i and enables the keys that apply
@@ -133,9 +166,13 @@ func (m *Model) setFocus(i int) {
 		}
 	}
 	m.inputs, m.focus = inputs, i
-	choice := i < len(m.fields) && (m.fields[i].Kind == Boolean || m.fields[i].Kind == Choice)
-	m.keys.Left.SetEnabled(choice)
-	m.keys.Right.SetEnabled(choice)
+	kind := String
+	if i < len(m.fields) {
+		kind = m.fields[i].Kind
+	}
+	m.keys.Left.SetEnabled(kind == Boolean || kind == Choice || kind == MultiChoice)
+	m.keys.Right.SetEnabled(kind == Boolean || kind == Choice || kind == MultiChoice)
+	m.keys.Toggle.SetEnabled(kind == MultiChoice)
 	many := len(m.fields) > 1
 	m.keys.Next.SetEnabled(many)
 	m.keys.Prev.SetEnabled(many)
@@ -173,6 +210,9 @@ func (m Model) Submit() (content map[string]any, form Model, ok bool) {
 // value is field i's answer (nil: left out), or why it is refused.
 func (m Model) value(i int) (any, string) {
 	f := m.fields[i]
+	if f.Kind == MultiChoice {
+		return f.Picked(m.checks[i])
+	}
 	if f.Kind == Boolean || f.Kind == Choice {
 		if m.picks[i] < 0 {
 			if f.Required {
@@ -233,6 +273,18 @@ func (m Model) fieldLines(i int, f Field) []string {
 			opts = append(opts, box+sanitize.String(o.Label, sanitize.Options{}))
 		}
 		out = append(out, "  "+ansi.Truncate(strings.Join(opts, "  "), m.width-2, "…"))
+	case MultiChoice: // a line per value: a list may be long
+		for j, o := range f.Options {
+			box := "[ ] "
+			if m.checks[i][j] {
+				box = "[x] "
+			}
+			line := clean("  " + box + o.Label)
+			if i == m.focus && m.picks[i] == j {
+				line = m.st.Selected.Render(line)
+			}
+			out = append(out, line)
+		}
 	default:
 		out = append(out, "  "+m.inputs[i].View())
 	}

@@ -13,13 +13,14 @@ import (
 type Kind int
 
 // The kinds of fields: typed text, a JSON number, a whole number, yes or
-// no, and one of a list of values.
+// no, one of a list of values, and any of a list of values (an array).
 const (
 	String Kind = iota
 	Number
 	Integer
 	Boolean
 	Choice
+	MultiChoice
 )
 
 // Option is one value a Choice field may take, with what it is called.
@@ -37,16 +38,26 @@ type Field struct {
 	Kind              Kind
 	Required          bool
 	// Default is the schema's default, as the field starts: the text of a
-	// text field, the value of a Boolean or Choice.
+	// text field, the value of a Boolean or Choice, the values ([]any) of a
+	// MultiChoice.
 	Default any
-	// Options are a Choice's values; a Boolean has no, then yes.
+	// Options are a Choice's or a MultiChoice's values; a Boolean has no,
+	// then yes.
 	Options []Option
 	// Format is a string's format (email, uri, date, date-time).
 	Format string
 	// The bounds the schema sets: MinLength and MaxLength of a string,
-	// Minimum and Maximum of a number (nil: none).
+	// Minimum and Maximum of a number, MinItems and MaxItems of a
+	// MultiChoice (nil: none).
 	MinLength, MaxLength *int
 	Minimum, Maximum     *float64
+	MinItems, MaxItems   *int
+}
+
+// titled is one titled value of an enum: {"const": v, "title": t}.
+type titled struct {
+	Const any    `json:"const"`
+	Title string `json:"title"`
 }
 
 // property is the part of a property's schema a form reads.
@@ -57,19 +68,26 @@ type property struct {
 	Default     any      `json:"default"`
 	Enum        []any    `json:"enum"`
 	EnumNames   []string `json:"enumNames"`
-	OneOf       []struct {
-		Const any    `json:"const"`
-		Title string `json:"title"`
-	} `json:"oneOf"`
-	Format    string   `json:"format"`
-	MinLength *int     `json:"minLength"`
-	MaxLength *int     `json:"maxLength"`
-	Minimum   *float64 `json:"minimum"`
-	Maximum   *float64 `json:"maximum"`
+	OneOf       []titled `json:"oneOf"`
+	Format      string   `json:"format"`
+	MinLength   *int     `json:"minLength"`
+	MaxLength   *int     `json:"maxLength"`
+	Minimum     *float64 `json:"minimum"`
+	Maximum     *float64 `json:"maximum"`
+	// Items, MinItems and MaxItems are a multi-select's: an array whose
+	// items are an enum, untitled ("enum") or titled ("anyOf").
+	Items *struct {
+		Type  string   `json:"type"`
+		Enum  []any    `json:"enum"`
+		AnyOf []titled `json:"anyOf"`
+	} `json:"items"`
+	MinItems *int `json:"minItems"`
+	MaxItems *int `json:"maxItems"`
 }
 
 // FromSchema makes the fields of a requested schema: an object of flat
-// properties (string, number, integer, boolean, or one of an enum), in the
+// properties (string, number, integer, boolean, one of an enum, or an
+// array of an enum's values, as MCP's elicitation schemas allow), in the
 // order the schema's JSON lists them (a schema decoded into a map has lost
 // that order: then by name, as it marshals). Any other shape is an error that says which
 // property steer cannot ask for.
@@ -156,6 +174,8 @@ func field(name string, p property, required bool) (Field, error) {
 			}
 			f.Options = append(f.Options, Option{Value: v, Label: labelOr(label, v)})
 		}
+	case p.Type == "array":
+		return multiChoice(f, name, p)
 	case p.Type == "string":
 		f.Kind = String
 	case p.Type == "number":
@@ -169,6 +189,29 @@ func field(name string, p property, required bool) (Field, error) {
 		return Field{}, fmt.Errorf("property %q of the requested schema is of type %q, which a form cannot ask for", name, p.Type)
 	}
 	f.Default = p.Default
+	return f, nil
+}
+
+// multiChoice is f, the array property p called name, as a field that
+// takes any of its items' values; an array of anything but an enum is an
+// error.
+func multiChoice(f Field, name string, p property) (Field, error) {
+	f.Kind, f.MinItems, f.MaxItems = MultiChoice, p.MinItems, p.MaxItems
+	switch {
+	case p.Items != nil && len(p.Items.AnyOf) > 0:
+		for _, o := range p.Items.AnyOf {
+			f.Options = append(f.Options, Option{Value: o.Const, Label: labelOr(o.Title, o.Const)})
+		}
+	case p.Items != nil && len(p.Items.Enum) > 0:
+		for _, v := range p.Items.Enum {
+			f.Options = append(f.Options, Option{Value: v, Label: labelOr("", v)})
+		}
+	default:
+		return Field{}, fmt.Errorf("property %q of the requested schema is an array of other than an enum's values, which a form cannot ask for", name)
+	}
+	if d, ok := p.Default.([]any); ok {
+		f.Default = d
+	}
 	return f, nil
 }
 

@@ -194,6 +194,8 @@ func (q *elicitQuestion) fieldPrompt() string {
 		notes = append(notes, "y or n")
 	case form.Choice:
 		notes = append(notes, "one of "+f.OptionList())
+	case form.MultiChoice:
+		notes = append(notes, "any of "+f.OptionList()+", separated by commas")
 	case form.Number:
 		notes = append(notes, "a number")
 	case form.Integer:
