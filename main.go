@@ -539,4 +539,3 @@ func closeStore(store *persistence.Store, logger *slog.Logger) {
 		logger.Error("closing the database failed", "error", err)
 	}
 }
-
