@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 
 	"github.com/steer-tui/steer/agent/lsp"
 	"github.com/steer-tui/steer/agent/runner"
@@ -25,19 +24,10 @@ func newLSP(cfg *config.Config, workspace string, logger *slog.Logger) (*lsp.Man
 	if !slices.ContainsFunc(servers, func(c lsp.Config) bool { return !c.Disabled }) {
 		return nil, nil
 	}
-	return lsp.New(lsp.Options{Workspace: workspace, Servers: servers, Env: serverEnv(os.Environ(), cfg.SecretEnvNames()),
+	return lsp.New(lsp.Options{Workspace: workspace, Servers: servers, Env: tools.CommandEnv(os.Environ(), cfg.SecretEnvNames()),
 		Logger: logger}), nil
 }
 
-// serverEnv is environ without the variables that hold keys, which a
-// language server has no use for: those tools.IsSecretEnv names and
-// hidden.
-func serverEnv(environ, hidden []string) []string {
-	return slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return tools.IsSecretEnv(name) || slices.Contains(hidden, name)
-	})
-}
 
 // diagnosticsFor gives the tools of workspace the language servers' m
 // diagnostics; none when there are no servers, or the tools are rooted

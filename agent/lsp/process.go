@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -19,7 +20,8 @@ import (
 // spawn starts the process, in its own group, and connects to it.
 func (s *server) spawn(gen int, exited chan struct{}, stderr *tail) (*jsonrpc2.Conn, error) {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
-	cmd.Dir, cmd.Env = s.dir, s.env
+	// A copy: every server shares s.env's backing array.
+	cmd.Dir, cmd.Env = s.dir, slices.Clip(s.env)
 	for k, v := range s.cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

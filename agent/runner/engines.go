@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -89,7 +88,7 @@ func newContextEngines(setup engineSetup, session keptSession, compact engines.C
 	e.reg = engines.NewRegistry(engines.Legacy(nil, compact))
 	for name, ec := range setup.configured {
 		ext := engines.NewExternal(engines.ExternalConfig{Name: name, Command: ec.Command, Dir: ec.dir(setup.workspace),
-			Env: engineEnv(setup.hiddenEnv), Stderr: engines.StderrLog(setup.log, name)})
+			Env: tools.CommandEnv(os.Environ(), setup.hiddenEnv), Stderr: engines.StderrLog(setup.log, name)})
 		if err := e.reg.Register(name, ext, ec.Timeout); err != nil {
 			return nil, err
 		}
@@ -192,22 +191,6 @@ func (e *contextEngines) close(ctx context.Context) {
 	}
 }
 
-// engineEnv is steer's environment without a key: an engine is a program
-// the user configured, but it has no business with provider keys.
-func engineEnv(hidden []string) []string {
-	skip := map[string]bool{}
-	for _, h := range hidden {
-		skip[h] = true
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if !skip[name] && !tools.IsSecretEnv(name) {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
 
 // Engines is the context engines as the inspectors show them (see
 // contextEngines.view).

@@ -30,7 +30,7 @@ const (
 
 type bashTool struct {
 	ws        workspace
-	hiddenEnv map[string]bool
+	hiddenEnv []string
 	outputDir string
 	now       func() time.Time
 	sandbox   sandbox.Policy
@@ -122,7 +122,7 @@ func (t bashTool) Execute(ctx context.Context, callID string, args map[string]an
 		return agent.ErrorResult(fmt.Sprintf("cannot run bash in the sandbox: %v", err)), nil
 	}
 	cmd.Dir = t.ws.root
-	cmd.Env = commandEnv(cmd.Environ(), t.hiddenEnv)
+	cmd.Env = CommandEnv(cmd.Environ(), t.hiddenEnv)
 	cmd.Stdout, cmd.Stderr = out, out // one pipe, so the streams keep their order
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stopped := make(chan time.Time, 1)

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -27,13 +28,15 @@ func IsSecretEnv(name string) bool {
 	return false
 }
 
-// commandEnv is environ ("NAME=value" entries) without the variables that
-// IsSecretEnv names or that hidden holds.
-func commandEnv(environ []string, hidden map[string]bool) []string {
+// CommandEnv is environ ("NAME=value" entries) without the variables that
+// IsSecretEnv names or that hidden holds: the environment of a command
+// steer starts (bash, a context engine, a language server), which has no
+// use for the user's keys. The result is a slice of its own.
+func CommandEnv(environ, hidden []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if hidden[name] || IsSecretEnv(name) {
+		if slices.Contains(hidden, name) || IsSecretEnv(name) {
 			continue
 		}
 		out = append(out, kv)

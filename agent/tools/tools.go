@@ -70,7 +70,7 @@ import (
 type Option func(*options)
 
 type options struct {
-	hiddenEnv map[string]bool
+	hiddenEnv []string
 	outputDir string
 	readable  []string       // WithReadableDirs (readable.go)
 	sandbox   sandbox.Policy // WithSandbox (bash_sandbox.go)
@@ -93,14 +93,7 @@ func WithOutputDir(dir string) Option {
 // configured auth profile reads its key from ("apiKeyEnv"). Names are
 // matched exactly, as the OS does. Several calls add up.
 func WithHiddenEnv(names ...string) Option {
-	return func(o *options) {
-		if o.hiddenEnv == nil {
-			o.hiddenEnv = map[string]bool{}
-		}
-		for _, n := range names {
-			o.hiddenEnv[n] = true
-		}
-	}
+	return func(o *options) { o.hiddenEnv = append(o.hiddenEnv, names...) }
 }
 
 func optionsOf(opts []Option) options {
