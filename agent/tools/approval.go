@@ -109,14 +109,14 @@ func (v Verdict) String() string {
 
 // Decide is the approval policy: what mode says about a call with access a.
 // Reads inside the workspace always run. A call outside the workspace runs
-// only with a person's approval, so only ModeAsk (and ModePlan, for a read)
-// can let it through. An unknown mode is treated as ModeAsk, the safe
-// default.
+// only with a person's approval, so only ModeAsk can let it through. An
+// unknown mode is treated as ModeAsk, the safe default. ModePlan is not
+// decided here but by planRule (plan.go), which judges reads as ModeAsk.
 func Decide(mode Mode, a Access) Verdict {
 	switch {
 	case !a.Outside && (!a.Mutating || mode == ModeAuto):
 		return Run
-	case mode == ModeNever || mode == ModeAuto || (mode == ModePlan && a.Mutating):
+	case mode == ModeNever || mode == ModeAuto:
 		return Refuse
 	default:
 		return Ask
