@@ -94,7 +94,9 @@ func (s *server) run(ctx context.Context) {
 		s.running = false
 		s.mu.Unlock()
 	}()
+	var renewals sessionRenewals
 	for {
+		began := time.Now()
 		err := s.connect(ctx)
 		if err == nil {
 			err = s.wait()
@@ -103,11 +105,13 @@ func (s *server) run(ctx context.Context) {
 			return
 		}
 		if errors.Is(err, errSessionGone) {
-			s.mu.Lock()
-			s.state = StateStarting
-			s.mu.Unlock()
-			s.changed()
-			continue
+			if err = renewals.next(time.Since(began)); err == nil {
+				s.mu.Lock()
+				s.state = StateStarting
+				s.mu.Unlock()
+				s.changed()
+				continue
+			}
 		}
 		if !s.fail(err) {
 			return
@@ -166,6 +170,9 @@ func (s *server) connect(parent context.Context) error {
 			}
 			s.session, s.link, s.lists, s.state, s.err, s.stderr = cs, l, ls, StateReady, "", nil
 			s.mu.Unlock()
+			if l.sessionGone() { // a 404 while listing, before the link was the server's
+				s.endSession(l)
+			}
 			s.settle()
 			s.changed()
 			return nil

@@ -2,8 +2,12 @@ package mcp
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"sync/atomic"
+	"time"
+
+	"github.com/steer-tui/steer/agent/humanize"
 )
 
 // A streamable-HTTP server may end a session whenever it likes, and then
@@ -43,6 +47,35 @@ func (l *link) sessionGone() bool { return l.session != nil && l.session.gone.Lo
 // errSessionGone ends a connection whose session the server ended; run
 // starts a new one at once.
 var errSessionGone = errors.New("the server ended the session (HTTP 404): a new one is started")
+
+// A server that ends every session soon after it began (one behind a
+// load balancer that does not keep a client on one replica, say) would
+// have steer start sessions as fast as it can: after maxQuickRenewals
+// sessions in a row that lasted less than quickSession each, the next
+// such end is a failure, with the backoff and the restart count of any.
+const (
+	maxQuickRenewals = 3
+	quickSession     = 10 * time.Second
+)
+
+// sessionRenewals counts the sessions in a row a server ended quickly.
+type sessionRenewals struct{ quick int }
+
+// next judges the end of a session that lasted d: nil starts a new one
+// at once, an error fails the server.
+func (r *sessionRenewals) next(d time.Duration) error {
+	if d >= quickSession {
+		r.quick = 0
+		return nil
+	}
+	r.quick++
+	if r.quick > maxQuickRenewals {
+		r.quick = 0
+		return fmt.Errorf("the server ended %d sessions in a row, each within %s of its start (HTTP 404)",
+			maxQuickRenewals+1, humanize.Duration(quickSession))
+	}
+	return nil
+}
 
 // endSession closes l's session, when it is still the server's, so that
 // wait sees the end and run starts a new session.

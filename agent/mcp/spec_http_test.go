@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,9 @@ import (
 type recorder struct {
 	inner    http.Handler
 	jsonBody bool
+	// forgetful answers a session's GET stream 404: each session ends as
+	// soon as it began.
+	forgetful atomic.Bool
 
 	mu       sync.Mutex
 	expired  map[string]bool
@@ -52,7 +56,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	r.mu.Lock()
 	r.requests = append(r.requests, recorded{method: req.Method, session: sid, version: req.Header.Get("Mcp-Protocol-Version"),
 		lastEventID: req.Header.Get("Last-Event-ID"), body: string(body), at: time.Now()})
-	gone := r.expired[sid]
+	gone := r.expired[sid] || (sid != "" && req.Method == http.MethodGet && r.forgetful.Load())
 	r.mu.Unlock()
 	switch {
 	case gone && r.jsonBody:
@@ -116,6 +120,49 @@ func TestSessionGoneStartsANewOne(t *testing.T) {
 				t.Fatalf("the call on the new session: %+v, %v", res, err)
 			}
 		})
+	}
+}
+
+// TestSessionsEndedAtOnceFail: a server that ends every session as it
+// begins is not sent new sessions as fast as steer can make them: after
+// maxQuickRenewals the server is failed, with the restart policy of any
+// failure, and the error says why.
+func TestSessionsEndedAtOnceFail(t *testing.T) {
+	rec, ts := newRecorder(t, false)
+	rec.forgetful.Store(true)
+	m := started(t, Config{Name: "remote", Transport: TransportHTTP, URL: ts.URL, Timeout: 5 * time.Second})
+	waitFor(t, m, "the failure", func() bool {
+		st := statusOf(t, m, "remote")
+		return st.State == StateFailed && st.Restarts == MaxRestarts
+	})
+	if st := statusOf(t, m, "remote"); !strings.Contains(st.Error, "ended 4 sessions in a row") {
+		t.Errorf("error %q", st.Error)
+	}
+	inits := 0
+	for _, q := range rec.seen() {
+		if strings.Contains(q.body, `"method":"initialize"`) {
+			inits++
+		}
+	}
+	if want := (maxQuickRenewals + 1) * (MaxRestarts + 1); inits != want {
+		t.Errorf("%d sessions begun, want %d", inits, want)
+	}
+}
+
+// TestSessionRenewals: the sessions in a row that end quickly, and the
+// one that fails the server.
+func TestSessionRenewals(t *testing.T) {
+	var r sessionRenewals
+	for i, c := range []struct {
+		lasted time.Duration
+		fails  bool
+	}{
+		{time.Second, false}, {time.Second, false}, {time.Second, false}, {time.Second, true},
+		{time.Second, false}, {quickSession, false}, {time.Second, false}, {time.Second, false}, {time.Second, false},
+	} {
+		if err := r.next(c.lasted); (err != nil) != c.fails {
+			t.Errorf("end %d (lasted %s): %v, want a failure %v", i, c.lasted, err, c.fails)
+		}
 	}
 }
 

@@ -191,7 +191,6 @@ func (e *contextEngines) close(ctx context.Context) {
 	}
 }
 
-
 // Engines is the context engines as the inspectors show them (see
 // contextEngines.view).
 func (i *inspectors) Engines(ctx context.Context) (EnginesView, error) {
