@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/steer-tui/steer/agent/childproc"
 )
 
 // Options configure a Manager.
@@ -207,7 +209,7 @@ func (m *Manager) Servers() []Status {
 		s.mu.Unlock()
 		st.Diagnostics = CountOf(ds)
 		if st.State == StateFailed {
-			st.Stderr = stderr.last(stderrKept)
+			st.Stderr = stderr.Last(childproc.TailLines)
 		}
 		out = append(out, st)
 	}

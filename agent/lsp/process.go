@@ -12,20 +12,21 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+	"github.com/steer-tui/steer/agent/childproc"
 )
 
 // The server's process: its start in a group of its own, its pipes, and
 // how the end of its output and its exit become failures.
 
 // spawn starts the process, in its own group, and connects to it.
-func (s *server) spawn(gen int, exited chan struct{}, stderr *tail) (*jsonrpc2.Conn, error) {
+func (s *server) spawn(gen int, exited chan struct{}, stderr *childproc.Tail) (*jsonrpc2.Conn, error) {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	// A copy: every server shares s.env's backing array.
 	cmd.Dir, cmd.Env = s.dir, slices.Clip(s.env)
 	for k, v := range s.cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	ownGroup(cmd)
+	childproc.OwnGroup(cmd)
 	// Pipes of our own rather than StdoutPipe: the connection reads until
 	// EOF, which Wait's closing of its pipe would race.
 	inR, inW, err := os.Pipe()
@@ -75,7 +76,7 @@ func (s *server) spawn(gen int, exited chan struct{}, stderr *tail) (*jsonrpc2.C
 		close(exited)
 	}()
 	if !current { // stopped while spawning
-		killGroup(cmd.Process.Pid)
+		childproc.KillGroup(cmd.Process.Pid)
 		conn.Close()
 		return nil, errors.New("stopped")
 	}
@@ -107,7 +108,7 @@ func (s *server) readFailed(gen int, exited chan struct{}, err error) {
 // release kills a process group and closes its connection.
 func release(pid int, conn *jsonrpc2.Conn) {
 	if pid > 0 {
-		killGroup(pid)
+		childproc.KillGroup(pid)
 	}
 	if conn != nil {
 		conn.Close()

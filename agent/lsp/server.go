@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
+	"github.com/steer-tui/steer/agent/childproc"
 )
 
 // State is where a server is in its life.
@@ -80,7 +81,7 @@ type server struct {
 	// changed is closed and replaced on every publication and state
 	// change: waiters select on it.
 	changed   chan struct{}
-	stderr    *tail
+	stderr    *childproc.Tail
 	startTook time.Duration
 	// fresh is set by a start: the first wait for diagnostics after it is
 	// bounded by StartTimeout (the package load), not PublishWait.
@@ -111,7 +112,7 @@ type publication struct {
 
 func newServer(cfg Config, dir string, env []string, t timing, log *slog.Logger) *server {
 	s := &server{cfg: cfg, dir: dir, env: env, t: t, log: log, state: StateNotStarted, changed: make(chan struct{}),
-		stderr: &tail{}, open: map[string]*document{}, published: map[string]publication{}}
+		stderr: &childproc.Tail{}, open: map[string]*document{}, published: map[string]publication{}}
 	if cfg.Disabled {
 		s.state = StateDisabled
 	}
@@ -163,7 +164,7 @@ func (s *server) ensure(ctx context.Context) (waited bool, err error) {
 // errLocked is the error of a server that is not ready; s.mu is held.
 func (s *server) errLocked() error {
 	if s.state == StateFailed {
-		return &FailedError{Server: s.name(), Reason: s.reason, Stderr: s.stderr.brief(failureStderr)}
+		return &FailedError{Server: s.name(), Reason: s.reason, Stderr: s.stderr.Brief(failureStderr)}
 	}
 	return fmt.Errorf("%s is %s", s.name(), s.state)
 }
@@ -189,14 +190,14 @@ func (s *server) startLocked() {
 	s.state, s.reason = StateStarting, ""
 	s.ready, s.exited = make(chan struct{}), make(chan struct{})
 	s.open, s.published = map[string]*document{}, map[string]publication{}
-	s.stderr = &tail{} // this process's
+	s.stderr = &childproc.Tail{} // this process's
 	s.broadcast()
 	go s.run(s.gen, s.ready, s.exited, s.stderr)
 }
 
 // run spawns the server and initializes it, all bounded by the start
 // timeout.
-func (s *server) run(gen int, ready, exited chan struct{}, stderr *tail) {
+func (s *server) run(gen int, ready, exited chan struct{}, stderr *childproc.Tail) {
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), s.t.start)
 	defer cancel()
@@ -258,7 +259,7 @@ func (s *server) fail(gen int, reason string) {
 	s.pid, s.conn = 0, nil
 	s.broadcast()
 	s.mu.Unlock()
-	s.log.Warn("language server failed", "server", s.name(), "reason", reason, "stderr", stderr.last(stderrKept))
+	s.log.Warn("language server failed", "server", s.name(), "reason", reason, "stderr", stderr.Last(childproc.TailLines))
 	release(pid, conn)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/steer-tui/steer/agent/childproc"
 	"github.com/steer-tui/steer/agent/mcp/oauth"
 )
 
@@ -190,7 +191,7 @@ func (s *server) describe(ctx context.Context, l *link, err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if l.stderr != nil {
-		s.stderr = l.stderr.last()
+		s.stderr = l.stderr.Last(childproc.TailLines)
 	}
 	if need, reason := l.needsLogin(); need {
 		if reason == "" {
@@ -229,7 +230,7 @@ func (s *server) wait() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if l.stderr != nil {
-		s.stderr = l.stderr.last()
+		s.stderr = l.stderr.Last(childproc.TailLines)
 	}
 	s.session, s.link, s.lists = nil, nil, lists{}
 	if errors.Is(err, errSessionGone) {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/steer-tui/steer/agent/childproc"
 )
 
 // terminateWait is how long closing a stdio server waits for it to exit
@@ -26,7 +27,7 @@ const terminateWait = closeGrace * 2 / 5
 type link struct {
 	transport sdk.Transport
 	kind      Transport // what it speaks: an http server may have fallen back to sse
-	stderr    *tail
+	stderr    *childproc.Tail
 	auth      *authWatch
 	session   *sessionWatch // a streamable-HTTP link's (session.go)
 	init      *initGuard    // initguard.go
@@ -42,7 +43,7 @@ func (l *link) kill() {
 	pid := l.pid
 	l.mu.Unlock()
 	if pid > 0 {
-		killGroup(pid)
+		childproc.KillGroup(pid)
 	}
 }
 
@@ -92,9 +93,9 @@ func (s *server) newLink(c expanded) (*link, error) {
 		}
 	}
 	cmd.Env = childEnv(o.environ(), o.HiddenEnv, c.Env)
-	stderr := &tail{}
+	stderr := &childproc.Tail{}
 	cmd.Stderr = stderr
-	ownGroup(cmd)
+	childproc.OwnGroup(cmd)
 	l := &link{kind: TransportStdio, stderr: stderr, init: &initGuard{}}
 	l.transport = startedTransport{inner: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, l: l}
 	return l, nil

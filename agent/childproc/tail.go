@@ -1,22 +1,21 @@
-package lsp
+package childproc
 
 import (
 	"bytes"
 	"sync"
 )
 
-// stderrKept is how many of a server's last stderr lines are kept for the
-// report of its failure.
-const stderrKept = 10
+// TailLines is how many of a child's last stderr lines a Tail keeps.
+const TailLines = 10
 
-// maxLineBytes bounds one kept line: a server that writes megabytes
+// maxLineBytes bounds one kept line: a child that writes megabytes
 // without a newline costs no more than this.
 const maxLineBytes = 512
 
-// tail keeps the last lines a server wrote to stderr. It is the child's
-// Stderr (the exec package writes to it from its own goroutine) and is read
-// from any goroutine.
-type tail struct {
+// Tail keeps the last lines a child wrote to stderr, and its first. It is
+// the child's Stderr (the exec package writes to it from its own
+// goroutine) and is read from any goroutine. The zero Tail is ready.
+type Tail struct {
 	mu      sync.Mutex
 	lines   []string
 	partial []byte
@@ -25,7 +24,7 @@ type tail struct {
 	total int
 }
 
-func (t *tail) Write(p []byte) (int, error) {
+func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := len(p)
@@ -41,23 +40,23 @@ func (t *tail) Write(p []byte) (int, error) {
 			}
 			t.total++
 			t.lines = append(t.lines, l)
-			t.lines = t.lines[max(len(t.lines)-stderrKept, 0):]
+			t.lines = t.lines[max(len(t.lines)-TailLines, 0):]
 		}
 		t.partial, p = t.partial[:0], rest
 	}
 }
 
-// last returns up to n of the kept lines, the unfinished one last.
-func (t *tail) last(n int) []string {
+// Last returns up to n of the kept lines, the unfinished one last.
+func (t *Tail) Last(n int) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.lastLocked(n)
 }
 
-// brief is at most n lines (n ≥ 2) for a short report: the first line
+// Brief is at most n lines (n ≥ 2) for a short report: the first line
 // written, where a failing program usually says what is wrong (a stack
 // trace follows it), "…" when lines were skipped, and the last ones.
-func (t *tail) brief(n int) []string {
+func (t *Tail) Brief(n int) []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	last := t.lastLocked(n)
@@ -67,7 +66,7 @@ func (t *tail) brief(n int) []string {
 	return append([]string{t.first, "…"}, last[len(last)-(n-2):]...)
 }
 
-func (t *tail) lastLocked(n int) []string {
+func (t *Tail) lastLocked(n int) []string {
 	out := append([]string(nil), t.lines...)
 	if len(t.partial) > 0 {
 		out = append(out, string(t.partial))
