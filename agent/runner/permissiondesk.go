@@ -32,8 +32,8 @@ type RuleView struct {
 // process's Rulebook, and the gate of the session's tools, which holds the
 // session's grants. It calls only those two.
 type permissionDesk struct {
-	book *Rulebook // nil: no rules
-	mode tools.Mode
+	book *Rulebook         // nil: no rules
+	mode func() tools.Mode // the session's approval mode now (planDesk's)
 
 	gateMu sync.Mutex
 	gate   tools.Gater
@@ -55,11 +55,7 @@ func (d *permissionDesk) currentGate() tools.Gater {
 // Permissions lists the rules in force: the config's, lowest layer
 // first, then the session's.
 func (d *permissionDesk) Permissions() PermissionsView {
-	mode := d.currentGate().Mode()
-	if mode == "" {
-		mode = d.mode
-	}
-	v := d.book.View(mode)
+	v := d.book.View(d.mode())
 	for _, r := range d.currentGate().Grants() {
 		v.Rules = append(v.Rules, RuleView{Kind: string(r.Kind), Text: r.Text, Source: RuleSourceSession})
 	}

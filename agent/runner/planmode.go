@@ -111,8 +111,11 @@ func (d *planDesk) ApprovalMode() tools.Mode {
 
 // PlanFile is the session's plan file, resolved as the gate compares it;
 // it need not exist.
-func (d *planDesk) PlanFile() string {
-	return tools.ResolvePlanFile(filepath.Join(d.dir, d.sessionID()+".md"))
+func (d *planDesk) PlanFile() string { return d.planFileOf(d.sessionID()) }
+
+// planFileOf is session id's plan file.
+func (d *planDesk) planFileOf(id string) string {
+	return tools.ResolvePlanFile(filepath.Join(d.dir, id+".md"))
 }
 
 // SetApprovalMode switches the session's approval mode; the next call is
@@ -121,10 +124,11 @@ func (d *planDesk) SetApprovalMode(mode tools.Mode) error {
 	if _, err := tools.ParseApproval(string(mode)); err != nil {
 		return err
 	}
+	id := d.sessionID() // before modeMu: the session's lock is never taken under it
 	d.modeMu.Lock()
 	d.mode = mode
+	info := d.applyModeLocked(id) // under the lock: two switches cannot cross on the gate
 	d.modeMu.Unlock()
-	info := d.applyMode()
 	d.record(mode)
 	d.tell(NoticeApprovalMode, modeText(info), info)
 	return nil
@@ -146,10 +150,19 @@ func (r *Runtime) recordApproval(mode tools.Mode) {
 // applyMode puts the mode into the session's gate (a new gate after a
 // session change gets it too) and says where it stands.
 func (d *planDesk) applyMode() ApprovalModeInfo {
-	mode := d.ApprovalMode()
-	info := ApprovalModeInfo{SessionID: d.sessionID(), Mode: mode}
+	id := d.sessionID()
+	d.modeMu.Lock()
+	defer d.modeMu.Unlock()
+	return d.applyModeLocked(id)
+}
+
+// applyModeLocked is applyMode of session id for a caller that holds
+// modeMu.
+func (d *planDesk) applyModeLocked(id string) ApprovalModeInfo {
+	mode := d.mode
+	info := ApprovalModeInfo{SessionID: id, Mode: mode}
 	if mode == tools.ModePlan {
-		info.PlanFile = d.PlanFile()
+		info.PlanFile = d.planFileOf(id)
 	}
 	d.gate().SetMode(mode, info.PlanFile)
 	return info

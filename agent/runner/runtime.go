@@ -161,9 +161,10 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	r.mcpDesk.sampling = r.withSampler
 	r.library.trusted = r.trustDesk.WorkspaceTrusted
 	r.memory = newMemory(opts.Workspace, opts.ContextFiles)
-	r.permissionDesk = &permissionDesk{book: opts.Rules, mode: opts.Approval}
+	r.permissionDesk = &permissionDesk{book: opts.Rules}
 	r.planDesk = &planDesk{dir: planDirOf(opts.PlanDir), workspace: opts.Workspace, sessionID: r.SessionID,
 		gate: r.permissionDesk.currentGate, tell: r.notifyData, record: r.recordApproval, mode: opts.Approval}
+	r.permissionDesk.mode = r.planDesk.ApprovalMode
 	r.hooks = newHookCalls(opts.Hooks, opts.Workspace, r.planDesk.ApprovalMode, opts.Now, r.SessionID, r.notifyData)
 	r.writes = newWrites(r.store != nil, writeDeps{log: r.log, sessionID: r.SessionID, notify: r.notify})
 	r.stopHooks = newStopHooks(r.hooks, opts.SubAgent, opts.Now, r.notifyData)
