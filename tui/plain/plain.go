@@ -102,6 +102,8 @@ type printer struct {
 	h     *runner.Host
 	// asks are the questions waiting, the first one asked (questions.go).
 	asks []question
+	// planLeft is the mode /plan last entered plan mode from.
+	planLeft runner.ApprovalMode
 }
 
 // approvePlan approves the session's plan into mode.
@@ -134,7 +136,11 @@ func (p *printer) input(ctx context.Context, rt *runner.Runtime, line string) {
 	if strings.TrimSpace(line) == "" {
 		return
 	}
-	if mode, ok := planMode(line, p.h.ApprovalMode()); ok {
+	now := p.h.ApprovalMode()
+	if mode, ok := planMode(line, now, p.planLeft); ok {
+		if mode == runner.ApprovalPlan && now != runner.ApprovalPlan {
+			p.planLeft = now
+		}
 		if err := p.h.SetApprovalMode(mode); err != nil {
 			p.say("error: " + err.Error())
 		}

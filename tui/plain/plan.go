@@ -8,7 +8,8 @@ import (
 )
 
 // Plan mode in the plain front end: "/plan", "/plan on" and "/plan off"
-// switch it (off is ask); the plan the model wrote is a question, written
+// switch it (off returns to the mode it was entered from, as in the
+// terminal UI; ask when that is not known); the plan the model wrote is a question, written
 // whole, that the next line answers: y approves it into ask, a into auto,
 // n keeps planning.
 
@@ -16,8 +17,9 @@ import (
 const planCommand = "/plan"
 
 // planMode is the mode a /plan line asks for while the session is in now,
-// false for a line that is no /plan.
-func planMode(line string, now runner.ApprovalMode) (runner.ApprovalMode, bool) {
+// having entered plan mode from left ("" when not known), false for a
+// line that is no /plan.
+func planMode(line string, now, left runner.ApprovalMode) (runner.ApprovalMode, bool) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 || fields[0] != planCommand || len(fields) > 2 {
 		return "", false
@@ -29,8 +31,13 @@ func planMode(line string, now runner.ApprovalMode) (runner.ApprovalMode, bool) 
 	switch {
 	case want == "on", want == "toggle" && now != runner.ApprovalPlan:
 		return runner.ApprovalPlan, true
+	case want == "off" && now != runner.ApprovalPlan:
+		return now, true // not in plan mode: nothing to leave
 	case want == "off", want == "toggle":
-		return runner.ApprovalAsk, true
+		if left == "" || left == runner.ApprovalPlan {
+			left = runner.ApprovalAsk
+		}
+		return left, true
 	}
 	return "", false
 }

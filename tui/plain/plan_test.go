@@ -13,22 +13,24 @@ import (
 // TestPlanMode: the /plan lines and the mode each asks for.
 func TestPlanMode(t *testing.T) {
 	for _, tc := range []struct {
-		line string
-		now  runner.ApprovalMode
-		want runner.ApprovalMode
-		ok   bool
+		line      string
+		now, left runner.ApprovalMode
+		want      runner.ApprovalMode
+		ok        bool
 	}{
-		{"/plan", runner.ApprovalAsk, runner.ApprovalPlan, true},
-		{"/plan", runner.ApprovalPlan, runner.ApprovalAsk, true},
-		{"/plan on", runner.ApprovalPlan, runner.ApprovalPlan, true},
-		{"/plan off", runner.ApprovalAuto, runner.ApprovalAsk, true},
-		{" /plan ", runner.ApprovalAuto, runner.ApprovalPlan, true},
-		{"/plan maybe", runner.ApprovalAsk, "", false},
-		{"/planet", runner.ApprovalAsk, "", false},
-		{"plan it", runner.ApprovalAsk, "", false},
+		{"/plan", runner.ApprovalAsk, "", runner.ApprovalPlan, true},
+		{"/plan", runner.ApprovalPlan, "", runner.ApprovalAsk, true},
+		{"/plan", runner.ApprovalPlan, runner.ApprovalAuto, runner.ApprovalAuto, true},
+		{"/plan off", runner.ApprovalPlan, runner.ApprovalNever, runner.ApprovalNever, true},
+		{"/plan on", runner.ApprovalPlan, "", runner.ApprovalPlan, true},
+		{"/plan off", runner.ApprovalAuto, "", runner.ApprovalAuto, true},
+		{" /plan ", runner.ApprovalAuto, "", runner.ApprovalPlan, true},
+		{"/plan maybe", runner.ApprovalAsk, "", "", false},
+		{"/planet", runner.ApprovalAsk, "", "", false},
+		{"plan it", runner.ApprovalAsk, "", "", false},
 	} {
-		if got, ok := planMode(tc.line, tc.now); got != tc.want || ok != tc.ok {
-			t.Errorf("planMode(%q, %s) = %s, %v; want %s, %v", tc.line, tc.now, got, ok, tc.want, tc.ok)
+		if got, ok := planMode(tc.line, tc.now, tc.left); got != tc.want || ok != tc.ok {
+			t.Errorf("planMode(%q, %s, from %q) = %s, %v; want %s, %v", tc.line, tc.now, tc.left, got, ok, tc.want, tc.ok)
 		}
 	}
 }
