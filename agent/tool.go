@@ -95,15 +95,37 @@ func compileSchema(spec ToolSpec) (*jsonschema.Resolved, error) {
 	if len(raw) == 0 {
 		raw = json.RawMessage(`{"type":"object"}`)
 	}
-	var schema jsonschema.Schema
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		return nil, fmt.Errorf("tool %q: schema does not compile: %w", spec.Name, err)
-	}
-	resolved, err := schema.Resolve(nil)
+	resolved, err := CompileSchema(raw)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: schema does not compile: %w", spec.Name, err)
 	}
 	return resolved, nil
+}
+
+// CompileSchema reads and resolves the JSON Schema raw, for checking
+// values against (ValidateJSON): a tool's parameters here, an MCP tool's
+// outputSchema in agent/mcp.
+func CompileSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
+	var schema jsonschema.Schema
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return nil, err
+	}
+	return schema.Resolve(nil)
+}
+
+// ValidateJSON checks v, as its JSON reads, against schema: the round
+// trip makes the validator see plain JSON values, whatever Go types v
+// holds.
+func ValidateJSON(schema *jsonschema.Resolved, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	var inst any
+	if err := json.Unmarshal(raw, &inst); err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	return schema.Validate(inst)
 }
 
 // Specs lists what the model is told about the tools, in order.
@@ -142,16 +164,7 @@ func (s *ToolSet) Validate(name string, args map[string]any) error {
 	if err != nil {
 		return err
 	}
-	// Round-trip through JSON so that the validator sees plain JSON values.
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Errorf("arguments are not JSON: %w", err)
-	}
-	var inst any
-	if err := json.Unmarshal(raw, &inst); err != nil {
-		return fmt.Errorf("arguments are not JSON: %w", err)
-	}
-	if err := schema.Validate(inst); err != nil {
+	if err := ValidateJSON(schema, args); err != nil {
 		return fmt.Errorf("invalid arguments for %s: %s", name, oneLine(err.Error()))
 	}
 	return nil

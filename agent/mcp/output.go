@@ -29,7 +29,7 @@ func (t *Tool) checkOutput(res *sdk.CallToolResult) agent.ToolResult {
 	case res.StructuredContent == nil:
 		problem = "it declares an outputSchema but returned no structuredContent"
 	default:
-		if err := validateJSON(schema, res.StructuredContent); err != nil {
+		if err := agent.ValidateJSON(schema, res.StructuredContent); err != nil {
 			problem = fmt.Sprintf("its structuredContent does not match its outputSchema: %v", err)
 		}
 	}
@@ -43,28 +43,11 @@ func (t *Tool) checkOutput(res *sdk.CallToolResult) agent.ToolResult {
 // outputSchema is the tool's outputSchema resolved, once.
 func (t *Tool) outputSchema() (*jsonschema.Resolved, error) {
 	t.outOnce.Do(func() {
-		var s jsonschema.Schema
 		raw, err := json.Marshal(t.def.OutputSchema)
 		if err == nil {
-			err = json.Unmarshal(raw, &s)
-		}
-		if err == nil {
-			t.out, err = s.Resolve(nil)
+			t.out, err = agent.CompileSchema(raw)
 		}
 		t.outErr = err
 	})
 	return t.out, t.outErr
-}
-
-// validateJSON checks v, as its JSON reads, against schema.
-func validateJSON(schema *jsonschema.Resolved, v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	var plain any
-	if err := json.Unmarshal(raw, &plain); err != nil {
-		return err
-	}
-	return schema.Validate(plain)
 }
